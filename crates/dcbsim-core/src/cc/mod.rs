@@ -1,0 +1,243 @@
+//! Congestion management: the [`CongestionPoint`] and [`ReactionPoint`] plug-in points.
+//!
+//! A congestion point (CP) sits on a switch egress port and sees every arriving frame;
+//! it may ask for notifications to be sent to sources. A reaction point (RP) sits at a
+//! source, one per flow, and owns that flow's sending rate. The engine calls them
+//! through the enums [`CongestionPointKind`] and [`ReactionPointKind`], which hold one
+//! variant per scheme, so the hot path has no dynamic dispatch.
+//!
+//! Adding a scheme means: a file here with its parameter struct (whose `Default` is
+//! the published default), its CP and RP types implementing the traits, a variant in
+//! [`SchemeConfig`], [`CongestionPointKind`] and [`ReactionPointKind`], and the
+//! [`Feedback`] variant its notifications carry.
+
+mod fixed;
+
+pub use fixed::FixedRate;
+
+use crate::rng::Rng;
+use crate::units::{Rate, Time};
+
+/// A scheme parameter's value as a scenario gives it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ParamValue {
+    /// A number, in the unit the parameter's name says.
+    Number(f64),
+    /// A switch.
+    Bool(bool),
+    /// A mode name.
+    Text(String),
+}
+
+impl ParamValue {
+    /// The value as a number, or a message naming what was expected.
+    pub fn number(&self, name: &str) -> Result<f64, String> {
+        match self {
+            ParamValue::Number(x) => Ok(*x),
+            _ => Err(format!("{name} must be a number")),
+        }
+    }
+    /// The value as a switch, or a message naming what was expected.
+    pub fn bool(&self, name: &str) -> Result<bool, String> {
+        match self {
+            ParamValue::Bool(b) => Ok(*b),
+            _ => Err(format!("{name} must be true or false")),
+        }
+    }
+}
+
+/// What a notification frame carries from a congestion point to a reaction point.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Feedback {
+    /// A quantized QCN feedback value Ψ in 1..=63.
+    Quantized {
+        /// The 6-bit magnitude of the (negative) feedback.
+        psi: u8,
+    },
+}
+
+/// A request from a congestion point: send `feedback` to the source of `flow`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Notify {
+    /// The flow (index in the run's flow list) whose source gets the notification.
+    pub flow: u32,
+    /// What the notification carries.
+    pub feedback: Feedback,
+}
+
+/// What a congestion point sees of one arriving frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Arrival {
+    /// The current time.
+    pub now: Time,
+    /// The frame's flow.
+    pub flow: u32,
+    /// The frame's size.
+    pub bytes: u32,
+    /// Bytes queued at the port after the drop-tail decision (the frame included
+    /// unless it was dropped; the frame being transmitted excluded).
+    pub queue_bytes: u64,
+    /// Whether the frame was dropped because the buffer was full.
+    pub dropped: bool,
+}
+
+/// The calls the engine makes on a congestion point.
+pub trait CongestionPoint {
+    /// Sees one arriving frame; pushes any notifications to send onto `out`.
+    fn on_arrival(&mut self, arrival: &Arrival, out: &mut Vec<Notify>);
+    /// Changes one parameter (already validated by [`SchemeConfig::set_param`]).
+    fn set_param(&mut self, name: &str, value: &ParamValue);
+}
+
+/// The calls the engine makes on a reaction point.
+///
+/// After any call that returns `true` the engine reads [`ReactionPoint::rate`] and
+/// [`ReactionPoint::timer`] again; `false` promises that neither changed.
+pub trait ReactionPoint {
+    /// The rate the flow may send at now. Zero halts the flow.
+    fn rate(&self) -> Rate;
+    /// When the RP wants [`ReactionPoint::on_timer`] called next, if at all.
+    fn timer(&self) -> Option<Time>;
+    /// A notification arrived for this flow from congestion point `cpid`.
+    fn on_feedback(&mut self, now: Time, cpid: u32, feedback: &Feedback) -> bool;
+    /// The flow put a frame of `bytes` on the wire.
+    fn on_sent(&mut self, now: Time, bytes: u32) -> bool;
+    /// The time asked for by [`ReactionPoint::timer`] has come.
+    fn on_timer(&mut self, now: Time) -> bool;
+    /// Changes one parameter (already validated by [`SchemeConfig::set_param`]).
+    fn set_param(&mut self, name: &str, value: &ParamValue);
+}
+
+/// What a reaction point is built from.
+#[derive(Clone, Copy, Debug)]
+pub struct RpInit {
+    /// The source host's line rate.
+    pub line_rate: Rate,
+    /// The flow's initial rate (its configured rate, or line rate).
+    pub initial_rate: Rate,
+    /// Index of the flow.
+    pub flow: u32,
+}
+
+/// What a congestion point is built from.
+#[derive(Clone, Copy, Debug)]
+pub struct CpInit {
+    /// The port's capacity.
+    pub capacity: Rate,
+    /// The port's buffer in bytes.
+    pub buffer: u64,
+    /// The id this CP puts in its notifications (the port's index).
+    pub cpid: u32,
+}
+
+/// The scheme of a run and its parameters.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum SchemeConfig {
+    /// Plain Ethernet: no congestion points; each flow keeps its own fixed rate.
+    #[default]
+    None,
+}
+
+impl SchemeConfig {
+    /// The scheme's name as scenario files spell it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            SchemeConfig::None => "none",
+        }
+    }
+
+    /// Every scheme name a scenario may use.
+    pub const NAMES: &'static [&'static str] = &["none"];
+
+    /// The default configuration of the scheme called `name`.
+    pub fn by_name(name: &str) -> Option<SchemeConfig> {
+        match name {
+            "none" => Some(SchemeConfig::None),
+            _ => None,
+        }
+    }
+
+    /// Sets one parameter by its scenario name, checking its range.
+    pub fn set_param(&mut self, name: &str, _value: &ParamValue) -> Result<(), String> {
+        match self {
+            SchemeConfig::None => Err(format!("scheme \"none\" has no parameter \"{name}\"")),
+        }
+    }
+
+    /// Builds the congestion point of one port, if the scheme has one.
+    pub fn congestion_point(&self, _init: CpInit, _rng: Rng) -> Option<CongestionPointKind> {
+        match self {
+            SchemeConfig::None => None,
+        }
+    }
+
+    /// Builds the reaction point of one controlled flow.
+    pub fn reaction_point(&self, init: RpInit, _rng: Rng) -> ReactionPointKind {
+        match self {
+            SchemeConfig::None => ReactionPointKind::Fixed(FixedRate::new(init.initial_rate)),
+        }
+    }
+}
+
+/// Every congestion point, one variant per scheme.
+#[derive(Clone, Debug)]
+pub enum CongestionPointKind {}
+
+impl CongestionPointKind {
+    /// Dispatches [`CongestionPoint::on_arrival`].
+    #[inline]
+    pub fn on_arrival(&mut self, _arrival: &Arrival, _out: &mut Vec<Notify>) {
+        match *self {}
+    }
+    /// Dispatches [`CongestionPoint::set_param`].
+    pub fn set_param(&mut self, _name: &str, _value: &ParamValue) {
+        match *self {}
+    }
+}
+
+/// Every reaction point, one variant per scheme.
+#[derive(Clone, Debug)]
+pub enum ReactionPointKind {
+    /// A fixed rate: plain Ethernet and background traffic.
+    Fixed(FixedRate),
+}
+
+macro_rules! dispatch_rp {
+    ($self:ident, $rp:ident => $body:expr) => {
+        match $self {
+            ReactionPointKind::Fixed($rp) => $body,
+        }
+    };
+}
+
+impl ReactionPointKind {
+    /// Dispatches [`ReactionPoint::rate`].
+    #[inline]
+    pub fn rate(&self) -> Rate {
+        dispatch_rp!(self, rp => rp.rate())
+    }
+    /// Dispatches [`ReactionPoint::timer`].
+    #[inline]
+    pub fn timer(&self) -> Option<Time> {
+        dispatch_rp!(self, rp => rp.timer())
+    }
+    /// Dispatches [`ReactionPoint::on_feedback`].
+    #[inline]
+    pub fn on_feedback(&mut self, now: Time, cpid: u32, feedback: &Feedback) -> bool {
+        dispatch_rp!(self, rp => rp.on_feedback(now, cpid, feedback))
+    }
+    /// Dispatches [`ReactionPoint::on_sent`].
+    #[inline]
+    pub fn on_sent(&mut self, now: Time, bytes: u32) -> bool {
+        dispatch_rp!(self, rp => rp.on_sent(now, bytes))
+    }
+    /// Dispatches [`ReactionPoint::on_timer`].
+    #[inline]
+    pub fn on_timer(&mut self, now: Time) -> bool {
+        dispatch_rp!(self, rp => rp.on_timer(now))
+    }
+    /// Dispatches [`ReactionPoint::set_param`].
+    pub fn set_param(&mut self, name: &str, value: &ParamValue) {
+        dispatch_rp!(self, rp => rp.set_param(name, value))
+    }
+}

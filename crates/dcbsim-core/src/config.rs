@@ -1,0 +1,233 @@
+//! The plain description of a run that the engine consumes.
+//!
+//! `dcbsim-scenario` turns a scenario file into a [`SimConfig`]; Rust users may also
+//! build one by hand. Nodes, ports and flows are referred to by their index in the
+//! lists here. [`crate::sim::Simulation::new`] checks what only the whole network can
+//! tell (reachability, names) and reports it as a [`ConfigError`] whose `path` names the
+//! offending entry (for example `flows[2].dst`).
+
+use crate::cc::{ParamValue, SchemeConfig};
+use crate::units::{Bytes, Rate, Time};
+
+/// What a node is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NodeKind {
+    /// An end station: one NIC, the source or sink of flows.
+    Host,
+    /// An output-queued switch.
+    Switch,
+}
+
+/// One node of the network.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NodeSpec {
+    /// Unique name, used in port names (`node:peer`) and results.
+    pub name: String,
+    /// Host or switch.
+    pub kind: NodeKind,
+}
+
+/// A full-duplex link between two nodes: two egress ports, one at each end.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LinkSpec {
+    /// Index of one end in [`SimConfig::nodes`].
+    pub a: usize,
+    /// Index of the other end.
+    pub b: usize,
+    /// Capacity of each direction.
+    pub rate: Rate,
+    /// Propagation delay of each direction.
+    pub delay: Time,
+    /// Egress buffer of a switch port on this link (drop-tail, in bytes).
+    pub buffer: Bytes,
+    /// Number of strict-priority classes at a switch port on this link (at least 1).
+    pub priorities: u8,
+    /// Optional per-frame service time of a switch port (a frames/s limit); each frame
+    /// then takes the larger of this and its serialization time.
+    pub frame_service: Option<Time>,
+}
+
+/// Names one egress port: the port of `node` that leads to `peer`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PortRef {
+    /// The node that owns the port.
+    pub node: usize,
+    /// The node at the other end of the port's link.
+    pub peer: usize,
+}
+
+/// How a flow produces data.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum FlowKind {
+    /// Always backlogged; its rate is set by its reaction point (or its initial rate).
+    Greedy,
+    /// Background traffic at a fixed rate, never under congestion control.
+    Constant,
+    /// A finite transfer of `size` bytes; its completion time is recorded.
+    Finite {
+        /// Bytes to transfer.
+        size: Bytes,
+    },
+}
+
+/// One flow from a source host to a destination host.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FlowSpec {
+    /// Unique name, used in results.
+    pub name: String,
+    /// Index of the source host.
+    pub src: usize,
+    /// Index of the destination host.
+    pub dst: usize,
+    /// Greedy, constant-rate or finite.
+    pub kind: FlowKind,
+    /// Initial rate (greedy, finite) or the fixed rate (constant). `None` is line rate.
+    pub rate: Option<Rate>,
+    /// Frame size in bytes, headers included.
+    pub frame_bytes: u32,
+    /// Priority class (0 is served first).
+    pub priority: u8,
+    /// When the flow starts sending.
+    pub start: Time,
+    /// When it stops producing new frames (`None`: never).
+    pub stop: Option<Time>,
+}
+
+/// A change applied at a given time during the run.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    /// Set the capacity of one egress port.
+    PortRate {
+        /// Which port.
+        port: PortRef,
+        /// Its new capacity.
+        rate: Rate,
+    },
+    /// Start a flow (again).
+    FlowStart {
+        /// Index in [`SimConfig::flows`].
+        flow: usize,
+    },
+    /// Stop a flow producing new frames.
+    FlowStop {
+        /// Index in [`SimConfig::flows`].
+        flow: usize,
+    },
+    /// Cap a flow's sending rate (`None` removes the cap).
+    FlowMaxRate {
+        /// Index in [`SimConfig::flows`].
+        flow: usize,
+        /// The cap.
+        rate: Option<Rate>,
+    },
+    /// Change one parameter of the congestion-management scheme, everywhere.
+    SchemeParam {
+        /// The parameter's scenario name (e.g. `bc_limit_kb`).
+        name: String,
+        /// Its new value, in the unit its name says.
+        value: ParamValue,
+    },
+}
+
+/// One timeline entry.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TimelineEntry {
+    /// When it applies.
+    pub at: Time,
+    /// What changes.
+    pub action: Action,
+}
+
+/// Where congestion points sit.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub enum CpPlacement {
+    /// On every switch egress port.
+    #[default]
+    AllSwitchPorts,
+    /// On the listed ports only.
+    Ports(Vec<PortRef>),
+}
+
+/// What to record.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MonitorSpec {
+    /// Period of the queue, rate and throughput samples.
+    pub sample_interval: Time,
+    /// Ports whose queue is sampled; `None` samples every switch egress port.
+    pub ports: Option<Vec<PortRef>>,
+}
+
+impl Default for MonitorSpec {
+    fn default() -> Self {
+        MonitorSpec { sample_interval: Time::from_ms(1), ports: None }
+    }
+}
+
+/// Everything the engine needs for one run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SimConfig {
+    /// Nodes.
+    pub nodes: Vec<NodeSpec>,
+    /// Full-duplex links.
+    pub links: Vec<LinkSpec>,
+    /// Flows.
+    pub flows: Vec<FlowSpec>,
+    /// Scheduled changes, in any order (applied by time, then list order).
+    pub timeline: Vec<TimelineEntry>,
+    /// The congestion-management scheme and its parameters.
+    pub scheme: SchemeConfig,
+    /// Where the scheme's congestion points sit.
+    pub congestion_points: CpPlacement,
+    /// Size of a notification frame.
+    pub notification_bytes: u32,
+    /// What to record.
+    pub monitor: MonitorSpec,
+    /// Simulated duration of the run.
+    pub duration: Time,
+}
+
+impl SimConfig {
+    /// An empty configuration lasting `duration`, to be filled in by hand.
+    pub fn new(duration: Time) -> SimConfig {
+        SimConfig {
+            nodes: Vec::new(),
+            links: Vec::new(),
+            flows: Vec::new(),
+            timeline: Vec::new(),
+            scheme: SchemeConfig::default(),
+            congestion_points: CpPlacement::default(),
+            notification_bytes: 64,
+            monitor: MonitorSpec::default(),
+            duration,
+        }
+    }
+
+    /// Index of the node called `name`.
+    pub fn node_index(&self, name: &str) -> Option<usize> {
+        self.nodes.iter().position(|n| n.name == name)
+    }
+}
+
+/// A configuration the engine cannot run, with the entry at fault.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfigError {
+    /// Key path of the offending entry, as in the scenario file (`flows[2].dst`).
+    pub path: String,
+    /// What is wrong and what is allowed.
+    pub message: String,
+}
+
+impl ConfigError {
+    /// A new error at `path`.
+    pub fn new(path: impl Into<String>, message: impl Into<String>) -> ConfigError {
+        ConfigError { path: path.into(), message: message.into() }
+    }
+}
+
+impl std::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.path, self.message)
+    }
+}
+
+impl std::error::Error for ConfigError {}

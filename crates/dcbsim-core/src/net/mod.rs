@@ -1,0 +1,1 @@
+//! The network: ports (egress queue, serializer and link), hosts, switches, routing.

@@ -1,0 +1,1 @@
+//! Named topology builders (dumbbell, parking lot, many-to-one, incast).
