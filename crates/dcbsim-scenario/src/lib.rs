@@ -1,0 +1,1 @@
+//! dcbsim scenario files.
