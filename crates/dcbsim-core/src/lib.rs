@@ -38,6 +38,7 @@
 
 pub mod cc;
 pub mod config;
+pub mod monitor;
 pub mod net;
 pub mod packet;
 pub mod report;
@@ -45,4 +46,5 @@ pub mod rng;
 pub mod sched;
 pub mod sim;
 pub mod topology;
+pub mod traffic;
 pub mod units;

@@ -1,0 +1,235 @@
+//! An egress port: a byte-limited FIFO per priority class, a serializer and the
+//! outgoing half of a link.
+//!
+//! A frame leaves the queue when its transmission starts. It is then put on the link
+//! at once, stamped with the time its last bit reaches the far end
+//! (`start + serialization + propagation`); the link is a FIFO, so it never reorders
+//! and needs one pending event at a time. The port itself needs an event only to
+//! start its next queued frame.
+
+use crate::cc::CongestionPointKind;
+use crate::monitor::QueueMonitor;
+use crate::packet::Packet;
+use crate::units::{Bytes, Rate, Time};
+use std::collections::VecDeque;
+
+/// What a port does with an arriving frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Admission {
+    /// The port was idle: transmission starts now.
+    SendNow,
+    /// Queued behind others.
+    Queued,
+    /// The buffer is full: dropped.
+    Dropped,
+}
+
+/// One egress port and the link it feeds.
+#[derive(Clone, Debug)]
+pub struct Port {
+    /// The node that owns the port.
+    pub node: u32,
+    /// The node at the far end of the link.
+    pub peer: u32,
+    /// Whether the owner is a host (its NIC) rather than a switch.
+    pub is_host: bool,
+    /// Capacity.
+    pub rate: Rate,
+    /// Propagation delay.
+    pub delay: Time,
+    /// Buffer limit in bytes (drop-tail).
+    pub buffer: u64,
+    /// Minimum time per frame (zero: none).
+    pub frame_service: Time,
+    /// One FIFO per priority class; class 0 is served first.
+    queues: Vec<VecDeque<Packet>>,
+    /// Bytes waiting (the frame in transmission excluded).
+    pub queued_bytes: u64,
+    /// The transmitter is busy until then.
+    pub busy_until: Time,
+    /// Whether a `PortFree` event is pending.
+    pub free_pending: bool,
+    /// Frames on the wire, with the time each reaches the far end.
+    pub link: VecDeque<(Time, Packet)>,
+    /// The congestion point on this port, if any.
+    pub cp: Option<CongestionPointKind>,
+    /// Time-weighted queue statistics.
+    pub monitor: QueueMonitor,
+    /// Frames transmitted.
+    pub tx_frames: u64,
+    /// Bytes transmitted.
+    pub tx_bytes: u64,
+    /// Frames dropped.
+    pub dropped_frames: u64,
+    /// Bytes dropped.
+    pub dropped_bytes: u64,
+    /// Notifications its congestion point sent.
+    pub notifications: u64,
+}
+
+impl Port {
+    /// A new idle port.
+    pub fn new(node: u32, peer: u32, is_host: bool, rate: Rate, delay: Time, buffer: Bytes) -> Port {
+        Port {
+            node,
+            peer,
+            is_host,
+            rate,
+            delay,
+            buffer: buffer.0,
+            frame_service: Time::ZERO,
+            queues: vec![VecDeque::with_capacity(64)],
+            queued_bytes: 0,
+            busy_until: Time::ZERO,
+            free_pending: false,
+            link: VecDeque::with_capacity(64),
+            cp: None,
+            monitor: QueueMonitor::default(),
+            tx_frames: 0,
+            tx_bytes: 0,
+            dropped_frames: 0,
+            dropped_bytes: 0,
+            notifications: 0,
+        }
+    }
+
+    /// Sets the number of strict-priority classes (at least one).
+    pub fn set_priorities(&mut self, classes: u8) {
+        self.queues = (0..classes.max(1)).map(|_| VecDeque::with_capacity(64)).collect();
+    }
+
+    /// Whether the transmitter is idle at `now` with nothing waiting.
+    #[inline]
+    pub fn is_idle(&self, now: Time) -> bool {
+        self.busy_until <= now && self.queued_bytes == 0
+    }
+
+    /// Decides what happens to `pkt` arriving at `now`, and queues it if it must wait.
+    #[inline]
+    pub fn admit(&mut self, now: Time, pkt: Packet) -> Admission {
+        if self.is_idle(now) && !self.free_pending {
+            return Admission::SendNow;
+        }
+        let bytes = pkt.bytes as u64;
+        if self.queued_bytes + bytes > self.buffer {
+            self.dropped_frames += 1;
+            self.dropped_bytes += bytes;
+            return Admission::Dropped;
+        }
+        self.monitor.advance(now, self.queued_bytes);
+        self.queued_bytes += bytes;
+        self.monitor.observe_max(self.queued_bytes);
+        let class = (pkt.priority as usize).min(self.queues.len() - 1);
+        self.queues[class].push_back(pkt);
+        Admission::Queued
+    }
+
+    /// Takes the next frame to send (highest priority first).
+    #[inline]
+    pub fn dequeue(&mut self, now: Time) -> Option<Packet> {
+        let pkt = self.queues.iter_mut().find_map(|q| q.pop_front())?;
+        self.monitor.advance(now, self.queued_bytes);
+        self.queued_bytes -= pkt.bytes as u64;
+        Some(pkt)
+    }
+
+    /// Adds a frame produced at this node (a host's own frames) to the queue,
+    /// bypassing the buffer limit.
+    pub fn push_local(&mut self, now: Time, pkt: Packet) {
+        self.monitor.advance(now, self.queued_bytes);
+        self.queued_bytes += pkt.bytes as u64;
+        let class = (pkt.priority as usize).min(self.queues.len() - 1);
+        self.queues[class].push_back(pkt);
+    }
+
+    /// Whether any frame waits.
+    #[inline]
+    pub fn has_queued(&self) -> bool {
+        self.queued_bytes != 0
+    }
+
+    /// Starts transmitting `pkt` at `now` and puts it on the link. Returns the time it
+    /// reaches the far end, and whether the link was empty (so the caller must schedule
+    /// its arrival event).
+    #[inline]
+    pub fn transmit(&mut self, now: Time, pkt: Packet) -> (Time, bool) {
+        let serialize = self.rate.transmit_time(Bytes(pkt.bytes as u64)).max(self.frame_service);
+        self.busy_until = now + serialize;
+        self.monitor.add_busy(serialize);
+        self.tx_frames += 1;
+        self.tx_bytes += pkt.bytes as u64;
+        let mut arrival = self.busy_until + self.delay;
+        let was_empty = match self.link.back() {
+            Some(&(last, _)) => {
+                arrival = arrival.max(last);
+                false
+            }
+            None => true,
+        };
+        self.link.push_back((arrival, pkt));
+        (arrival, was_empty)
+    }
+
+    /// Every frame still waiting in the queue.
+    pub fn queued(&self) -> impl Iterator<Item = &Packet> {
+        self.queues.iter().flatten()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::packet::PacketKind;
+
+    fn frame(bytes: u32) -> Packet {
+        Packet { flow: 0, bytes, dst: 1, priority: 0, kind: PacketKind::Data }
+    }
+
+    fn port() -> Port {
+        Port::new(0, 1, false, Rate::from_gbps(10), Time::from_us(1), Bytes(3000))
+    }
+
+    #[test]
+    fn idle_port_sends_at_once_and_link_adds_delays() {
+        let mut p = port();
+        assert_eq!(p.admit(Time::ZERO, frame(1000)), Admission::SendNow);
+        let (arrival, was_empty) = p.transmit(Time::ZERO, frame(1000));
+        assert!(was_empty);
+        assert_eq!(arrival, Time::from_ns(800) + Time::from_us(1));
+        assert_eq!(p.busy_until, Time::from_ns(800));
+    }
+
+    #[test]
+    fn busy_port_queues_then_drops_at_the_buffer() {
+        let mut p = port();
+        p.transmit(Time::ZERO, frame(1000));
+        for _ in 0..3 {
+            assert_eq!(p.admit(Time::ZERO, frame(1000)), Admission::Queued);
+        }
+        assert_eq!(p.admit(Time::ZERO, frame(1000)), Admission::Dropped);
+        assert_eq!(p.queued_bytes, 3000);
+        assert_eq!(p.dropped_frames, 1);
+    }
+
+    #[test]
+    fn strict_priority_serves_class_zero_first() {
+        let mut p = port();
+        p.set_priorities(2);
+        p.transmit(Time::ZERO, frame(100));
+        let mut low = frame(100);
+        low.priority = 1;
+        low.flow = 7;
+        p.admit(Time::ZERO, low);
+        p.admit(Time::ZERO, frame(100));
+        assert_eq!(p.dequeue(Time::ZERO).unwrap().flow, 0);
+        assert_eq!(p.dequeue(Time::ZERO).unwrap().flow, 7);
+    }
+
+    #[test]
+    fn frame_service_time_bounds_the_frame_rate() {
+        let mut p = port();
+        p.frame_service = Time::from_us(50);
+        p.transmit(Time::ZERO, frame(1500));
+        assert_eq!(p.busy_until, Time::from_us(50));
+    }
+}

@@ -1,0 +1,208 @@
+//! Building the network from a [`SimConfig`], with the checks only the whole network
+//! can make.
+
+use super::Simulation;
+use crate::cc::{CpInit, RpInit};
+use crate::config::{Action, ConfigError, CpPlacement, FlowKind, NodeKind, PortRef, SimConfig, TimelineEntry};
+use crate::monitor::Sampler;
+use crate::net::{Host, Port, Routes};
+use crate::rng::Rng;
+use crate::sched::{Event, EventQueue};
+use crate::traffic::Flow;
+use crate::cc::{FixedRate, ReactionPointKind};
+
+/// The ports of a network and how to find them.
+struct Wiring {
+    ports: Vec<Port>,
+    names: Vec<String>,
+    ports_of: Vec<Vec<(u32, u32)>>,
+}
+
+fn wire(config: &SimConfig) -> Result<Wiring, ConfigError> {
+    let n = config.nodes.len();
+    let mut w = Wiring { ports: Vec::new(), names: Vec::new(), ports_of: vec![Vec::new(); n] };
+    for (i, link) in config.links.iter().enumerate() {
+        let path = format!("topology.links[{i}]");
+        if link.a >= n || link.b >= n || link.a == link.b {
+            return Err(ConfigError::new(path, "a link joins two different existing nodes"));
+        }
+        if link.rate.0 == 0 {
+            return Err(ConfigError::new(format!("{path}.rate_gbps"), "capacity must be > 0"));
+        }
+        for (from, to) in [(link.a, link.b), (link.b, link.a)] {
+            if w.ports_of[from].iter().any(|&(_, peer)| peer as usize == to) {
+                return Err(ConfigError::new(path.clone(), "two links join the same pair of nodes"));
+            }
+            let is_host = config.nodes[from].kind == NodeKind::Host;
+            let mut port = Port::new(from as u32, to as u32, is_host, link.rate, link.delay, link.buffer);
+            if !is_host {
+                port.set_priorities(link.priorities);
+                port.frame_service = link.frame_service.unwrap_or_default();
+            }
+            w.ports_of[from].push((w.ports.len() as u32, to as u32));
+            w.names.push(format!("{}:{}", config.nodes[from].name, config.nodes[to].name));
+            w.ports.push(port);
+        }
+    }
+    for (i, node) in config.nodes.iter().enumerate() {
+        if node.kind == NodeKind::Host && w.ports_of[i].len() != 1 {
+            let msg = format!("host \"{}\" must have exactly one link (it has {})", node.name, w.ports_of[i].len());
+            return Err(ConfigError::new("topology", msg));
+        }
+    }
+    Ok(w)
+}
+
+fn port_index(w: &Wiring, r: PortRef) -> Option<u32> {
+    w.ports_of.get(r.node)?.iter().find(|&&(_, peer)| peer as usize == r.peer).map(|&(p, _)| p)
+}
+
+fn find_port(w: &Wiring, r: PortRef, path: &str) -> Result<u32, ConfigError> {
+    port_index(w, r).ok_or_else(|| ConfigError::new(path, "no link joins these two nodes"))
+}
+
+fn check_flows(config: &SimConfig, routes: &Routes, w: &Wiring) -> Result<(), ConfigError> {
+    let n = config.nodes.len();
+    for (i, f) in config.flows.iter().enumerate() {
+        for (key, node) in [("src", f.src), ("dst", f.dst)] {
+            if node >= n || config.nodes[node].kind != NodeKind::Host {
+                return Err(ConfigError::new(format!("flows[{i}].{key}"), "must name a host"));
+            }
+        }
+        if f.src == f.dst {
+            return Err(ConfigError::new(format!("flows[{i}].dst"), "must differ from src"));
+        }
+        let peer_of = |p: u32| w.ports[p as usize].peer;
+        if routes.path(f.src as u32, f.dst as u32, peer_of).is_none() {
+            let msg = format!(
+                "no path from \"{}\" to \"{}\"",
+                config.nodes[f.src].name, config.nodes[f.dst].name
+            );
+            return Err(ConfigError::new(format!("flows[{i}].dst"), msg));
+        }
+        if f.frame_bytes == 0 {
+            return Err(ConfigError::new(format!("flows[{i}].frame_bytes"), "must be > 0"));
+        }
+    }
+    Ok(())
+}
+
+/// The run's timeline: each flow's own start and stop, then the configured entries,
+/// sorted by time (stable, so list order breaks ties).
+fn timeline(config: &SimConfig) -> Result<Vec<TimelineEntry>, ConfigError> {
+    let mut entries = Vec::new();
+    for (flow, f) in config.flows.iter().enumerate() {
+        entries.push(TimelineEntry { at: f.start, action: Action::FlowStart { flow } });
+        if let Some(stop) = f.stop {
+            entries.push(TimelineEntry { at: stop, action: Action::FlowStop { flow } });
+        }
+    }
+    for (i, e) in config.timeline.iter().enumerate() {
+        if e.at > config.duration {
+            return Err(ConfigError::new(format!("timeline[{i}].at_ms"), "is after the end of the run"));
+        }
+        let flow = match e.action {
+            Action::FlowStart { flow } | Action::FlowStop { flow } | Action::FlowMaxRate { flow, .. } => Some(flow),
+            _ => None,
+        };
+        if flow.is_some_and(|f| f >= config.flows.len()) {
+            return Err(ConfigError::new(format!("timeline[{i}].flow"), "no such flow"));
+        }
+        if let Action::SchemeParam { name, value } = &e.action {
+            config.scheme.clone().set_param(name, value).map_err(|m| ConfigError::new(format!("timeline[{i}].value"), m))?;
+        }
+        entries.push(e.clone());
+    }
+    entries.sort_by_key(|e| e.at);
+    Ok(entries)
+}
+
+fn cp_ports(config: &SimConfig, w: &Wiring) -> Result<Vec<u32>, ConfigError> {
+    match &config.congestion_points {
+        CpPlacement::AllSwitchPorts => Ok((0..w.ports.len() as u32).filter(|&p| !w.ports[p as usize].is_host).collect()),
+        CpPlacement::Ports(list) => list
+            .iter()
+            .enumerate()
+            .map(|(i, &r)| find_port(w, r, &format!("scheme.congestion_points[{i}]")))
+            .collect(),
+    }
+}
+
+fn monitored_ports(config: &SimConfig, w: &Wiring) -> Result<Vec<u32>, ConfigError> {
+    match &config.monitor.ports {
+        None => Ok((0..w.ports.len() as u32).filter(|&p| !w.ports[p as usize].is_host).collect()),
+        Some(list) => list.iter().enumerate().map(|(i, &r)| find_port(w, r, &format!("monitor.ports[{i}]"))).collect(),
+    }
+}
+
+impl Simulation {
+    /// Builds the network; fails when the configuration cannot run.
+    pub fn new(config: SimConfig, seed: u64) -> Result<Simulation, ConfigError> {
+        if config.duration.0 == 0 {
+            return Err(ConfigError::new("run.duration_ms", "must be > 0"));
+        }
+        if config.monitor.sample_interval.0 == 0 {
+            return Err(ConfigError::new("run.sample_interval_us", "must be > 0"));
+        }
+        let mut w = wire(&config)?;
+        let is_host: Vec<bool> = config.nodes.iter().map(|n| n.kind == NodeKind::Host).collect();
+        let routes = Routes::compute(&w.ports_of, &is_host);
+        check_flows(&config, &routes, &w)?;
+        let timeline = timeline(&config)?;
+        for p in cp_ports(&config, &w)? {
+            let port = &w.ports[p as usize];
+            let init = CpInit { capacity: port.rate, buffer: port.buffer, cpid: p };
+            let rng = Rng::stream(seed, &format!("cp:{}", w.names[p as usize]));
+            w.ports[p as usize].cp = config.scheme.congestion_point(init, rng);
+        }
+        let mut hosts = vec![None; config.nodes.len()];
+        for (node, ports) in w.ports_of.iter().enumerate() {
+            if is_host[node] {
+                hosts[node] = Some(Host::new(ports[0].0));
+            }
+        }
+        let flows = config
+            .flows
+            .iter()
+            .enumerate()
+            .map(|(i, spec)| {
+                let line_rate = w.ports[w.ports_of[spec.src][0].0 as usize].rate;
+                let initial_rate = spec.rate.unwrap_or(line_rate);
+                let rp = match spec.kind {
+                    FlowKind::Constant => ReactionPointKind::Fixed(FixedRate::new(initial_rate)),
+                    _ => {
+                        let init = RpInit { line_rate, initial_rate, flow: i as u32 };
+                        config.scheme.reaction_point(init, Rng::stream(seed, &format!("rp:{}", spec.name)))
+                    }
+                };
+                Flow::new(spec, rp, line_rate)
+            })
+            .collect();
+        let interval = config.monitor.sample_interval;
+        let samples = (config.duration.0 / interval.0) as usize;
+        let sampler = Sampler::new(interval, monitored_ports(&config, &w)?, config.flows.len(), samples);
+        let mut queue = EventQueue::new();
+        for (entry, e) in timeline.iter().enumerate() {
+            queue.push(e.at, Event::Timeline { entry: entry as u32 });
+        }
+        if samples > 0 {
+            queue.push(interval, Event::Sample);
+        }
+        Ok(Simulation {
+            ports: w.ports,
+            port_names: w.names,
+            hosts,
+            routes,
+            flows,
+            timeline,
+            queue,
+            sampler,
+            notify: Vec::with_capacity(16),
+            now: crate::units::Time::ZERO,
+            events: 0,
+            wall_seconds: 0.0,
+            seed,
+            config,
+        })
+    }
+}

@@ -1,0 +1,230 @@
+//! The simulation: the event loop and what each event does.
+//!
+//! [`Simulation::new`] (in `build.rs`) wires the network; [`Simulation::run_until`]
+//! executes events in (time, sequence) order; [`Simulation::finish`] (in
+//! `report.rs`) turns the monitors into a [`RunReport`].
+
+mod build;
+mod report;
+
+use crate::cc::{Arrival, Notify};
+use crate::config::{SimConfig, TimelineEntry};
+use crate::monitor::Sampler;
+use crate::net::{Admission, Host, Port, Routes};
+use crate::packet::{Packet, PacketKind};
+use crate::report::RunReport;
+use crate::sched::{Event, EventQueue};
+use crate::traffic::Flow;
+use crate::units::Time;
+
+/// One run of the engine.
+pub struct Simulation {
+    config: SimConfig,
+    ports: Vec<Port>,
+    port_names: Vec<String>,
+    hosts: Vec<Option<Host>>,
+    routes: Routes,
+    flows: Vec<Flow>,
+    timeline: Vec<TimelineEntry>,
+    queue: EventQueue,
+    sampler: Sampler,
+    notify: Vec<Notify>,
+    now: Time,
+    events: u64,
+    wall_seconds: f64,
+    seed: u64,
+}
+
+impl Simulation {
+    /// The configuration being run.
+    pub fn config(&self) -> &SimConfig {
+        &self.config
+    }
+
+    /// The current simulated time.
+    pub fn now(&self) -> Time {
+        self.now
+    }
+
+    /// The run's seed.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Events executed so far.
+    pub fn events(&self) -> u64 {
+        self.events
+    }
+
+    /// Executes every event before `until` (capped at the run's end). A run covers
+    /// `[0, duration)`; reaching the end also takes the last sample, at `duration`.
+    pub fn run_until(&mut self, until: Time) {
+        let started = std::time::Instant::now();
+        let end = self.config.duration;
+        let until = until.min(end);
+        while let Some(t) = self.queue.peek_time() {
+            if t >= until {
+                break;
+            }
+            let (t, event) = self.queue.pop().expect("peeked");
+            self.now = t;
+            self.events += 1;
+            self.dispatch(event);
+        }
+        self.now = self.now.max(until);
+        let interval = self.sampler.interval.0;
+        let last_due = Time(end.0 / interval * interval);
+        if until == end && last_due == end && self.sampler.times.last() != Some(&end) {
+            self.sample();
+        }
+        self.wall_seconds += started.elapsed().as_secs_f64();
+    }
+
+    /// Runs to the end and reports.
+    pub fn run(mut self) -> RunReport {
+        self.run_until(self.config.duration);
+        self.finish()
+    }
+
+    #[inline]
+    fn dispatch(&mut self, event: Event) {
+        match event {
+            Event::LinkArrival { port } => self.on_link_arrival(port),
+            Event::PortFree { port } => self.on_port_free(port),
+            Event::FlowWake { flow, generation } => {
+                let f = &mut self.flows[flow as usize];
+                if f.wake_pending && f.wake_generation == generation {
+                    f.wake_pending = false;
+                    self.make_ready(flow);
+                }
+            }
+            Event::RpTimer { flow, generation } => {
+                let f = &mut self.flows[flow as usize];
+                if f.timer_at.is_some() && f.timer_generation == generation {
+                    f.timer_at = None;
+                    f.rp.on_timer(self.now);
+                    self.rp_changed(flow);
+                }
+            }
+            Event::Timeline { entry } => self.apply(entry as usize),
+            Event::Sample => self.sample(),
+        }
+    }
+
+    fn on_link_arrival(&mut self, port: u32) {
+        let link = &mut self.ports[port as usize];
+        let (_, pkt) = link.link.pop_front().expect("arrival on an empty link");
+        if let Some(&(next, _)) = link.link.front() {
+            self.queue.push(next, Event::LinkArrival { port });
+        }
+        let node = link.peer;
+        if pkt.dst == node {
+            self.receive(pkt);
+        } else {
+            let out = self.routes.next_port(node, pkt.dst);
+            self.enqueue(out, pkt);
+        }
+    }
+
+    /// A frame arrives at switch port `out`.
+    #[inline]
+    fn enqueue(&mut self, out: u32, pkt: Packet) {
+        let now = self.now;
+        let port = &mut self.ports[out as usize];
+        let admission = port.admit(now, pkt);
+        match admission {
+            Admission::SendNow => self.transmit(out, pkt),
+            Admission::Queued => {
+                if !port.free_pending {
+                    port.free_pending = true;
+                    let at = port.busy_until;
+                    self.queue.push(at, Event::PortFree { port: out });
+                }
+            }
+            Admission::Dropped => {
+                if pkt.kind == PacketKind::Data {
+                    let c = &mut self.flows[pkt.flow as usize].counters;
+                    c.dropped_frames += 1;
+                    c.dropped_bytes += pkt.bytes as u64;
+                }
+            }
+        }
+        if pkt.kind == PacketKind::Data {
+            self.congestion_point(out, &pkt, admission == Admission::Dropped);
+        }
+    }
+
+    #[inline]
+    fn congestion_point(&mut self, out: u32, pkt: &Packet, dropped: bool) {
+        let port = &mut self.ports[out as usize];
+        let Some(cp) = port.cp.as_mut() else { return };
+        let arrival = Arrival { now: self.now, flow: pkt.flow, bytes: pkt.bytes, queue_bytes: port.queued_bytes, dropped };
+        cp.on_arrival(&arrival, &mut self.notify);
+        if self.notify.is_empty() {
+            return;
+        }
+        port.notifications += self.notify.len() as u64;
+        let switch = port.node;
+        let bytes = self.config.notification_bytes;
+        for i in 0..self.notify.len() {
+            let Notify { flow, feedback } = self.notify[i];
+            let dst = self.flows[flow as usize].src;
+            let kind = PacketKind::Notification { cpid: out, feedback };
+            let note = Packet { flow, bytes, dst, priority: 0, kind };
+            let back = self.routes.next_port(switch, dst);
+            self.enqueue(back, note);
+        }
+        self.notify.clear();
+    }
+
+    /// Starts sending `pkt` on port `out` now and schedules its arrival if needed.
+    #[inline]
+    fn transmit(&mut self, out: u32, pkt: Packet) {
+        let (arrival, was_empty) = self.ports[out as usize].transmit(self.now, pkt);
+        if was_empty {
+            self.queue.push(arrival, Event::LinkArrival { port: out });
+        }
+    }
+
+    fn on_port_free(&mut self, out: u32) {
+        let now = self.now;
+        let port = &mut self.ports[out as usize];
+        port.free_pending = false;
+        if port.is_host {
+            let node = port.node;
+            self.host_send(node);
+            return;
+        }
+        if let Some(pkt) = port.dequeue(now) {
+            self.transmit(out, pkt);
+            let port = &mut self.ports[out as usize];
+            if port.has_queued() {
+                port.free_pending = true;
+                let at = port.busy_until;
+                self.queue.push(at, Event::PortFree { port: out });
+            }
+        }
+    }
+
+    /// A frame reached its destination node.
+    fn receive(&mut self, pkt: Packet) {
+        let flow = &mut self.flows[pkt.flow as usize];
+        match pkt.kind {
+            PacketKind::Data => {
+                flow.counters.delivered_frames += 1;
+                flow.counters.delivered_bytes += pkt.bytes as u64;
+                if flow.completed_at.is_none() && flow.is_complete() {
+                    flow.completed_at = Some(self.now);
+                }
+            }
+            PacketKind::Notification { cpid, feedback } => {
+                flow.counters.notifications += 1;
+                if flow.rp.on_feedback(self.now, cpid, &feedback) {
+                    self.rp_changed(pkt.flow);
+                }
+            }
+        }
+    }
+}
+
+mod sending;

@@ -1,0 +1,84 @@
+//! Turning a finished (or stopped) simulation into a [`RunReport`].
+
+use super::Simulation;
+use crate::packet::PacketKind;
+use crate::report::{FlowReport, PortReport, RunReport};
+use crate::units::Time;
+
+impl Simulation {
+    /// Frames of each flow still in a queue or on a link.
+    fn in_network(&self) -> Vec<u64> {
+        let mut counts = vec![0u64; self.flows.len()];
+        for port in &self.ports {
+            let on_link = port.link.iter().map(|(_, p)| p);
+            for pkt in port.queued().chain(on_link) {
+                if pkt.kind == PacketKind::Data {
+                    counts[pkt.flow as usize] += 1;
+                }
+            }
+        }
+        counts
+    }
+
+    fn port_report(&self, p: usize, series: Vec<u64>) -> PortReport {
+        let port = &self.ports[p];
+        let busy_past_end = port.busy_until.saturating_sub(self.now);
+        PortReport {
+            name: self.port_names[p].clone(),
+            capacity_bps: port.rate.0,
+            buffer_bytes: port.buffer,
+            queue_bytes: series,
+            stats: port.monitor.stats(self.now, port.queued_bytes, busy_past_end),
+            tx_frames: port.tx_frames,
+            tx_bytes: port.tx_bytes,
+            dropped_frames: port.dropped_frames,
+            dropped_bytes: port.dropped_bytes,
+            notifications: port.notifications,
+            queued_frames: port.queued().count() as u64,
+        }
+    }
+
+    /// Stops here and reports.
+    pub fn finish(mut self) -> RunReport {
+        let in_network = self.in_network();
+        let mut series: Vec<Option<Vec<u64>>> = vec![None; self.ports.len()];
+        for (p, s) in std::mem::take(&mut self.sampler.ports) {
+            series[p as usize] = Some(s);
+        }
+        let ports = (0..self.ports.len())
+            .filter(|&p| !self.ports[p].is_host)
+            .map(|p| self.port_report(p, series[p].take().unwrap_or_default()))
+            .collect();
+        let node_name = |n: u32| self.config.nodes[n as usize].name.clone();
+        let flows = self
+            .flows
+            .iter()
+            .enumerate()
+            .map(|(i, f)| FlowReport {
+                name: self.config.flows[i].name.clone(),
+                src: node_name(f.src),
+                dst: node_name(f.dst),
+                sent_frames: f.counters.sent_frames,
+                sent_bytes: f.counters.sent_bytes,
+                delivered_frames: f.counters.delivered_frames,
+                delivered_bytes: f.counters.delivered_bytes,
+                dropped_frames: f.counters.dropped_frames,
+                dropped_bytes: f.counters.dropped_bytes,
+                in_network_frames: in_network[i],
+                notifications: f.counters.notifications,
+                completion_time: f.completed_at.map(|t| t.saturating_sub(f.start)),
+                rate_bps: std::mem::take(&mut self.sampler.rate[i]),
+                throughput_bps: std::mem::take(&mut self.sampler.throughput[i]),
+                send_bps: std::mem::take(&mut self.sampler.send[i]),
+            })
+            .collect();
+        RunReport {
+            sample_times: std::mem::take(&mut self.sampler.times),
+            ports,
+            flows,
+            simulated: self.now.max(Time::ZERO),
+            events: self.events,
+            wall_seconds: self.wall_seconds,
+        }
+    }
+}

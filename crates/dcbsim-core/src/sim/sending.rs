@@ -1,0 +1,191 @@
+//! The sending side: hosts serving their flows round robin under rate limiters,
+//! reaction-point updates, timeline entries and periodic samples.
+
+use super::Simulation;
+use crate::config::{Action, PortRef};
+use crate::packet::{Packet, PacketKind};
+use crate::sched::Event;
+use crate::units::Time;
+
+impl Simulation {
+    /// The NIC of host `node` may send: control frames first, then the next ready flow.
+    pub(super) fn host_send(&mut self, node: u32) {
+        let now = self.now;
+        let nic = self.hosts[node as usize].as_ref().expect("a host").nic;
+        if self.ports[nic as usize].busy_until > now {
+            self.nic_wake(nic);
+            return;
+        }
+        if let Some(pkt) = self.ports[nic as usize].dequeue(now) {
+            self.transmit(nic, pkt);
+            self.nic_wake(nic);
+            return;
+        }
+        while let Some(f) = self.hosts[node as usize].as_mut().expect("a host").ready.pop_front() {
+            let flow = &mut self.flows[f as usize];
+            flow.in_ring = false;
+            if !flow.has_backlog() {
+                continue;
+            }
+            let allowed = flow.next_allowed();
+            if allowed > now {
+                self.schedule_wake(f, allowed);
+                continue;
+            }
+            let bytes = flow.take_frame(now);
+            let pkt = Packet { flow: f, bytes, dst: flow.dst, priority: flow.priority, kind: PacketKind::Data };
+            let changed = flow.rp.on_sent(now, bytes);
+            self.transmit(nic, pkt);
+            if changed {
+                self.rp_changed(f);
+            }
+            self.after_send(f, nic);
+            break;
+        }
+        self.nic_wake(nic);
+    }
+
+    /// Makes sure the NIC is called again when it frees, if anything waits for it.
+    fn nic_wake(&mut self, nic: u32) {
+        let port = &self.ports[nic as usize];
+        let waiting = port.has_queued() || !self.hosts[port.node as usize].as_ref().expect("a host").ready.is_empty();
+        if waiting && !port.free_pending {
+            let at = port.busy_until.max(self.now);
+            self.ports[nic as usize].free_pending = true;
+            self.queue.push(at, Event::PortFree { port: nic });
+        }
+    }
+
+    /// After flow `f` sent a frame: back into the ring if its limiter allows a frame by
+    /// the time the NIC frees, else a wake-up when it does.
+    fn after_send(&mut self, f: u32, nic: u32) {
+        let flow = &mut self.flows[f as usize];
+        if !flow.has_backlog() || flow.in_ring || flow.wake_pending {
+            return;
+        }
+        let allowed = flow.next_allowed();
+        if allowed <= self.ports[nic as usize].busy_until {
+            flow.in_ring = true;
+            let src = flow.src as usize;
+            self.hosts[src].as_mut().expect("a host").ready.push_back(f);
+        } else {
+            self.schedule_wake(f, allowed);
+        }
+    }
+
+    fn schedule_wake(&mut self, f: u32, at: Time) {
+        let flow = &mut self.flows[f as usize];
+        flow.wake_generation = flow.wake_generation.wrapping_add(1);
+        flow.wake_pending = true;
+        let generation = flow.wake_generation;
+        self.queue.push(at.max(self.now), Event::FlowWake { flow: f, generation });
+    }
+
+    /// Flow `f` may be able to send: put it in its host's ring, or wait for its limiter.
+    pub(super) fn make_ready(&mut self, f: u32) {
+        let flow = &mut self.flows[f as usize];
+        if !flow.has_backlog() || flow.in_ring {
+            return;
+        }
+        let allowed = flow.next_allowed();
+        if allowed > self.now {
+            self.schedule_wake(f, allowed);
+            return;
+        }
+        flow.in_ring = true;
+        let node = flow.src;
+        let host = self.hosts[node as usize].as_mut().expect("a host");
+        host.ready.push_back(f);
+        let nic = &self.ports[host.nic as usize];
+        if nic.busy_until <= self.now && !nic.free_pending {
+            self.host_send(node);
+        } else {
+            let nic = host.nic;
+            self.nic_wake(nic);
+        }
+    }
+
+    /// The reaction point (or the cap) of flow `f` may have changed its rate or timer.
+    pub(super) fn rp_changed(&mut self, f: u32) {
+        let now = self.now;
+        let flow = &mut self.flows[f as usize];
+        let rate_changed = flow.refresh_rate();
+        let timer = flow.rp.timer();
+        if timer != flow.timer_at {
+            flow.timer_generation = flow.timer_generation.wrapping_add(1);
+            flow.timer_at = timer;
+            if let Some(at) = timer {
+                let generation = flow.timer_generation;
+                self.queue.push(at.max(now), Event::RpTimer { flow: f, generation });
+            }
+        }
+        let flow = &mut self.flows[f as usize];
+        if !rate_changed || flow.in_ring {
+            return;
+        }
+        if flow.has_backlog() {
+            let at = flow.next_allowed();
+            self.schedule_wake(f, at);
+        } else {
+            flow.wake_pending = false;
+        }
+    }
+
+    fn port_of(&self, r: PortRef) -> Option<u32> {
+        self.ports.iter().position(|p| p.node as usize == r.node && p.peer as usize == r.peer).map(|p| p as u32)
+    }
+
+    /// Applies timeline entry `entry`.
+    pub(super) fn apply(&mut self, entry: usize) {
+        match self.timeline[entry].action.clone() {
+            Action::PortRate { port, rate } => {
+                if let Some(p) = self.port_of(port) {
+                    self.ports[p as usize].rate = rate;
+                }
+            }
+            Action::FlowStart { flow } => {
+                self.flows[flow].active = true;
+                self.make_ready(flow as u32);
+            }
+            Action::FlowStop { flow } => {
+                let f = &mut self.flows[flow];
+                f.active = false;
+                f.wake_pending = false;
+            }
+            Action::FlowMaxRate { flow, rate } => {
+                self.flows[flow].max_rate = rate;
+                self.rp_changed(flow as u32);
+            }
+            Action::SchemeParam { name, value } => {
+                let _ = self.config.scheme.set_param(&name, &value);
+                for port in self.ports.iter_mut() {
+                    if let Some(cp) = port.cp.as_mut() {
+                        cp.set_param(&name, &value);
+                    }
+                }
+                for f in 0..self.flows.len() {
+                    self.flows[f].rp.set_param(&name, &value);
+                    self.rp_changed(f as u32);
+                }
+            }
+        }
+    }
+
+    /// Takes the periodic sample and schedules the next one.
+    pub(super) fn sample(&mut self) {
+        let s = &mut self.sampler;
+        s.times.push(self.now);
+        for (port, series) in s.ports.iter_mut() {
+            series.push(self.ports[*port as usize].queued_bytes);
+        }
+        for (i, flow) in self.flows.iter().enumerate() {
+            let sending = flow.active && flow.remaining != 0;
+            let rate = if sending { flow.rate.as_f64() } else { 0.0 };
+            s.record_flow(i, rate, flow.counters.delivered_bytes, flow.counters.sent_bytes);
+        }
+        let next = Time(s.interval.0 * (s.times.len() as u64 + 1));
+        if next <= self.config.duration {
+            self.queue.push(next, Event::Sample);
+        }
+    }
+}

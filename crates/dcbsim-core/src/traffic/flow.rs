@@ -1,0 +1,156 @@
+//! One flow's sending state: backlog, rate limiter, reaction point and counters.
+
+use crate::cc::ReactionPointKind;
+use crate::config::{FlowKind, FlowSpec};
+use crate::units::{Bytes, Rate, Time};
+
+/// Counters kept per flow.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FlowCounters {
+    /// Frames put on the wire.
+    pub sent_frames: u64,
+    /// Bytes put on the wire.
+    pub sent_bytes: u64,
+    /// Frames delivered.
+    pub delivered_frames: u64,
+    /// Bytes delivered.
+    pub delivered_bytes: u64,
+    /// Frames dropped.
+    pub dropped_frames: u64,
+    /// Bytes dropped.
+    pub dropped_bytes: u64,
+    /// Notifications received.
+    pub notifications: u64,
+}
+
+/// A flow at its source.
+#[derive(Clone, Debug)]
+pub struct Flow {
+    /// Source node.
+    pub src: u32,
+    /// Destination node.
+    pub dst: u32,
+    /// Frame size.
+    pub frame_bytes: u32,
+    /// Priority class.
+    pub priority: u8,
+    /// When it (first) starts.
+    pub start: Time,
+    /// Bytes left to send (`u64::MAX`: unlimited).
+    pub remaining: u64,
+    /// Bytes to deliver before the flow completes (`None`: not a finite flow).
+    pub size: Option<u64>,
+    /// Whether the source is producing frames.
+    pub active: bool,
+    /// The reaction point that sets the rate.
+    pub rp: ReactionPointKind,
+    /// Cap on the rate set by the timeline.
+    pub max_rate: Option<Rate>,
+    /// The rate the limiter applies now: the RP's rate under the cap.
+    pub rate: Rate,
+    /// The source host's line rate.
+    pub line_rate: Rate,
+    /// Start of the last frame's transmission.
+    pub last_send: Time,
+    /// Size of the last frame sent.
+    pub last_bytes: u32,
+    /// Whether the flow waits in its host's ready ring.
+    pub in_ring: bool,
+    /// Whether a wake-up is scheduled.
+    pub wake_pending: bool,
+    /// Generation of the valid wake-up event.
+    pub wake_generation: u32,
+    /// Deadline of the scheduled RP timer, if any.
+    pub timer_at: Option<Time>,
+    /// Generation of the valid RP timer event.
+    pub timer_generation: u32,
+    /// When the last byte of a finite flow arrived.
+    pub completed_at: Option<Time>,
+    /// Counters.
+    pub counters: FlowCounters,
+}
+
+impl Flow {
+    /// A flow from its spec, not yet started.
+    pub fn new(spec: &FlowSpec, rp: ReactionPointKind, line_rate: Rate) -> Flow {
+        let (remaining, size) = match spec.kind {
+            FlowKind::Finite { size: Bytes(n) } => (n, Some(n)),
+            _ => (u64::MAX, None),
+        };
+        let rate = rp.rate();
+        Flow {
+            src: spec.src as u32,
+            dst: spec.dst as u32,
+            frame_bytes: spec.frame_bytes,
+            priority: spec.priority,
+            start: spec.start,
+            remaining,
+            size,
+            active: false,
+            rp,
+            max_rate: None,
+            rate,
+            line_rate,
+            last_send: Time::ZERO,
+            last_bytes: 0,
+            in_ring: false,
+            wake_pending: false,
+            wake_generation: 0,
+            timer_at: None,
+            timer_generation: 0,
+            completed_at: None,
+            counters: FlowCounters::default(),
+        }
+    }
+
+    /// Whether the flow has a frame to send (ignoring its rate limiter).
+    #[inline]
+    pub fn has_backlog(&self) -> bool {
+        self.active && self.remaining != 0 && self.rate.0 != 0
+    }
+
+    /// Takes the next frame's size off the backlog.
+    #[inline]
+    pub fn take_frame(&mut self, now: Time) -> u32 {
+        let bytes = if self.remaining < self.frame_bytes as u64 {
+            self.remaining as u32
+        } else {
+            self.frame_bytes
+        };
+        if self.remaining != u64::MAX {
+            self.remaining -= bytes as u64;
+        }
+        self.last_send = now;
+        self.last_bytes = bytes;
+        self.counters.sent_frames += 1;
+        self.counters.sent_bytes += bytes as u64;
+        bytes
+    }
+
+    /// When the rate limiter lets the next frame go: the last frame's start plus its
+    /// size at the current rate.
+    #[inline]
+    pub fn next_allowed(&self) -> Time {
+        if self.last_bytes == 0 {
+            return Time::ZERO;
+        }
+        self.last_send + self.rate.transmit_time(Bytes(self.last_bytes as u64))
+    }
+
+    /// Re-reads the RP's rate under the cap. Returns whether it changed.
+    #[inline]
+    pub fn refresh_rate(&mut self) -> bool {
+        let mut rate = self.rp.rate();
+        if let Some(cap) = self.max_rate {
+            rate = rate.min(cap);
+        }
+        let changed = rate != self.rate;
+        self.rate = rate;
+        changed
+    }
+
+    /// Whether a finite flow has delivered all its bytes.
+    pub fn is_complete(&self) -> bool {
+        matches!(self.size, Some(n) if self.counters.delivered_bytes >= n)
+    }
+}
