@@ -135,6 +135,10 @@ impl Rate {
         if self.0 == 0 {
             return Time::NEVER;
         }
+        // Frames (under 2 MB) fit the fast 64-bit path; larger counts take 128 bits.
+        if bytes.0 < (1 << 21) {
+            return Time((bytes.0 * 8 * PS_PER_SEC).div_ceil(self.0));
+        }
         let bits_ps = bytes.0 as u128 * 8 * PS_PER_SEC as u128;
         Time(bits_ps.div_ceil(self.0 as u128).min(u64::MAX as u128) as u64)
     }
@@ -143,6 +147,26 @@ impl Rate {
 impl fmt::Display for Rate {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{:.3} Gb/s", self.0 as f64 / 1e9)
+    }
+}
+
+/// Remembers the last [`Rate::transmit_time`] asked for, so the hot path divides only
+/// when the frame size or the rate changes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TransmitMemo {
+    rate: Rate,
+    bytes: u64,
+    time: Time,
+}
+
+impl TransmitMemo {
+    /// `rate.transmit_time(bytes)`, computed once per distinct (rate, bytes).
+    #[inline]
+    pub fn get(&mut self, rate: Rate, bytes: Bytes) -> Time {
+        if rate != self.rate || bytes.0 != self.bytes {
+            *self = TransmitMemo { rate, bytes: bytes.0, time: rate.transmit_time(bytes) };
+        }
+        self.time
     }
 }
 
@@ -199,6 +223,20 @@ mod tests {
     fn transmit_time_rounds_up() {
         // 1 byte at 3 b/s is 8/3 s: 2.666... s rounds up to the next picosecond.
         assert_eq!(Rate(3).transmit_time(Bytes(1)), Time(2_666_666_666_667));
+    }
+
+    #[test]
+    fn large_counts_take_the_wide_path() {
+        assert_eq!(Rate::from_gbps(1).transmit_time(Bytes(1 << 30)), Time(8 * (1u64 << 30) * 1000));
+    }
+
+    #[test]
+    fn memo_follows_rate_and_size() {
+        let mut m = TransmitMemo::default();
+        assert_eq!(m.get(Rate::from_gbps(10), Bytes(1000)), Time::from_ns(800));
+        assert_eq!(m.get(Rate::from_gbps(1), Bytes(1000)), Time::from_ns(8000));
+        assert_eq!(m.get(Rate::from_gbps(1), Bytes(64)), Time::from_ns(512));
+        assert_eq!(m.get(Rate::ZERO, Bytes(64)), Time::NEVER);
     }
 
     #[test]

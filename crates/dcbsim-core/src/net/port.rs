@@ -10,7 +10,7 @@
 use crate::cc::CongestionPointKind;
 use crate::monitor::QueueMonitor;
 use crate::packet::Packet;
-use crate::units::{Bytes, Rate, Time};
+use crate::units::{Bytes, Rate, Time, TransmitMemo};
 use std::collections::VecDeque;
 
 /// What a port does with an arriving frame.
@@ -65,6 +65,7 @@ pub struct Port {
     pub dropped_bytes: u64,
     /// Notifications its congestion point sent.
     pub notifications: u64,
+    serialize: TransmitMemo,
 }
 
 impl Port {
@@ -90,6 +91,7 @@ impl Port {
             dropped_frames: 0,
             dropped_bytes: 0,
             notifications: 0,
+            serialize: TransmitMemo::default(),
         }
     }
 
@@ -153,7 +155,7 @@ impl Port {
     /// its arrival event).
     #[inline]
     pub fn transmit(&mut self, now: Time, pkt: Packet) -> (Time, bool) {
-        let serialize = self.rate.transmit_time(Bytes(pkt.bytes as u64)).max(self.frame_service);
+        let serialize = self.serialize.get(self.rate, Bytes(pkt.bytes as u64)).max(self.frame_service);
         self.busy_until = now + serialize;
         self.monitor.add_busy(serialize);
         self.tx_frames += 1;

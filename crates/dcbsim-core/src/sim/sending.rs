@@ -12,11 +12,13 @@ impl Simulation {
     pub(super) fn host_send(&mut self, node: u32) {
         let now = self.now;
         let nic = self.hosts[node as usize].as_ref().expect("a host").nic;
-        if self.ports[nic as usize].busy_until > now {
+        let port = &mut self.ports[nic as usize];
+        if port.busy_until > now {
             self.nic_wake(nic);
             return;
         }
-        if let Some(pkt) = self.ports[nic as usize].dequeue(now) {
+        if port.has_queued() {
+            let pkt = port.dequeue(now).expect("queued");
             self.transmit(nic, pkt);
             self.nic_wake(nic);
             return;
@@ -32,17 +34,25 @@ impl Simulation {
                 self.schedule_wake(f, allowed);
                 continue;
             }
-            let bytes = flow.take_frame(now);
-            let pkt = Packet { flow: f, bytes, dst: flow.dst, priority: flow.priority, kind: PacketKind::Data };
-            let changed = flow.rp.on_sent(now, bytes);
-            self.transmit(nic, pkt);
-            if changed {
-                self.rp_changed(f);
-            }
-            self.after_send(f, nic);
+            self.send_frame(f, nic);
             break;
         }
         self.nic_wake(nic);
+    }
+
+    /// Flow `f` puts its next frame on the idle NIC `nic` now.
+    #[inline]
+    fn send_frame(&mut self, f: u32, nic: u32) {
+        let now = self.now;
+        let flow = &mut self.flows[f as usize];
+        let bytes = flow.take_frame(now);
+        let pkt = Packet { flow: f, bytes, dst: flow.dst, priority: flow.priority, kind: PacketKind::Data };
+        let changed = flow.rp.on_sent(now, bytes);
+        self.transmit(nic, pkt);
+        if changed {
+            self.rp_changed(f);
+        }
+        self.after_send(f, nic);
     }
 
     /// Makes sure the NIC is called again when it frees, if anything waits for it.
@@ -92,15 +102,22 @@ impl Simulation {
             self.schedule_wake(f, allowed);
             return;
         }
-        flow.in_ring = true;
         let node = flow.src;
         let host = self.hosts[node as usize].as_mut().expect("a host");
+        let nic = host.nic;
+        let port = &self.ports[nic as usize];
+        let nic_idle = port.busy_until <= self.now && !port.free_pending;
+        if nic_idle && host.ready.is_empty() && !port.has_queued() {
+            // Fast path: nobody else waits for the NIC.
+            self.send_frame(f, nic);
+            self.nic_wake(nic);
+            return;
+        }
+        self.flows[f as usize].in_ring = true;
         host.ready.push_back(f);
-        let nic = &self.ports[host.nic as usize];
-        if nic.busy_until <= self.now && !nic.free_pending {
+        if nic_idle {
             self.host_send(node);
         } else {
-            let nic = host.nic;
             self.nic_wake(nic);
         }
     }

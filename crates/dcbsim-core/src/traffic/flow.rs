@@ -2,7 +2,7 @@
 
 use crate::cc::ReactionPointKind;
 use crate::config::{FlowKind, FlowSpec};
-use crate::units::{Bytes, Rate, Time};
+use crate::units::{Bytes, Rate, Time, TransmitMemo};
 
 /// Counters kept per flow.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -68,6 +68,7 @@ pub struct Flow {
     pub completed_at: Option<Time>,
     /// Counters.
     pub counters: FlowCounters,
+    gap: TransmitMemo,
 }
 
 impl Flow {
@@ -100,6 +101,7 @@ impl Flow {
             timer_generation: 0,
             completed_at: None,
             counters: FlowCounters::default(),
+            gap: TransmitMemo::default(),
         }
     }
 
@@ -130,11 +132,11 @@ impl Flow {
     /// When the rate limiter lets the next frame go: the last frame's start plus its
     /// size at the current rate.
     #[inline]
-    pub fn next_allowed(&self) -> Time {
+    pub fn next_allowed(&mut self) -> Time {
         if self.last_bytes == 0 {
             return Time::ZERO;
         }
-        self.last_send + self.rate.transmit_time(Bytes(self.last_bytes as u64))
+        self.last_send + self.gap.get(self.rate, Bytes(self.last_bytes as u64))
     }
 
     /// Re-reads the RP's rate under the cap. Returns whether it changed.

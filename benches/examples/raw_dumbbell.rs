@@ -1,0 +1,18 @@
+//! Times the dumbbell_10g benchmark built in code (no scenario file), for the core loop.
+use dcbsim_core::config::*;
+use dcbsim_core::sim::Simulation;
+use dcbsim_core::units::*;
+fn main() {
+    let mut cfg = SimConfig::new(Time::from_ms(1000));
+    cfg.nodes.push(NodeSpec { name: "sw0".into(), kind: NodeKind::Switch });
+    cfg.nodes.push(NodeSpec { name: "r0".into(), kind: NodeKind::Host });
+    let link = |a, b| LinkSpec { a, b, rate: Rate::from_gbps(10), delay: Time::from_us(1), buffer: Bytes(131072), priorities: 1, frame_service: None };
+    cfg.links.push(link(0, 1));
+    for i in 0..5 {
+        cfg.nodes.push(NodeSpec { name: format!("s{i}"), kind: NodeKind::Host });
+        cfg.links.push(link(i + 2, 0));
+        cfg.flows.push(FlowSpec { name: format!("f{i}"), src: i + 2, dst: 1, kind: FlowKind::Constant, rate: Some(Rate::from_gbps_f64(2.5)), frame_bytes: 1000, priority: 0, start: Time::ZERO, stop: None });
+    }
+    let r = Simulation::new(cfg, 1).unwrap().run();
+    println!("events {} wall {:.3}s speed {:.2} sim-s/s delivered {} dropped {}", r.events, r.wall_seconds, r.speed(), r.delivered_frames(), r.dropped_frames());
+}
