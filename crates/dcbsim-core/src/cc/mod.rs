@@ -12,8 +12,10 @@
 //! [`Feedback`] variant its notifications carry.
 
 mod fixed;
+pub mod qcn;
 
 pub use fixed::FixedRate;
+pub use qcn::{QcnCp, QcnParams, QcnRp};
 
 use crate::rng::Rng;
 use crate::units::{Rate, Time};
@@ -130,12 +132,43 @@ pub struct CpInit {
     pub cpid: u32,
 }
 
+/// The members of the QCN family, which share one CP and one RP.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QcnVariant {
+    /// IEEE 802.1Qau QCN.
+    Standard,
+    /// QCN-Timer: increases from the timer only.
+    Timer,
+    /// QCN-AIMD: additive increase per byte-counter cycle, no Fast Recovery.
+    Aimd,
+    /// QCN-T: one constant-period timer with a later HAI.
+    T,
+}
+
+impl QcnVariant {
+    fn name(self) -> &'static str {
+        match self {
+            QcnVariant::Standard => "qcn",
+            QcnVariant::Timer => "qcn_timer",
+            QcnVariant::Aimd => "qcn_aimd",
+            QcnVariant::T => "qcn_t",
+        }
+    }
+}
+
 /// The scheme of a run and its parameters.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub enum SchemeConfig {
     /// Plain Ethernet: no congestion points; each flow keeps its own fixed rate.
     #[default]
     None,
+    /// QCN or one of its variants.
+    Qcn {
+        /// Which member of the family.
+        variant: QcnVariant,
+        /// Its parameters.
+        params: QcnParams,
+    },
 }
 
 impl SchemeConfig {
@@ -143,55 +176,77 @@ impl SchemeConfig {
     pub fn name(&self) -> &'static str {
         match self {
             SchemeConfig::None => "none",
+            SchemeConfig::Qcn { variant, .. } => variant.name(),
         }
     }
 
     /// Every scheme name a scenario may use.
-    pub const NAMES: &'static [&'static str] = &["none"];
+    pub const NAMES: &'static [&'static str] = &["none", "qcn", "qcn_timer", "qcn_aimd", "qcn_t"];
 
     /// The default configuration of the scheme called `name`.
     pub fn by_name(name: &str) -> Option<SchemeConfig> {
+        let qcn = |variant, params| Some(SchemeConfig::Qcn { variant, params });
         match name {
             "none" => Some(SchemeConfig::None),
+            "qcn" => qcn(QcnVariant::Standard, QcnParams::default()),
+            "qcn_timer" => qcn(QcnVariant::Timer, QcnParams::qcn_timer()),
+            "qcn_aimd" => qcn(QcnVariant::Aimd, QcnParams::qcn_aimd()),
+            "qcn_t" => qcn(QcnVariant::T, QcnParams::qcn_t()),
             _ => None,
         }
     }
 
     /// Sets one parameter by its scenario name, checking its range.
-    pub fn set_param(&mut self, name: &str, _value: &ParamValue) -> Result<(), String> {
+    pub fn set_param(&mut self, name: &str, value: &ParamValue) -> Result<(), String> {
         match self {
             SchemeConfig::None => Err(format!("scheme \"none\" has no parameter \"{name}\"")),
+            SchemeConfig::Qcn { params, .. } => params.set(name, value),
         }
     }
 
     /// Builds the congestion point of one port, if the scheme has one.
-    pub fn congestion_point(&self, _init: CpInit, _rng: Rng) -> Option<CongestionPointKind> {
+    pub fn congestion_point(&self, _init: CpInit, rng: Rng) -> Option<CongestionPointKind> {
         match self {
             SchemeConfig::None => None,
+            SchemeConfig::Qcn { params, .. } => Some(CongestionPointKind::Qcn(QcnCp::new(params.clone(), rng))),
         }
     }
 
     /// Builds the reaction point of one controlled flow.
-    pub fn reaction_point(&self, init: RpInit, _rng: Rng) -> ReactionPointKind {
+    pub fn reaction_point(&self, init: RpInit, rng: Rng) -> ReactionPointKind {
         match self {
             SchemeConfig::None => ReactionPointKind::Fixed(FixedRate::new(init.initial_rate)),
+            SchemeConfig::Qcn { params, .. } => {
+                ReactionPointKind::Qcn(QcnRp::new(params.clone(), init.line_rate, init.initial_rate, rng))
+            }
         }
     }
 }
 
 /// Every congestion point, one variant per scheme.
 #[derive(Clone, Debug)]
-pub enum CongestionPointKind {}
+pub enum CongestionPointKind {
+    /// QCN and its variants.
+    Qcn(QcnCp),
+}
+
+macro_rules! dispatch_cp {
+    ($self:ident, $cp:ident => $body:expr) => {
+        match $self {
+            CongestionPointKind::Qcn($cp) => $body,
+        }
+    };
+}
 
 impl CongestionPointKind {
     /// Dispatches [`CongestionPoint::on_arrival`].
     #[inline]
-    pub fn on_arrival(&mut self, _arrival: &Arrival, _out: &mut Vec<Notify>) {
-        match *self {}
+    pub fn on_arrival(&mut self, arrival: &Arrival, out: &mut Vec<Notify>) {
+        dispatch_cp!(self, cp => cp.on_arrival(arrival, out))
     }
     /// Dispatches [`CongestionPoint::set_param`].
-    pub fn set_param(&mut self, _name: &str, _value: &ParamValue) {
-        match *self {}
+    pub fn set_param(&mut self, name: &str, value: &ParamValue) {
+        dispatch_cp!(self, cp => cp.set_param(name, value))
     }
 }
 
@@ -200,12 +255,15 @@ impl CongestionPointKind {
 pub enum ReactionPointKind {
     /// A fixed rate: plain Ethernet and background traffic.
     Fixed(FixedRate),
+    /// QCN and its variants.
+    Qcn(QcnRp),
 }
 
 macro_rules! dispatch_rp {
     ($self:ident, $rp:ident => $body:expr) => {
         match $self {
             ReactionPointKind::Fixed($rp) => $body,
+            ReactionPointKind::Qcn($rp) => $body,
         }
     };
 }

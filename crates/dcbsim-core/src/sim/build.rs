@@ -18,6 +18,22 @@ struct Wiring {
     ports_of: Vec<Vec<(u32, u32)>>,
 }
 
+/// Events carry indices in 28 bits; refuse networks too large for them.
+fn check_sizes(config: &SimConfig) -> Result<(), ConfigError> {
+    let too_many = |what: &str, n: usize| {
+        (n > crate::sched::MAX_ID).then(|| ConfigError::new(what, format!("at most {} entries", crate::sched::MAX_ID)))
+    };
+    let checks = [
+        ("topology.links", config.links.len() * 2),
+        ("flows", config.flows.len()),
+        ("timeline", config.timeline.len() + 2 * config.flows.len()),
+    ];
+    match checks.into_iter().find_map(|(what, n)| too_many(what, n)) {
+        Some(err) => Err(err),
+        None => Ok(()),
+    }
+}
+
 fn wire(config: &SimConfig) -> Result<Wiring, ConfigError> {
     let n = config.nodes.len();
     let mut w = Wiring { ports: Vec::new(), names: Vec::new(), ports_of: vec![Vec::new(); n] };
@@ -144,6 +160,7 @@ impl Simulation {
         if config.monitor.sample_interval.0 == 0 {
             return Err(ConfigError::new("run.sample_interval_us", "must be > 0"));
         }
+        check_sizes(&config)?;
         let mut w = wire(&config)?;
         let is_host: Vec<bool> = config.nodes.iter().map(|n| n.kind == NodeKind::Host).collect();
         let routes = Routes::compute(&w.ports_of, &is_host);

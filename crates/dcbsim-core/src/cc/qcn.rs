@@ -1,0 +1,487 @@
+//! QCN as IEEE 802.1Qau defines it, and its variants QCN-Timer, QCN-AIMD and QCN-T.
+//!
+//! The congestion point samples arriving frames, computes `Fb = −(Qoff + w·Qδ)` and
+//! sends the 6-bit quantized `|Fb|` to the source of the sampled frame. The reaction
+//! point cuts its current rate on each notification and recovers by itself in three
+//! phases (Fast Recovery, Active Increase, Hyper-Active Increase) driven by a byte
+//! counter and a rate-increase timer. See `docs/models/qcn.md`.
+
+use super::{Arrival, CongestionPoint, Feedback, Notify, ParamValue, ReactionPoint};
+use crate::rng::Rng;
+use crate::units::{Rate, Time};
+
+/// The standard byte-based sampling table: bytes between samples, indexed by `Ψ/8`.
+pub const SAMPLING_TABLE: [u64; 8] = [150_000, 75_000, 50_000, 37_500, 30_000, 25_000, 21_500, 18_500];
+
+/// How a QCN congestion point picks the frames it samples.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Sampling {
+    /// By bytes arrived, from [`SAMPLING_TABLE`] at the last Ψ (the standard).
+    Table,
+    /// Per frame with probability `(1 + 9Ψ/64) %` (FQCN eq. 2).
+    Linear,
+    /// Per frame with a fixed probability (`p`).
+    Fixed,
+}
+
+/// How the reaction point raises its rate.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Increase {
+    /// Fast Recovery, Active and Hyper-Active Increase, from the byte counter and the
+    /// timer (QCN and QCN-Timer).
+    Standard,
+    /// No Fast Recovery: each byte-counter cycle adds `R_AI` to the current rate.
+    Aimd,
+    /// QCN-T: one timer of constant period; Hyper-Active Increase once the timer
+    /// stage exceeds `hai_threshold` (default `⌈5 · 15 ms / period⌉`).
+    TimerOnly,
+}
+
+/// Parameters of QCN and its variants. `Default` is the 802.1Qau baseline.
+#[derive(Clone, Debug, PartialEq)]
+pub struct QcnParams {
+    /// Equilibrium queue `Qeq`, bytes.
+    pub q_eq: u64,
+    /// Weight of the queue growth `Qδ`.
+    pub w: f64,
+    /// Sampling mode.
+    pub sampling: Sampling,
+    /// Per-frame probability for [`Sampling::Fixed`].
+    pub p: f64,
+    /// Multiply each sampling interval by U(0.85, 1.15).
+    pub sample_jitter: bool,
+    /// Decrease gain `Gd`.
+    pub gd: f64,
+    /// Smallest factor a decrease multiplies the rate by.
+    pub min_decrease: f64,
+    /// Minimum rate.
+    pub r_min: Rate,
+    /// Byte-counter cycle, bytes.
+    pub bc_limit: u64,
+    /// Multiply each byte-counter cycle by U(0.85, 1.15).
+    pub bc_jitter: bool,
+    /// Whether the byte counter drives increases.
+    pub byte_counter: bool,
+    /// Rate-increase timer period.
+    pub timer_period: Time,
+    /// Whether the timer drives increases.
+    pub timer: bool,
+    /// Cycles of Fast Recovery (`CT`).
+    pub fast_recovery_cycles: u32,
+    /// Active-Increase step; `None` scales 5 Mb/s per 10 Gb/s of line rate.
+    pub r_ai: Option<Rate>,
+    /// Hyper-Active-Increase step; `None` is ten times `R_AI`.
+    pub r_hai: Option<Rate>,
+    /// Target-rate reduction (`TR/8` when `TR > 10·CR` in the first cycle).
+    pub target_reduction: bool,
+    /// How the rate increases.
+    pub increase: Increase,
+    /// QCN-T's HAI threshold; `None` derives it from the timer period.
+    pub hai_threshold: Option<u32>,
+}
+
+impl Default for QcnParams {
+    fn default() -> Self {
+        QcnParams {
+            q_eq: 33 * 1024,
+            w: 2.0,
+            sampling: Sampling::Table,
+            p: 0.01,
+            sample_jitter: true,
+            gd: 1.0 / 128.0,
+            min_decrease: 0.5,
+            r_min: Rate::from_mbps(10),
+            bc_limit: 150_000,
+            bc_jitter: true,
+            byte_counter: true,
+            timer_period: Time::from_ms(15),
+            timer: true,
+            fast_recovery_cycles: 5,
+            r_ai: None,
+            r_hai: None,
+            target_reduction: true,
+            increase: Increase::Standard,
+            hai_threshold: None,
+        }
+    }
+}
+
+fn positive(name: &str, x: f64) -> Result<f64, String> {
+    if x.is_finite() && x > 0.0 { Ok(x) } else { Err(format!("{name} must be > 0 (got {x})")) }
+}
+
+fn fraction(name: &str, x: f64) -> Result<f64, String> {
+    if (0.0..=1.0).contains(&x) { Ok(x) } else { Err(format!("{name} must be in [0, 1] (got {x})")) }
+}
+
+impl QcnParams {
+    /// QCN-Timer: the byte counter off, only the timer drives increases.
+    pub fn qcn_timer() -> QcnParams {
+        QcnParams { byte_counter: false, ..QcnParams::default() }
+    }
+
+    /// QCN-AIMD: no Fast Recovery; each byte-counter cycle adds `R_AI`.
+    pub fn qcn_aimd() -> QcnParams {
+        QcnParams { timer: false, increase: Increase::Aimd, ..QcnParams::default() }
+    }
+
+    /// QCN-T: a single timer of period 2.4 ms, no byte counter.
+    pub fn qcn_t() -> QcnParams {
+        QcnParams {
+            byte_counter: false,
+            timer_period: Time::from_us(2400),
+            increase: Increase::TimerOnly,
+            ..QcnParams::default()
+        }
+    }
+
+    /// Every parameter name [`QcnParams::set`] accepts.
+    pub const NAMES: &'static [&'static str] = &[
+        "q_eq_kb", "w", "sampling", "p", "sample_jitter", "gd", "min_decrease", "r_min_mbps",
+        "bc_limit_bytes", "bc_jitter", "byte_counter", "timer_ms", "timer", "fast_recovery_cycles",
+        "r_ai_mbps", "r_hai_mbps", "target_reduction", "hai_threshold",
+    ];
+
+    /// Sets one parameter by its scenario name, checking its range.
+    pub fn set(&mut self, name: &str, value: &ParamValue) -> Result<(), String> {
+        let num = |v: &ParamValue| v.number(name);
+        match name {
+            "q_eq_kb" => self.q_eq = (positive(name, num(value)?)? * 1024.0).round() as u64,
+            "w" => self.w = num(value).and_then(|x| if x >= 0.0 { Ok(x) } else { Err(format!("w must be >= 0 (got {x})")) })?,
+            "sampling" => {
+                self.sampling = match value {
+                    ParamValue::Text(s) if s == "table" => Sampling::Table,
+                    ParamValue::Text(s) if s == "linear" => Sampling::Linear,
+                    ParamValue::Text(s) if s == "fixed" => Sampling::Fixed,
+                    _ => return Err("sampling must be \"table\", \"linear\" or \"fixed\"".into()),
+                }
+            }
+            "p" => self.p = positive(name, fraction(name, num(value)?)?)?,
+            "sample_jitter" => self.sample_jitter = value.bool(name)?,
+            "gd" => self.gd = positive(name, num(value)?)?,
+            "min_decrease" => self.min_decrease = fraction(name, num(value)?)?,
+            "r_min_mbps" => self.r_min = Rate::from_bps_f64(positive(name, num(value)?)? * 1e6),
+            "bc_limit_bytes" => self.bc_limit = positive(name, num(value)?)?.round() as u64,
+            "bc_jitter" => self.bc_jitter = value.bool(name)?,
+            "byte_counter" => self.byte_counter = value.bool(name)?,
+            "timer_ms" => self.timer_period = Time::from_ms_f64(positive(name, num(value)?)?),
+            "timer" => self.timer = value.bool(name)?,
+            "fast_recovery_cycles" => self.fast_recovery_cycles = positive(name, num(value)?)?.round() as u32,
+            "r_ai_mbps" => self.r_ai = Some(Rate::from_bps_f64(positive(name, num(value)?)? * 1e6)),
+            "r_hai_mbps" => self.r_hai = Some(Rate::from_bps_f64(positive(name, num(value)?)? * 1e6)),
+            "target_reduction" => self.target_reduction = value.bool(name)?,
+            "hai_threshold" => self.hai_threshold = Some(positive(name, num(value)?)?.round() as u32),
+            _ => return Err(format!("unknown parameter; allowed: {}", Self::NAMES.join(", "))),
+        }
+        Ok(())
+    }
+
+    /// `R_AI` at a given line rate: 5 Mb/s per 10 Gb/s unless set.
+    pub fn r_ai_at(&self, line: Rate) -> f64 {
+        self.r_ai.map_or(line.as_f64() * 5e-4, Rate::as_f64)
+    }
+
+    /// `R_HAI` at a given line rate: ten times `R_AI` unless set.
+    pub fn r_hai_at(&self, line: Rate) -> f64 {
+        self.r_hai.map_or(10.0 * self.r_ai_at(line), Rate::as_f64)
+    }
+
+    /// QCN-T's HAI threshold: `⌈5 · 15 ms / period⌉` unless set.
+    pub fn hai_threshold(&self) -> u32 {
+        self.hai_threshold.unwrap_or_else(|| (75e9 / self.timer_period.0 as f64).ceil() as u32)
+    }
+
+    /// Quantizes a negative feedback `fb` (bytes) to Ψ in 0..=63.
+    pub fn quantize(&self, fb: f64) -> u8 {
+        if fb >= 0.0 {
+            return 0;
+        }
+        let scale = (2.0 * self.w + 1.0) * self.q_eq as f64;
+        ((-fb / scale * 64.0).floor()).min(63.0) as u8
+    }
+}
+
+/// A QCN congestion point.
+#[derive(Clone, Debug)]
+pub struct QcnCp {
+    params: QcnParams,
+    q_old: u64,
+    psi_last: u8,
+    bytes_to_sample: i64,
+    rng: Rng,
+}
+
+impl QcnCp {
+    /// A congestion point with the given parameters.
+    pub fn new(params: QcnParams, rng: Rng) -> QcnCp {
+        let mut cp = QcnCp { params, q_old: 0, psi_last: 0, bytes_to_sample: 0, rng };
+        cp.bytes_to_sample = cp.next_interval();
+        cp
+    }
+
+    fn next_interval(&mut self) -> i64 {
+        let base = SAMPLING_TABLE[(self.psi_last / 8) as usize] as f64;
+        let jitter = if self.params.sample_jitter { self.rng.uniform_range(0.85, 1.15) } else { 1.0 };
+        (base * jitter).round() as i64
+    }
+
+    fn is_sample(&mut self, bytes: u32) -> bool {
+        match self.params.sampling {
+            Sampling::Table => {
+                self.bytes_to_sample -= bytes as i64;
+                self.bytes_to_sample <= 0
+            }
+            Sampling::Linear => self.rng.chance((1.0 + 9.0 * self.psi_last as f64 / 64.0) / 100.0),
+            Sampling::Fixed => self.rng.chance(self.params.p),
+        }
+    }
+
+    /// The feedback `Fb = −(Qoff + w·Qδ)` at queue `q`, bytes.
+    pub fn feedback(&self, q: u64) -> f64 {
+        let q_off = q as f64 - self.params.q_eq as f64;
+        let q_delta = q as f64 - self.q_old as f64;
+        -(q_off + self.params.w * q_delta)
+    }
+}
+
+impl CongestionPoint for QcnCp {
+    #[inline]
+    fn on_arrival(&mut self, arrival: &Arrival, out: &mut Vec<Notify>) {
+        if !self.is_sample(arrival.bytes) {
+            return;
+        }
+        let fb = self.feedback(arrival.queue_bytes);
+        self.q_old = arrival.queue_bytes;
+        let psi = self.params.quantize(fb);
+        self.psi_last = psi;
+        if self.params.sampling == Sampling::Table {
+            self.bytes_to_sample = self.next_interval();
+        }
+        if psi > 0 {
+            out.push(Notify { flow: arrival.flow, feedback: Feedback::Quantized { psi } });
+        }
+    }
+
+    fn set_param(&mut self, name: &str, value: &ParamValue) {
+        let _ = self.params.set(name, value);
+    }
+}
+
+/// A QCN reaction point (rate limiter) of one flow.
+#[derive(Clone, Debug)]
+pub struct QcnRp {
+    params: QcnParams,
+    line: f64,
+    /// Whether the rate limiter is engaged (it is released at line rate).
+    active: bool,
+    current: f64,
+    target: f64,
+    byte_stage: u32,
+    timer_stage: u32,
+    bytes_left: i64,
+    timer_at: Option<Time>,
+    rng: Rng,
+}
+
+impl QcnRp {
+    /// A reaction point for a flow starting at `initial`, on a NIC of `line` rate.
+    /// Below line rate the limiter starts engaged, with `CR = TR = initial`.
+    pub fn new(params: QcnParams, line: Rate, initial: Rate, rng: Rng) -> QcnRp {
+        let mut rp = QcnRp {
+            params,
+            line: line.as_f64(),
+            active: false,
+            current: initial.as_f64().min(line.as_f64()),
+            target: initial.as_f64().min(line.as_f64()),
+            byte_stage: 0,
+            timer_stage: 0,
+            bytes_left: 0,
+            timer_at: None,
+            rng,
+        };
+        if rp.current < rp.line {
+            rp.engage(Time::ZERO);
+        }
+        rp
+    }
+
+    /// Current rate CR, bits/s.
+    pub fn current_rate(&self) -> f64 {
+        self.current
+    }
+
+    /// Target rate TR, bits/s.
+    pub fn target_rate(&self) -> f64 {
+        self.target
+    }
+
+    /// (byte-counter stage, timer stage).
+    pub fn stages(&self) -> (u32, u32) {
+        (self.byte_stage, self.timer_stage)
+    }
+
+    /// Whether the rate limiter is engaged.
+    pub fn is_active(&self) -> bool {
+        self.active
+    }
+
+    fn engage(&mut self, now: Time) {
+        self.active = true;
+        self.restart_cycles(now);
+    }
+
+    fn restart_cycles(&mut self, now: Time) {
+        self.byte_stage = 0;
+        self.timer_stage = 0;
+        self.bytes_left = self.byte_cycle();
+        self.timer_at = self.timer_cycle().map(|d| now + d);
+    }
+
+    fn in_fast_recovery(&self, stage: u32) -> bool {
+        stage <= self.params.fast_recovery_cycles
+    }
+
+    /// Bytes of the next byte-counter cycle: halved past Fast Recovery.
+    fn byte_cycle(&mut self) -> i64 {
+        let mut bytes = self.params.bc_limit as f64;
+        if !self.in_fast_recovery(self.byte_stage) {
+            bytes /= 2.0;
+        }
+        if self.params.bc_jitter {
+            bytes *= self.rng.uniform_range(0.85, 1.15);
+        }
+        bytes.round().max(1.0) as i64
+    }
+
+    /// Length of the next timer cycle: halved past Fast Recovery, except in QCN-T.
+    fn timer_cycle(&self) -> Option<Time> {
+        let uses_timer = match self.params.increase {
+            Increase::TimerOnly => true,
+            _ => self.params.timer,
+        };
+        if !uses_timer {
+            return None;
+        }
+        let period = self.params.timer_period;
+        let halve = self.params.increase != Increase::TimerOnly && !self.in_fast_recovery(self.timer_stage);
+        Some(if halve { Time(period.0 / 2) } else { period })
+    }
+
+    fn uses_byte_counter(&self) -> bool {
+        match self.params.increase {
+            Increase::TimerOnly => false,
+            _ => self.params.byte_counter,
+        }
+    }
+
+    /// The increase applied at the end of a byte-counter or timer cycle.
+    fn increase(&mut self) {
+        let line = Rate(self.line as u64);
+        if self.params.increase == Increase::Aimd {
+            self.current = (self.current + self.params.r_ai_at(line)).min(self.line);
+            self.release_at_line_rate();
+            return;
+        }
+        let (bs, ts) = (self.byte_stage, self.timer_stage);
+        if self.params.target_reduction && (bs == 1 || ts == 1) && self.target > 10.0 * self.current {
+            self.target /= 8.0;
+        } else {
+            self.target += self.target_step(line);
+        }
+        self.current = ((self.current + self.target) / 2.0).min(self.line);
+        self.release_at_line_rate();
+    }
+
+    /// How much TR grows in the current phase.
+    fn target_step(&self, line: Rate) -> f64 {
+        let ct = self.params.fast_recovery_cycles;
+        let (r_ai, r_hai) = (self.params.r_ai_at(line), self.params.r_hai_at(line));
+        if self.params.increase == Increase::TimerOnly {
+            let (ts, h) = (self.timer_stage, self.params.hai_threshold());
+            return if ts <= ct {
+                0.0
+            } else if ts <= h {
+                r_ai
+            } else {
+                r_hai * (ts - h) as f64
+            };
+        }
+        let bs = if self.uses_byte_counter() { self.byte_stage } else { 0 };
+        let ts = if self.params.timer { self.timer_stage } else { 0 };
+        let (low, high) = (bs.min(ts), bs.max(ts));
+        if high <= ct {
+            0.0
+        } else if low <= ct {
+            r_ai
+        } else {
+            r_hai * (low - ct) as f64
+        }
+    }
+
+    fn release_at_line_rate(&mut self) {
+        if self.current >= self.line {
+            self.current = self.line;
+            self.active = false;
+            self.timer_at = None;
+        }
+    }
+}
+
+impl ReactionPoint for QcnRp {
+    #[inline]
+    fn rate(&self) -> Rate {
+        Rate::from_bps_f64(self.current)
+    }
+
+    #[inline]
+    fn timer(&self) -> Option<Time> {
+        if self.active { self.timer_at } else { None }
+    }
+
+    fn on_feedback(&mut self, now: Time, _cpid: u32, feedback: &Feedback) -> bool {
+        let Feedback::Quantized { psi } = *feedback;
+        if !self.active {
+            self.active = true;
+            self.target = self.current;
+        } else if !(self.byte_stage == 0 && self.timer_stage == 0) {
+            self.target = self.current;
+        }
+        let factor = (1.0 - self.params.gd * psi as f64).max(self.params.min_decrease);
+        self.current = (self.current * factor).max(self.params.r_min.as_f64());
+        self.restart_cycles(now);
+        true
+    }
+
+    #[inline]
+    fn on_sent(&mut self, _now: Time, bytes: u32) -> bool {
+        if !self.active || !self.uses_byte_counter() {
+            return false;
+        }
+        self.bytes_left -= bytes as i64;
+        if self.bytes_left > 0 {
+            return false;
+        }
+        self.byte_stage += 1;
+        self.bytes_left = self.byte_cycle();
+        self.increase();
+        true
+    }
+
+    fn on_timer(&mut self, now: Time) -> bool {
+        if !self.active {
+            return false;
+        }
+        self.timer_stage += 1;
+        self.timer_at = self.timer_cycle().map(|d| now + d);
+        self.increase();
+        true
+    }
+
+    fn set_param(&mut self, name: &str, value: &ParamValue) {
+        let _ = self.params.set(name, value);
+    }
+}
+
+#[cfg(test)]
+#[path = "qcn_tests.rs"]
+mod tests;

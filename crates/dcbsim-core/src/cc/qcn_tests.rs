@@ -1,0 +1,245 @@
+//! Hand-worked traces of the QCN state machines.
+
+use super::*;
+
+const MBPS: f64 = 1e6;
+
+fn exact() -> QcnParams {
+    QcnParams { bc_jitter: false, sample_jitter: false, ..QcnParams::default() }
+}
+
+fn rp(params: QcnParams, line_gbps: u64, initial_mbps: u64) -> QcnRp {
+    QcnRp::new(params, Rate::from_gbps(line_gbps), Rate::from_mbps(initial_mbps), Rng::stream(1, "rp"))
+}
+
+fn cnm(rp: &mut QcnRp, psi: u8) {
+    assert!(rp.on_feedback(Time::ZERO, 0, &Feedback::Quantized { psi }));
+}
+
+/// Sends frames of 1000 B until the byte counter completes one cycle; returns bytes sent.
+fn byte_cycle(rp: &mut QcnRp) -> u64 {
+    let mut sent = 0;
+    loop {
+        sent += 1000;
+        if rp.on_sent(Time::ZERO, 1000) {
+            return sent;
+        }
+    }
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() < 1e-3
+}
+
+#[test]
+fn a_notification_sets_target_and_cuts_current() {
+    let mut r = rp(exact(), 10, 10_000);
+    assert!(!r.is_active());
+    cnm(&mut r, 32);
+    // Idle limiter starts at CR = TR = 10 Gb/s; CR x (1 - 32/128).
+    assert!(close(r.target_rate(), 10_000.0 * MBPS));
+    assert!(close(r.current_rate(), 7_500.0 * MBPS));
+    // A second CNM before any increase keeps TR: CR x (1 - 16/128).
+    cnm(&mut r, 16);
+    assert!(close(r.target_rate(), 10_000.0 * MBPS));
+    assert!(close(r.current_rate(), 6_562.5 * MBPS));
+}
+
+#[test]
+fn decrease_is_bounded_by_half_and_by_the_minimum_rate() {
+    let mut r = rp(exact(), 10, 15);
+    cnm(&mut r, 63);
+    // 15 Mb/s x max(0.5, 1 - 63/128) = 7.6 Mb/s, raised to R_min = 10 Mb/s.
+    assert!(close(r.current_rate(), 10.0 * MBPS));
+    let mut r = rp(exact(), 10, 1000);
+    cnm(&mut r, 63);
+    assert!(close(r.current_rate(), 507.8125 * MBPS));
+}
+
+#[test]
+fn five_fast_recovery_cycles_then_active_then_hyper_active_increase() {
+    let mut params = exact();
+    params.target_reduction = false;
+    let mut r = rp(params, 10, 1000);
+    cnm(&mut r, 63);
+    let mut cr = 507.8125;
+    for _ in 0..5 {
+        assert_eq!(byte_cycle(&mut r), 150_000);
+        cr = (cr + 1000.0) / 2.0;
+        assert!(close(r.target_rate(), 1000.0 * MBPS), "FR keeps TR");
+        assert!(close(r.current_rate(), cr * MBPS));
+    }
+    // Sixth byte-counter cycle (BS = 6, TS = 0): Active Increase, TR += 5 Mb/s.
+    assert_eq!(byte_cycle(&mut r), 150_000);
+    assert!(close(r.target_rate(), 1005.0 * MBPS));
+    cr = (cr + 1005.0) / 2.0;
+    assert!(close(r.current_rate(), cr * MBPS));
+    // Timer cycles 1..=5 with BS = 6: still AI (min stage <= 5).
+    let mut tr = 1005.0;
+    for ts in 1..=5 {
+        assert!(r.on_timer(Time::from_ms(15 * ts)));
+        tr += 5.0;
+        cr = (cr + tr) / 2.0;
+        assert!(close(r.target_rate(), tr * MBPS));
+        assert!(close(r.current_rate(), cr * MBPS));
+    }
+    // TS = 6: both stages past 5, Hyper-Active Increase by R_HAI x (6 - 5).
+    r.on_timer(Time::from_ms(90));
+    tr += 50.0;
+    assert!(close(r.target_rate(), tr * MBPS));
+    // Past Fast Recovery the byte counter counts BC_LIMIT/2; BS = 7, min(7, 6) - 5 = 1.
+    assert_eq!(byte_cycle(&mut r), 75_000);
+    tr += 50.0;
+    assert!(close(r.target_rate(), tr * MBPS));
+    // TS = 7: min(7, 7) - 5 = 2.
+    r.on_timer(Time::from_ms(97));
+    tr += 100.0;
+    assert!(close(r.target_rate(), tr * MBPS));
+    assert_eq!(r.stages(), (7, 7));
+}
+
+#[test]
+fn the_timer_period_halves_past_fast_recovery() {
+    let mut r = rp(exact(), 10, 1000);
+    cnm(&mut r, 10);
+    assert_eq!(r.timer(), Some(Time::from_ms(15)));
+    let mut now = Time::from_ms(15);
+    for _ in 0..5 {
+        r.on_timer(now);
+        now = r.timer().unwrap();
+    }
+    // After the 5th cycle (TS = 5) the period is still T; after the 6th it is T/2.
+    assert_eq!(now, Time::from_ms(90));
+    r.on_timer(now);
+    assert_eq!(r.timer(), Some(Time::from_ms(90) + Time::from_us(7500)));
+}
+
+#[test]
+fn target_rate_reduction_divides_tr_by_eight() {
+    let mut r = rp(exact(), 10, 10_000);
+    for _ in 0..4 {
+        cnm(&mut r, 63);
+    }
+    // CR = 10 G x 0.5078125^4 = 665 Mb/s; TR stayed at 10 Gb/s.
+    let cr = 10_000.0 * 0.5078125f64.powi(4);
+    assert!(close(r.current_rate(), cr * MBPS));
+    byte_cycle(&mut r);
+    // BS = 1 and TR > 10 CR: TR = 10 G / 8, CR = (CR + TR) / 2.
+    assert!(close(r.target_rate(), 1250.0 * MBPS));
+    assert!(close(r.current_rate(), (cr + 1250.0) / 2.0 * MBPS));
+}
+
+#[test]
+fn the_limiter_is_released_at_line_rate() {
+    let mut r = rp(exact(), 1, 1000);
+    cnm(&mut r, 1);
+    assert!(r.is_active());
+    let mut cycles = 0;
+    while r.is_active() {
+        byte_cycle(&mut r);
+        cycles += 1;
+        assert!(cycles < 100);
+    }
+    assert_eq!(r.rate(), Rate::from_gbps(1));
+    assert_eq!(r.timer(), None);
+    // Released: sending no longer counts bytes.
+    assert!(!r.on_sent(Time::ZERO, 1_000_000));
+}
+
+#[test]
+fn quantization_at_its_edges() {
+    let p = exact();
+    // (2w + 1) Qeq = 5 x 33 KB = 168960 B maps to 64.
+    assert_eq!(p.quantize(0.0), 0);
+    assert_eq!(p.quantize(1000.0), 0);
+    assert_eq!(p.quantize(-2639.0), 0);
+    assert_eq!(p.quantize(-2640.0), 1);
+    assert_eq!(p.quantize(-168_960.0 * 63.0 / 64.0), 63);
+    assert_eq!(p.quantize(-168_960.0), 63);
+    assert_eq!(p.quantize(-1e12), 63);
+    // w = 0: the scale is Qeq alone.
+    let w0 = QcnParams { w: 0.0, ..exact() };
+    assert_eq!(w0.quantize(-528.0), 1);
+    assert_eq!(w0.quantize(-527.0), 0);
+}
+
+fn arrival(queue_bytes: u64) -> Arrival {
+    Arrival { now: Time::ZERO, flow: 3, bytes: 1000, queue_bytes, dropped: false }
+}
+
+#[test]
+fn the_cp_samples_by_the_table_and_notifies_the_sampled_source() {
+    let mut cp = QcnCp::new(exact(), Rng::stream(1, "cp"));
+    let mut out = Vec::new();
+    // Ψ = 0: one sample per 150000 bytes; the queue at Qeq gives no feedback.
+    for _ in 0..149 {
+        cp.on_arrival(&arrival(33 * 1024), &mut out);
+    }
+    assert!(out.is_empty());
+    // The 150th frame is sampled; a queue 20 KB above Qeq that also grew by 20 KB
+    // since the last sample gives Fb = -(20 KB + 2 x (53 KB - 33 KB)) = -60 KB.
+    cp.q_old = 33 * 1024;
+    cp.on_arrival(&arrival(53 * 1024), &mut out);
+    let expect = ((60.0 * 1024.0) / 168_960.0 * 64.0f64).floor() as u8;
+    assert_eq!(out, vec![Notify { flow: 3, feedback: Feedback::Quantized { psi: expect } }]);
+    // Ψ = 23 now: the next sample comes after table[23 / 8] = 50000 bytes.
+    out.clear();
+    for _ in 0..49 {
+        cp.on_arrival(&arrival(53 * 1024), &mut out);
+    }
+    assert!(out.is_empty());
+    cp.on_arrival(&arrival(53 * 1024), &mut out);
+    assert_eq!(out.len(), 1);
+}
+
+#[test]
+fn qcn_t_uses_one_constant_timer_and_a_later_hai() {
+    let mut p = QcnParams::qcn_t();
+    p.target_reduction = false;
+    assert_eq!(p.hai_threshold(), 32);
+    let mut r = rp(p, 1, 500);
+    assert_eq!(r.timer(), Some(Time::from_us(2400)));
+    assert!(!r.on_sent(Time::ZERO, 1_000_000), "no byte counter");
+    let mut tr = 500.0;
+    for ts in 1..=34u64 {
+        let now = Time::from_us(2400 * ts);
+        r.on_timer(now);
+        assert_eq!(r.timer(), Some(now + Time::from_us(2400)), "no halving");
+        if ts > 32 {
+            tr += 5.0 * (ts - 32) as f64;
+        } else if ts > 5 {
+            tr += 0.5;
+        }
+        assert!(close(r.target_rate(), tr * MBPS), "ts {ts}");
+    }
+}
+
+#[test]
+fn qcn_aimd_adds_r_ai_per_byte_cycle() {
+    let mut r = rp(QcnParams::qcn_aimd(), 1, 1000);
+    cnm(&mut r, 32);
+    assert!(close(r.current_rate(), 750.0 * MBPS));
+    assert_eq!(r.timer(), None);
+    byte_cycle(&mut r);
+    assert!(close(r.current_rate(), 750.5 * MBPS));
+}
+
+#[test]
+fn qcn_timer_ignores_bytes() {
+    let mut r = rp(QcnParams::qcn_timer(), 10, 1000);
+    cnm(&mut r, 8);
+    assert!(!r.on_sent(Time::ZERO, 10_000_000));
+    assert!(r.on_timer(Time::from_ms(15)));
+}
+
+#[test]
+fn parameters_are_checked() {
+    let mut p = QcnParams::default();
+    assert!(p.set("gd", &ParamValue::Number(-1.0)).is_err());
+    assert!(p.set("sampling", &ParamValue::Text("random".into())).is_err());
+    assert!(p.set("nonsense", &ParamValue::Number(1.0)).unwrap_err().contains("bc_limit_bytes"));
+    p.set("bc_limit_bytes", &ParamValue::Number(30_000.0)).unwrap();
+    assert_eq!(p.bc_limit, 30_000);
+    p.set("r_ai_mbps", &ParamValue::Number(1.0)).unwrap();
+    assert_eq!(p.r_ai_at(Rate::from_gbps(1)), 1e6);
+}
