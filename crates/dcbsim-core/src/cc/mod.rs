@@ -11,9 +11,11 @@
 //! [`SchemeConfig`], [`CongestionPointKind`] and [`ReactionPointKind`], and the
 //! [`Feedback`] variant its notifications carry.
 
+pub mod ecm;
 mod fixed;
 pub mod qcn;
 
+pub use ecm::{EcmCp, EcmParams, EcmRp};
 pub use fixed::FixedRate;
 pub use qcn::{QcnCp, QcnParams, QcnRp};
 
@@ -56,6 +58,18 @@ pub enum Feedback {
         /// The 6-bit magnitude of the (negative) feedback.
         psi: u8,
     },
+    /// The queue's offset from equilibrium and its change since the last sample, in
+    /// bytes, of either sign (BCN/ECM, SMCC).
+    QueueState {
+        /// `Qoff = q − q_eq`.
+        q_off: i32,
+        /// `Qδ = q − q_old`.
+        q_delta: i32,
+    },
+    /// Cut the rate by the largest step (ECM-Max).
+    MaxDecrease,
+    /// Stop sending for a while (ECM(0,0), DCC's halt).
+    Halt,
 }
 
 /// A request from a congestion point: send `feedback` to the source of `flow`.
@@ -169,6 +183,8 @@ pub enum SchemeConfig {
         /// Its parameters.
         params: QcnParams,
     },
+    /// BCN/ECM.
+    Ecm(EcmParams),
 }
 
 impl SchemeConfig {
@@ -177,11 +193,12 @@ impl SchemeConfig {
         match self {
             SchemeConfig::None => "none",
             SchemeConfig::Qcn { variant, .. } => variant.name(),
+            SchemeConfig::Ecm(_) => "ecm",
         }
     }
 
     /// Every scheme name a scenario may use.
-    pub const NAMES: &'static [&'static str] = &["none", "qcn", "qcn_timer", "qcn_aimd", "qcn_t"];
+    pub const NAMES: &'static [&'static str] = &["none", "qcn", "qcn_timer", "qcn_aimd", "qcn_t", "ecm"];
 
     /// The default configuration of the scheme called `name`.
     pub fn by_name(name: &str) -> Option<SchemeConfig> {
@@ -192,6 +209,7 @@ impl SchemeConfig {
             "qcn_timer" => qcn(QcnVariant::Timer, QcnParams::qcn_timer()),
             "qcn_aimd" => qcn(QcnVariant::Aimd, QcnParams::qcn_aimd()),
             "qcn_t" => qcn(QcnVariant::T, QcnParams::qcn_t()),
+            "ecm" => Some(SchemeConfig::Ecm(EcmParams::default())),
             _ => None,
         }
     }
@@ -201,6 +219,13 @@ impl SchemeConfig {
         match self {
             SchemeConfig::None => Err(format!("scheme \"none\" has no parameter \"{name}\"")),
             SchemeConfig::Qcn { params, .. } => params.set(name, value),
+            SchemeConfig::Ecm(params) => {
+                let mut changed = params.clone();
+                changed.set(name, value)?;
+                changed.check()?;
+                *params = changed;
+                Ok(())
+            }
         }
     }
 
@@ -209,6 +234,7 @@ impl SchemeConfig {
         match self {
             SchemeConfig::None => None,
             SchemeConfig::Qcn { params, .. } => Some(CongestionPointKind::Qcn(QcnCp::new(params.clone(), rng))),
+            SchemeConfig::Ecm(params) => Some(CongestionPointKind::Ecm(EcmCp::new(params.clone()))),
         }
     }
 
@@ -219,6 +245,7 @@ impl SchemeConfig {
             SchemeConfig::Qcn { params, .. } => {
                 ReactionPointKind::Qcn(QcnRp::new(params.clone(), init.line_rate, init.initial_rate, rng))
             }
+            SchemeConfig::Ecm(params) => ReactionPointKind::Ecm(EcmRp::new(params.clone(), init.line_rate, init.initial_rate)),
         }
     }
 }
@@ -228,12 +255,15 @@ impl SchemeConfig {
 pub enum CongestionPointKind {
     /// QCN and its variants.
     Qcn(QcnCp),
+    /// BCN/ECM.
+    Ecm(EcmCp),
 }
 
 macro_rules! dispatch_cp {
     ($self:ident, $cp:ident => $body:expr) => {
         match $self {
             CongestionPointKind::Qcn($cp) => $body,
+            CongestionPointKind::Ecm($cp) => $body,
         }
     };
 }
@@ -257,6 +287,8 @@ pub enum ReactionPointKind {
     Fixed(FixedRate),
     /// QCN and its variants.
     Qcn(QcnRp),
+    /// BCN/ECM.
+    Ecm(EcmRp),
 }
 
 macro_rules! dispatch_rp {
@@ -264,6 +296,7 @@ macro_rules! dispatch_rp {
         match $self {
             ReactionPointKind::Fixed($rp) => $body,
             ReactionPointKind::Qcn($rp) => $body,
+            ReactionPointKind::Ecm($rp) => $body,
         }
     };
 }

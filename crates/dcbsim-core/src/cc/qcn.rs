@@ -439,7 +439,7 @@ impl ReactionPoint for QcnRp {
     }
 
     fn on_feedback(&mut self, now: Time, _cpid: u32, feedback: &Feedback) -> bool {
-        let Feedback::Quantized { psi } = *feedback;
+        let Feedback::Quantized { psi } = *feedback else { return false };
         if !self.active {
             self.active = true;
             self.target = self.current;

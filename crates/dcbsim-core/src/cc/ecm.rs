@@ -1,0 +1,304 @@
+//! BCN / ECM (Bergamasco's Ethernet Congestion Manager), as the SMCC paper (eq. 2)
+//! and the DCC paper (§III) describe it.
+//!
+//! The congestion point samples every `E[L]/p` bytes and compares the queue with three
+//! thresholds: below `Q_mc` it reports `(Qoff, Qδ)` of either sign, between `Q_mc` and
+//! `Q_sc` it sends ECM-Max, above `Q_sc` it sends ECM(0,0), which halts the source.
+//! The reaction point raises or cuts its rate from the normalized feedback, and accepts
+//! increases only from the congestion point that last caused a decrease.
+
+use super::{Arrival, CongestionPoint, Feedback, Notify, ParamValue, ReactionPoint};
+use crate::units::{Rate, Time};
+
+/// Parameters of BCN/ECM. `Default` is the DCC paper's Table II.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EcmParams {
+    /// Equilibrium threshold `Q_eq`, bytes.
+    pub q_eq: u64,
+    /// Mild-congestion threshold `Q_mc`, bytes.
+    pub q_mc: u64,
+    /// Severe-congestion threshold `Q_sc`, bytes.
+    pub q_sc: u64,
+    /// Bytes between samples, `E[L]/p`.
+    pub sample_bytes: u64,
+    /// Weight of `Qδ`.
+    pub w: f64,
+    /// Rate unit `Ru`.
+    pub ru: Rate,
+    /// Increase gain `Gi`.
+    pub gi: f64,
+    /// Decrease gain `Gd`.
+    pub gd: f64,
+    /// Largest fraction one decrease removes (`α`).
+    pub alpha: f64,
+    /// Largest increase as a fraction of line rate (`β`).
+    pub beta: f64,
+    /// How long ECM(0,0) halts the source.
+    pub t_max: Time,
+    /// Minimum rate; the rate a halted source resumes at.
+    pub r_min: Rate,
+}
+
+impl Default for EcmParams {
+    fn default() -> Self {
+        EcmParams {
+            q_eq: 50_000,
+            q_mc: 80_000,
+            q_sc: 100_000,
+            sample_bytes: 150_000,
+            w: 2.0,
+            ru: Rate::from_mbps(50),
+            gi: 0.3,
+            gd: 0.6,
+            alpha: 0.5,
+            beta: 0.05,
+            t_max: Time::from_ms(1),
+            r_min: Rate::from_mbps(10),
+        }
+    }
+}
+
+impl EcmParams {
+    /// Every parameter name [`EcmParams::set`] accepts.
+    pub const NAMES: &'static [&'static str] = &[
+        "q_eq_bytes", "q_mc_bytes", "q_sc_bytes", "q_eq_kb", "q_mc_kb", "q_sc_kb", "sample_bytes", "w",
+        "ru_mbps", "gi", "gd", "alpha", "beta", "t_max_ms", "r_min_mbps",
+    ];
+
+    /// Sets one parameter by its scenario name, checking its range.
+    pub fn set(&mut self, name: &str, value: &ParamValue) -> Result<(), String> {
+        let x = value.number(name)?;
+        let positive = if x.is_finite() && x > 0.0 { Ok(x) } else { Err(format!("{name} must be > 0 (got {x})")) };
+        let fraction = if x > 0.0 && x <= 1.0 { Ok(x) } else { Err(format!("{name} must be in (0, 1] (got {x})")) };
+        let bytes = |scale: f64| positive.clone().map(|x| (x * scale).round() as u64);
+        match name {
+            "q_eq_bytes" => self.q_eq = bytes(1.0)?,
+            "q_mc_bytes" => self.q_mc = bytes(1.0)?,
+            "q_sc_bytes" => self.q_sc = bytes(1.0)?,
+            "q_eq_kb" => self.q_eq = bytes(1024.0)?,
+            "q_mc_kb" => self.q_mc = bytes(1024.0)?,
+            "q_sc_kb" => self.q_sc = bytes(1024.0)?,
+            "sample_bytes" => self.sample_bytes = bytes(1.0)?,
+            "w" => self.w = if x >= 0.0 { x } else { return Err(format!("w must be >= 0 (got {x})")) },
+            "ru_mbps" => self.ru = Rate::from_bps_f64(positive? * 1e6),
+            "gi" => self.gi = positive?,
+            "gd" => self.gd = positive?,
+            "alpha" => self.alpha = fraction?,
+            "beta" => self.beta = fraction?,
+            "t_max_ms" => self.t_max = Time::from_ms_f64(positive?),
+            "r_min_mbps" => self.r_min = Rate::from_bps_f64(positive? * 1e6),
+            _ => return Err(format!("unknown parameter; allowed: {}", Self::NAMES.join(", "))),
+        }
+        Ok(())
+    }
+
+    /// Checks that the thresholds are ordered `Q_eq < Q_mc < Q_sc`.
+    pub fn check(&self) -> Result<(), String> {
+        if self.q_eq < self.q_mc && self.q_mc < self.q_sc {
+            Ok(())
+        } else {
+            Err(format!("thresholds must satisfy q_eq < q_mc < q_sc (got {} {} {} bytes)", self.q_eq, self.q_mc, self.q_sc))
+        }
+    }
+}
+
+/// An ECM congestion point.
+#[derive(Clone, Debug)]
+pub struct EcmCp {
+    params: EcmParams,
+    q_old: u64,
+    bytes_to_sample: i64,
+}
+
+impl EcmCp {
+    /// A congestion point with the given parameters.
+    pub fn new(params: EcmParams) -> EcmCp {
+        let bytes_to_sample = params.sample_bytes as i64;
+        EcmCp { params, q_old: 0, bytes_to_sample }
+    }
+
+    /// The message for a sample at queue `q`.
+    pub fn message(&self, q: u64) -> Feedback {
+        let p = &self.params;
+        if q >= p.q_sc {
+            Feedback::Halt
+        } else if q >= p.q_mc {
+            Feedback::MaxDecrease
+        } else {
+            let q_off = q as i64 - p.q_eq as i64;
+            let q_delta = q as i64 - self.q_old as i64;
+            Feedback::QueueState { q_off: q_off as i32, q_delta: q_delta as i32 }
+        }
+    }
+}
+
+impl CongestionPoint for EcmCp {
+    #[inline]
+    fn on_arrival(&mut self, arrival: &Arrival, out: &mut Vec<Notify>) {
+        self.bytes_to_sample -= arrival.bytes as i64;
+        if self.bytes_to_sample > 0 {
+            return;
+        }
+        self.bytes_to_sample += self.params.sample_bytes as i64;
+        let feedback = self.message(arrival.queue_bytes);
+        self.q_old = arrival.queue_bytes;
+        out.push(Notify { flow: arrival.flow, feedback });
+    }
+
+    fn set_param(&mut self, name: &str, value: &ParamValue) {
+        let _ = self.params.set(name, value);
+    }
+}
+
+/// An ECM reaction point (rate limiter) of one flow.
+#[derive(Clone, Debug)]
+pub struct EcmRp {
+    params: EcmParams,
+    line: f64,
+    rate: f64,
+    halted_until: Option<Time>,
+    decrease_cpid: Option<u32>,
+}
+
+impl EcmRp {
+    /// A reaction point starting at `initial` on a NIC of rate `line`.
+    pub fn new(params: EcmParams, line: Rate, initial: Rate) -> EcmRp {
+        EcmRp { params, line: line.as_f64(), rate: initial.as_f64(), halted_until: None, decrease_cpid: None }
+    }
+
+    /// The normalized feedback `−(Qoff + w·Qδ) / Q_eq`.
+    pub fn normalized(&self, q_off: i32, q_delta: i32) -> f64 {
+        -(q_off as f64 + self.params.w * q_delta as f64) / self.params.q_eq as f64
+    }
+
+    fn decrease(&mut self, cut: f64, cpid: u32) {
+        self.rate = (self.rate * (1.0 - cut)).max(self.params.r_min.as_f64());
+        self.decrease_cpid = Some(cpid);
+    }
+}
+
+impl ReactionPoint for EcmRp {
+    #[inline]
+    fn rate(&self) -> Rate {
+        if self.halted_until.is_some() { Rate::ZERO } else { Rate::from_bps_f64(self.rate) }
+    }
+
+    fn timer(&self) -> Option<Time> {
+        self.halted_until
+    }
+
+    fn on_feedback(&mut self, now: Time, cpid: u32, feedback: &Feedback) -> bool {
+        if self.halted_until.is_some() {
+            return false;
+        }
+        let p = &self.params;
+        match *feedback {
+            Feedback::QueueState { q_off, q_delta } => {
+                let fb = self.normalized(q_off, q_delta);
+                if fb > 0.0 {
+                    if self.decrease_cpid.is_some_and(|c| c != cpid) {
+                        return false;
+                    }
+                    let step = (p.gi * fb * p.ru.as_f64()).min(p.beta * self.line);
+                    self.rate = (self.rate + step).min(self.line);
+                } else if fb < 0.0 {
+                    let cut = (p.gd * -fb).min(p.alpha);
+                    self.decrease(cut, cpid);
+                } else {
+                    return false;
+                }
+            }
+            Feedback::MaxDecrease => {
+                let alpha = p.alpha;
+                self.decrease(alpha, cpid);
+            }
+            Feedback::Halt => {
+                self.halted_until = Some(now + p.t_max);
+                self.decrease_cpid = Some(cpid);
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    fn on_sent(&mut self, _now: Time, _bytes: u32) -> bool {
+        false
+    }
+
+    fn on_timer(&mut self, _now: Time) -> bool {
+        self.halted_until = None;
+        self.rate = self.params.r_min.as_f64();
+        true
+    }
+
+    fn set_param(&mut self, name: &str, value: &ParamValue) {
+        let _ = self.params.set(name, value);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn arrival(queue_bytes: u64) -> Arrival {
+        Arrival { now: Time::ZERO, flow: 2, bytes: 1500, queue_bytes, dropped: false }
+    }
+
+    #[test]
+    fn the_cp_samples_every_sample_bytes_and_picks_the_message_by_threshold() {
+        let mut cp = EcmCp::new(EcmParams::default());
+        let mut out = Vec::new();
+        for _ in 0..99 {
+            cp.on_arrival(&arrival(40_000), &mut out);
+        }
+        assert!(out.is_empty());
+        cp.on_arrival(&arrival(40_000), &mut out);
+        assert_eq!(out[0].feedback, Feedback::QueueState { q_off: -10_000, q_delta: 40_000 });
+        assert_eq!(cp.message(85_000), Feedback::MaxDecrease);
+        assert_eq!(cp.message(100_000), Feedback::Halt);
+    }
+
+    #[test]
+    fn positive_and_negative_feedback_follow_the_rate_law() {
+        let p = EcmParams::default();
+        let mut rp = EcmRp::new(p, Rate::from_gbps(1), Rate::from_mbps(500));
+        // fb = -(10000 + 2 x 5000) / 50000 = -0.4: cut min(0.6 x 0.4, 0.5) = 24 %.
+        rp.on_feedback(Time::ZERO, 7, &Feedback::QueueState { q_off: 10_000, q_delta: 5_000 });
+        assert!((rp.rate().as_f64() - 380e6).abs() < 1.0);
+        // fb = +0.4 from the same CP: + min(0.3 x 0.4 x 50 Mb/s, 0.05 x 1 Gb/s) = + 6 Mb/s.
+        rp.on_feedback(Time::ZERO, 7, &Feedback::QueueState { q_off: -10_000, q_delta: -5_000 });
+        assert!((rp.rate().as_f64() - 386e6).abs() < 1.0);
+        // Large positive feedback is capped at beta x C = 50 Mb/s.
+        rp.on_feedback(Time::ZERO, 7, &Feedback::QueueState { q_off: -50_000, q_delta: -100_000 });
+        assert!((rp.rate().as_f64() - 436e6).abs() < 1.0);
+    }
+
+    #[test]
+    fn increases_come_only_from_the_cp_of_the_last_decrease() {
+        let mut rp = EcmRp::new(EcmParams::default(), Rate::from_gbps(1), Rate::from_mbps(500));
+        rp.on_feedback(Time::ZERO, 1, &Feedback::MaxDecrease);
+        assert!((rp.rate().as_f64() - 250e6).abs() < 1.0);
+        let up = Feedback::QueueState { q_off: -10_000, q_delta: 0 };
+        assert!(!rp.on_feedback(Time::ZERO, 2, &up));
+        assert!(rp.on_feedback(Time::ZERO, 1, &up));
+    }
+
+    #[test]
+    fn ecm_zero_zero_halts_then_resumes_at_the_minimum_rate() {
+        let mut rp = EcmRp::new(EcmParams::default(), Rate::from_gbps(1), Rate::from_gbps(1));
+        rp.on_feedback(Time::from_ms(3), 1, &Feedback::Halt);
+        assert_eq!(rp.rate(), Rate::ZERO);
+        assert_eq!(rp.timer(), Some(Time::from_ms(4)));
+        rp.on_timer(Time::from_ms(4));
+        assert_eq!(rp.rate(), Rate::from_mbps(10));
+        assert_eq!(rp.timer(), None);
+    }
+
+    #[test]
+    fn thresholds_must_be_ordered() {
+        let mut p = EcmParams::default();
+        assert!(p.check().is_ok());
+        p.set("q_mc_bytes", &ParamValue::Number(120_000.0)).unwrap();
+        assert!(p.check().is_err());
+    }
+}
