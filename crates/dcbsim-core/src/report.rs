@@ -113,4 +113,58 @@ impl RunReport {
     pub fn dropped_frames(&self) -> u64 {
         self.flows.iter().map(|f| f.dropped_frames).sum()
     }
+
+    /// Convergence to fairness of the given flows (all flows when empty): the first
+    /// sample time from which `min rate / max rate ≥ epsilon` holds at every later
+    /// sample, using the reaction points' rates. `None` if it does not hold at the end.
+    pub fn convergence_time(&self, flows: &[usize], epsilon: f64) -> Option<Time> {
+        let chosen: Vec<&FlowReport> = if flows.is_empty() {
+            self.flows.iter().collect()
+        } else {
+            flows.iter().filter_map(|&i| self.flows.get(i)).collect()
+        };
+        convergence_time(&self.sample_times, &chosen, epsilon)
+    }
+}
+
+/// See [`RunReport::convergence_time`].
+fn convergence_time(times: &[Time], flows: &[&FlowReport], epsilon: f64) -> Option<Time> {
+    if flows.is_empty() || times.is_empty() {
+        return None;
+    }
+    let fair = |i: usize| {
+        let rates = flows.iter().map(|f| f.rate_bps[i]);
+        let (lo, hi) = rates.fold((f64::INFINITY, 0.0f64), |(lo, hi), r| (lo.min(r), hi.max(r)));
+        hi > 0.0 && lo / hi >= epsilon
+    };
+    let mut since = None;
+    for i in 0..times.len() {
+        if fair(i) {
+            since.get_or_insert(times[i]);
+        } else {
+            since = None;
+        }
+    }
+    since
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn flow(rates: &[f64]) -> FlowReport {
+        FlowReport { rate_bps: rates.to_vec(), ..FlowReport::default() }
+    }
+
+    #[test]
+    fn convergence_is_the_start_of_the_last_fair_stretch() {
+        let report = RunReport {
+            sample_times: (1..=5).map(Time::from_ms).collect(),
+            flows: vec![flow(&[9.0, 6.0, 8.0, 5.0, 5.0]), flow(&[1.0, 5.5, 2.0, 4.6, 4.9])],
+            ..RunReport::default()
+        };
+        assert_eq!(report.convergence_time(&[], 0.9), Some(Time::from_ms(4)));
+        assert_eq!(report.convergence_time(&[], 0.99), None);
+        assert_eq!(report.convergence_time(&[0], 0.9), Some(Time::from_ms(1)));
+    }
 }
