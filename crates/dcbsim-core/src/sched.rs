@@ -50,7 +50,7 @@ impl Event {
     const SAMPLE: u64 = 5;
 
     /// Packs the event into one word: kind (4 bits), id (28 bits), generation (32 bits).
-    #[inline]
+    #[inline(always)]
     fn pack(self) -> u64 {
         let (kind, id, generation) = match self {
             Event::LinkArrival { port } => (Self::LINK_ARRIVAL, port, 0),
@@ -64,7 +64,7 @@ impl Event {
         (kind << 60) | ((id as u64) << 32) | generation as u64
     }
 
-    #[inline]
+    #[inline(always)]
     fn unpack(word: u64) -> Event {
         let id = ((word >> 32) & ((1 << 28) - 1)) as u32;
         let generation = word as u32;
@@ -96,10 +96,12 @@ impl Entry {
     }
 }
 
-const ARITY: usize = 4;
+const ARITY: usize = 2;
 
-/// A priority queue of events keyed by (time, insertion order): a 4-ary min-heap of
-/// 24-byte entries, sifted by moving a hole rather than by swaps.
+/// A priority queue of events keyed by (time, insertion order): a binary min-heap of
+/// 24-byte entries, sifted by moving a hole rather than by swaps. (A 4-ary heap and an
+/// unordered array with a linear scan both measured slower on the benchmarks, where a
+/// few dozen events are pending.)
 #[derive(Debug, Default)]
 pub struct EventQueue {
     heap: Vec<Entry>,
@@ -113,7 +115,7 @@ impl EventQueue {
     }
 
     /// Schedules `event` at `time`.
-    #[inline]
+    #[inline(always)]
     pub fn push(&mut self, time: Time, event: Event) {
         let entry = Entry { time: time.0, seq: self.next_seq, event: event.pack() };
         self.next_seq += 1;
@@ -137,33 +139,32 @@ impl EventQueue {
     }
 
     /// Removes and returns the earliest event.
-    #[inline]
+    #[inline(always)]
     pub fn pop(&mut self) -> Option<(Time, Event)> {
         let last = self.heap.pop()?;
-        let Some(&top) = self.heap.first() else {
+        let heap = self.heap.as_mut_slice();
+        let Some(&top) = heap.first() else {
             return Some((Time(last.time), Event::unpack(last.event)));
         };
-        let len = self.heap.len();
+        let len = heap.len();
         let mut hole = 0;
-        loop {
-            let first = hole * ARITY + 1;
-            if first >= len {
+        let mut child = 1;
+        while child + 1 < len {
+            if heap[child + 1].before(&heap[child]) {
+                child += 1;
+            }
+            if !heap[child].before(&last) {
                 break;
             }
-            let end = (first + ARITY).min(len);
-            let mut best = first;
-            for child in first + 1..end {
-                if self.heap[child].before(&self.heap[best]) {
-                    best = child;
-                }
-            }
-            if !self.heap[best].before(&last) {
-                break;
-            }
-            self.heap[hole] = self.heap[best];
-            hole = best;
+            heap[hole] = heap[child];
+            hole = child;
+            child = 2 * hole + 1;
         }
-        self.heap[hole] = last;
+        if child + 1 == len && heap[child].before(&last) {
+            heap[hole] = heap[child];
+            hole = child;
+        }
+        heap[hole] = last;
         Some((Time(top.time), Event::unpack(top.event)))
     }
 
