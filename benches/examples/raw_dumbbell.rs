@@ -13,6 +13,10 @@ fn main() {
         cfg.links.push(link(i + 2, 0));
         cfg.flows.push(FlowSpec { name: format!("f{i}"), src: i + 2, dst: 1, kind: FlowKind::Constant, rate: Some(Rate::from_gbps_f64(2.5)), frame_bytes: 1000, priority: 0, start: Time::ZERO, stop: None });
     }
+    if let Some(name) = std::env::args().nth(1) {
+        cfg.scheme = dcbsim_core::cc::SchemeConfig::by_name(&name).expect("a scheme name");
+        cfg.congestion_points = CpPlacement::Ports(vec![PortRef { node: 0, peer: 1 }]);
+    }
     let r = Simulation::new(cfg, 1).unwrap().run();
-    println!("events {} wall {:.3}s speed {:.2} sim-s/s delivered {} dropped {}", r.events, r.wall_seconds, r.speed(), r.delivered_frames(), r.dropped_frames());
+    println!("notifications {} events {} wall {:.3}s speed {:.2} sim-s/s delivered {} dropped {}", r.ports.iter().map(|p| p.notifications).sum::<u64>(), r.events, r.wall_seconds, r.speed(), r.delivered_frames(), r.dropped_frames());
 }

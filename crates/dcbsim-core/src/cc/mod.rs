@@ -14,10 +14,12 @@
 pub mod ecm;
 mod fixed;
 pub mod qcn;
+pub mod smcc;
 
 pub use ecm::{EcmCp, EcmParams, EcmRp};
 pub use fixed::FixedRate;
 pub use qcn::{QcnCp, QcnParams, QcnRp};
+pub use smcc::{SmccCp, SmccParams, SmccRp};
 
 use crate::rng::Rng;
 use crate::units::{Rate, Time};
@@ -185,6 +187,8 @@ pub enum SchemeConfig {
     },
     /// BCN/ECM.
     Ecm(EcmParams),
+    /// SMCC.
+    Smcc(SmccParams),
 }
 
 impl SchemeConfig {
@@ -194,11 +198,12 @@ impl SchemeConfig {
             SchemeConfig::None => "none",
             SchemeConfig::Qcn { variant, .. } => variant.name(),
             SchemeConfig::Ecm(_) => "ecm",
+            SchemeConfig::Smcc(_) => "smcc",
         }
     }
 
     /// Every scheme name a scenario may use.
-    pub const NAMES: &'static [&'static str] = &["none", "qcn", "qcn_timer", "qcn_aimd", "qcn_t", "ecm"];
+    pub const NAMES: &'static [&'static str] = &["none", "qcn", "qcn_timer", "qcn_aimd", "qcn_t", "ecm", "smcc"];
 
     /// The default configuration of the scheme called `name`.
     pub fn by_name(name: &str) -> Option<SchemeConfig> {
@@ -210,6 +215,7 @@ impl SchemeConfig {
             "qcn_aimd" => qcn(QcnVariant::Aimd, QcnParams::qcn_aimd()),
             "qcn_t" => qcn(QcnVariant::T, QcnParams::qcn_t()),
             "ecm" => Some(SchemeConfig::Ecm(EcmParams::default())),
+            "smcc" => Some(SchemeConfig::Smcc(SmccParams::default())),
             _ => None,
         }
     }
@@ -226,6 +232,7 @@ impl SchemeConfig {
                 *params = changed;
                 Ok(())
             }
+            SchemeConfig::Smcc(params) => params.set(name, value),
         }
     }
 
@@ -235,6 +242,7 @@ impl SchemeConfig {
             SchemeConfig::None => None,
             SchemeConfig::Qcn { params, .. } => Some(CongestionPointKind::Qcn(QcnCp::new(params.clone(), rng))),
             SchemeConfig::Ecm(params) => Some(CongestionPointKind::Ecm(EcmCp::new(params.clone()))),
+            SchemeConfig::Smcc(params) => Some(CongestionPointKind::Smcc(SmccCp::new(params.clone(), rng))),
         }
     }
 
@@ -246,6 +254,9 @@ impl SchemeConfig {
                 ReactionPointKind::Qcn(QcnRp::new(params.clone(), init.line_rate, init.initial_rate, rng))
             }
             SchemeConfig::Ecm(params) => ReactionPointKind::Ecm(EcmRp::new(params.clone(), init.line_rate, init.initial_rate)),
+            SchemeConfig::Smcc(params) => {
+                ReactionPointKind::Smcc(SmccRp::new(params.clone(), init.line_rate, init.initial_rate))
+            }
         }
     }
 }
@@ -257,6 +268,8 @@ pub enum CongestionPointKind {
     Qcn(QcnCp),
     /// BCN/ECM.
     Ecm(EcmCp),
+    /// SMCC.
+    Smcc(SmccCp),
 }
 
 macro_rules! dispatch_cp {
@@ -264,6 +277,7 @@ macro_rules! dispatch_cp {
         match $self {
             CongestionPointKind::Qcn($cp) => $body,
             CongestionPointKind::Ecm($cp) => $body,
+            CongestionPointKind::Smcc($cp) => $body,
         }
     };
 }
@@ -289,6 +303,8 @@ pub enum ReactionPointKind {
     Qcn(QcnRp),
     /// BCN/ECM.
     Ecm(EcmRp),
+    /// SMCC.
+    Smcc(SmccRp),
 }
 
 macro_rules! dispatch_rp {
@@ -297,6 +313,7 @@ macro_rules! dispatch_rp {
             ReactionPointKind::Fixed($rp) => $body,
             ReactionPointKind::Qcn($rp) => $body,
             ReactionPointKind::Ecm($rp) => $body,
+            ReactionPointKind::Smcc($rp) => $body,
         }
     };
 }

@@ -1,0 +1,295 @@
+//! SMCC: sliding-mode congestion control (SMCC paper §4–5).
+//!
+//! The congestion point samples each arriving frame with a fixed probability and sends
+//! every sample's `(Qoff, Qδ)` to the sampled source, whatever the signs. The reaction
+//! point moves its rate by `−a·Qoff` when `Qoff·Qδ > 0` (State A) and by `−b·Qδ`
+//! otherwise (State B), and accepts increases only from the congestion point that last
+//! caused a decrease.
+
+use super::{Arrival, CongestionPoint, Feedback, Notify, ParamValue, ReactionPoint};
+use crate::rng::Rng;
+use crate::units::{Rate, Time};
+
+/// Parameters of SMCC. Rates are given at 1 Gb/s and scale with the source's line
+/// rate unless set explicitly.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SmccParams {
+    /// Target queue `q0`, bytes.
+    pub q0: u64,
+    /// Buffer the gains are scaled to, bytes.
+    pub buffer: u64,
+    /// Per-frame sampling probability.
+    pub p: f64,
+    /// Largest change per feedback in State A (`R_a`); `None`: 256 Mb/s per Gb/s.
+    pub r_a: Option<Rate>,
+    /// Largest change per feedback in State B (`R_b`); `None`: 64 Mb/s per Gb/s.
+    pub r_b: Option<Rate>,
+    /// Two-stage `a`: `R_large` when `|Qδ| > T1`, else `R_small`.
+    pub two_stage: bool,
+    /// `R_large`; `None`: 256 Mb/s per Gb/s.
+    pub r_large: Option<Rate>,
+    /// `R_small`; `None`: 128 Mb/s per Gb/s.
+    pub r_small: Option<Rate>,
+    /// Two-stage threshold `T1`, bytes.
+    pub t1: u64,
+    /// Minimum rate.
+    pub r_min: Rate,
+}
+
+impl Default for SmccParams {
+    fn default() -> Self {
+        SmccParams {
+            q0: 64 * 1024,
+            buffer: 128 * 1024,
+            p: 0.01,
+            r_a: None,
+            r_b: None,
+            two_stage: false,
+            r_large: None,
+            r_small: None,
+            t1: 8 * 1024,
+            r_min: Rate::from_mbps(10),
+        }
+    }
+}
+
+/// Scales a rate given per Gb/s of line rate.
+fn per_gbps(set: Option<Rate>, mbps_per_gbps: f64, line: Rate) -> f64 {
+    set.map_or(mbps_per_gbps * 1e6 * line.as_f64() / 1e9, Rate::as_f64)
+}
+
+impl SmccParams {
+    /// Every parameter name [`SmccParams::set`] accepts.
+    pub const NAMES: &'static [&'static str] = &[
+        "q0_kb", "buffer_kb", "p", "r_a_mbps", "r_b_mbps", "two_stage", "r_large_mbps", "r_small_mbps", "t1_kb",
+        "r_min_mbps",
+    ];
+
+    /// Sets one parameter by its scenario name, checking its range.
+    pub fn set(&mut self, name: &str, value: &ParamValue) -> Result<(), String> {
+        if name == "two_stage" {
+            self.two_stage = value.bool(name)?;
+            return Ok(());
+        }
+        let x = value.number(name)?;
+        if !(x.is_finite() && x > 0.0) {
+            return Err(format!("{name} must be > 0 (got {x})"));
+        }
+        let mbps = Some(Rate::from_bps_f64(x * 1e6));
+        match name {
+            "q0_kb" => self.q0 = (x * 1024.0).round() as u64,
+            "buffer_kb" => self.buffer = (x * 1024.0).round() as u64,
+            "p" if x <= 1.0 => self.p = x,
+            "p" => return Err(format!("p must be in (0, 1] (got {x})")),
+            "r_a_mbps" => self.r_a = mbps,
+            "r_b_mbps" => self.r_b = mbps,
+            "r_large_mbps" => self.r_large = mbps,
+            "r_small_mbps" => self.r_small = mbps,
+            "t1_kb" => self.t1 = (x * 1024.0).round() as u64,
+            "r_min_mbps" => self.r_min = mbps.unwrap_or_default(),
+            _ => return Err(format!("unknown parameter; allowed: {}", Self::NAMES.join(", "))),
+        }
+        Ok(())
+    }
+
+    /// `Q_span = max(q0, B − q0)`: the largest queue offset, bytes.
+    pub fn q_span(&self) -> f64 {
+        self.q0.max(self.buffer.saturating_sub(self.q0)) as f64
+    }
+}
+
+/// Which side of the switching line the feedback falls on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SmccState {
+    /// `Qoff·Qδ > 0`: move by `−a·Qoff`.
+    A,
+    /// Otherwise: move by `−b·Qδ`.
+    B,
+}
+
+/// The state chosen for a feedback pair.
+pub fn smcc_state(q_off: i32, q_delta: i32) -> SmccState {
+    if (q_off as i64) * (q_delta as i64) > 0 { SmccState::A } else { SmccState::B }
+}
+
+/// An SMCC congestion point.
+#[derive(Clone, Debug)]
+pub struct SmccCp {
+    params: SmccParams,
+    q_old: u64,
+    rng: Rng,
+}
+
+impl SmccCp {
+    /// A congestion point with the given parameters.
+    pub fn new(params: SmccParams, rng: Rng) -> SmccCp {
+        SmccCp { params, q_old: 0, rng }
+    }
+}
+
+impl CongestionPoint for SmccCp {
+    #[inline]
+    fn on_arrival(&mut self, arrival: &Arrival, out: &mut Vec<Notify>) {
+        if !self.rng.chance(self.params.p) {
+            return;
+        }
+        let q = arrival.queue_bytes as i64;
+        let q_off = (q - self.params.q0 as i64) as i32;
+        let q_delta = (q - self.q_old as i64) as i32;
+        self.q_old = arrival.queue_bytes;
+        out.push(Notify { flow: arrival.flow, feedback: Feedback::QueueState { q_off, q_delta } });
+    }
+
+    fn set_param(&mut self, name: &str, value: &ParamValue) {
+        let _ = self.params.set(name, value);
+    }
+}
+
+/// An SMCC reaction point of one flow.
+#[derive(Clone, Debug)]
+pub struct SmccRp {
+    params: SmccParams,
+    line: Rate,
+    rate: f64,
+    decrease_cpid: Option<u32>,
+}
+
+impl SmccRp {
+    /// A reaction point starting at `initial` on a NIC of rate `line`.
+    pub fn new(params: SmccParams, line: Rate, initial: Rate) -> SmccRp {
+        SmccRp { params, line, rate: initial.as_f64(), decrease_cpid: None }
+    }
+
+    /// The rate change for a feedback pair: `−a·Qoff` clipped to ±R_a in State A,
+    /// `−b·Qδ` clipped to ±R_b in State B, with `a = R_a/Q_span`, `b = R_b/Q_span`.
+    pub fn change(&self, q_off: i32, q_delta: i32) -> f64 {
+        let p = &self.params;
+        let span = p.q_span();
+        let (limit, signal) = match smcc_state(q_off, q_delta) {
+            SmccState::A => {
+                let r_a = if p.two_stage {
+                    if q_delta.unsigned_abs() as u64 > p.t1 {
+                        per_gbps(p.r_large, 256.0, self.line)
+                    } else {
+                        per_gbps(p.r_small, 128.0, self.line)
+                    }
+                } else {
+                    per_gbps(p.r_a, 256.0, self.line)
+                };
+                (r_a, q_off)
+            }
+            SmccState::B => (per_gbps(p.r_b, 64.0, self.line), q_delta),
+        };
+        (-(limit / span) * signal as f64).clamp(-limit, limit)
+    }
+}
+
+impl ReactionPoint for SmccRp {
+    #[inline]
+    fn rate(&self) -> Rate {
+        Rate::from_bps_f64(self.rate)
+    }
+
+    fn timer(&self) -> Option<Time> {
+        None
+    }
+
+    fn on_feedback(&mut self, _now: Time, cpid: u32, feedback: &Feedback) -> bool {
+        let Feedback::QueueState { q_off, q_delta } = *feedback else { return false };
+        let delta = self.change(q_off, q_delta);
+        if delta > 0.0 && self.decrease_cpid.is_some_and(|c| c != cpid) {
+            return false;
+        }
+        if delta < 0.0 {
+            self.decrease_cpid = Some(cpid);
+        }
+        self.rate = (self.rate + delta).clamp(self.params.r_min.as_f64(), self.line.as_f64());
+        delta != 0.0
+    }
+
+    fn on_sent(&mut self, _now: Time, _bytes: u32) -> bool {
+        false
+    }
+
+    fn on_timer(&mut self, _now: Time) -> bool {
+        false
+    }
+
+    fn set_param(&mut self, name: &str, value: &ParamValue) {
+        let _ = self.params.set(name, value);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const KB: i32 = 1024;
+
+    fn rp(params: SmccParams) -> SmccRp {
+        SmccRp::new(params, Rate::from_gbps(1), Rate::from_mbps(500))
+    }
+
+    #[test]
+    fn the_state_follows_the_signs() {
+        assert_eq!(smcc_state(5, 3), SmccState::A);
+        assert_eq!(smcc_state(-5, -3), SmccState::A);
+        assert_eq!(smcc_state(5, -3), SmccState::B);
+        assert_eq!(smcc_state(-5, 3), SmccState::B);
+        assert_eq!(smcc_state(0, 3), SmccState::B);
+        assert_eq!(smcc_state(5, 0), SmccState::B);
+    }
+
+    #[test]
+    fn state_a_moves_against_the_offset_and_state_b_against_the_growth() {
+        let r = rp(SmccParams::default());
+        // Q_span = 64 KB; a = 256 Mb/s / 64 KB. Qoff = 16 KB, growing: -64 Mb/s.
+        assert!((r.change(16 * KB, 2 * KB) + 64e6).abs() < 1e-3);
+        // Below q0 and still falling: + a x 32 KB = +128 Mb/s.
+        assert!((r.change(-32 * KB, -KB) - 128e6).abs() < 1e-3);
+        // Above q0 but falling (State B): -b x Qdelta = +64 Mb/s / 64 KB x 8 KB = +8 Mb/s.
+        assert!((r.change(16 * KB, -8 * KB) - 8e6).abs() < 1e-3);
+    }
+
+    #[test]
+    fn changes_are_clipped_to_r_a_and_r_b() {
+        let r = rp(SmccParams { buffer: 1024 * 1024, ..SmccParams::default() });
+        // Q_span = 960 KB: an offset of 2 MB would move 2 x 256 x 2048/960 Mb/s; clipped.
+        assert!((r.change(-2048 * KB, -KB) - 256e6).abs() < 1e-3);
+        assert!((r.change(2048 * KB, -2048 * KB) - 64e6).abs() < 1e-3);
+    }
+
+    #[test]
+    fn two_stage_a_switches_at_t1() {
+        let r = rp(SmccParams { two_stage: true, ..SmccParams::default() });
+        // |Qdelta| = 16 KB > T1 = 8 KB: R_large = 256; Qoff = 32 KB: -128 Mb/s.
+        assert!((r.change(32 * KB, 16 * KB) + 128e6).abs() < 1e-3);
+        // |Qdelta| = 4 KB <= T1: R_small = 128: -64 Mb/s.
+        assert!((r.change(32 * KB, 4 * KB) + 64e6).abs() < 1e-3);
+    }
+
+    #[test]
+    fn increases_come_only_from_the_cp_of_the_last_decrease_and_rates_are_clamped() {
+        let mut r = rp(SmccParams::default());
+        let down = Feedback::QueueState { q_off: 64 * KB, q_delta: KB };
+        let up = Feedback::QueueState { q_off: -64 * KB, q_delta: -KB };
+        assert!(r.on_feedback(Time::ZERO, 4, &down));
+        assert!((r.rate().as_f64() - 244e6).abs() < 1.0);
+        assert!(!r.on_feedback(Time::ZERO, 5, &up));
+        assert!(r.on_feedback(Time::ZERO, 4, &up));
+        for _ in 0..10 {
+            r.on_feedback(Time::ZERO, 4, &up);
+        }
+        assert_eq!(r.rate(), Rate::from_gbps(1));
+        for _ in 0..10 {
+            r.on_feedback(Time::ZERO, 4, &down);
+        }
+        assert_eq!(r.rate(), Rate::from_mbps(10));
+    }
+
+    #[test]
+    fn rates_scale_with_line_rate() {
+        let r = SmccRp::new(SmccParams::default(), Rate::from_gbps(10), Rate::from_gbps(5));
+        assert!((r.change(64 * KB, KB) + 2560e6).abs() < 1e-3);
+    }
+}
