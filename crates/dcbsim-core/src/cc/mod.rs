@@ -11,11 +11,13 @@
 //! [`SchemeConfig`], [`CongestionPointKind`] and [`ReactionPointKind`], and the
 //! [`Feedback`] variant its notifications carry.
 
+pub mod dsm;
 pub mod ecm;
 mod fixed;
 pub mod qcn;
 pub mod smcc;
 
+pub use dsm::{DsmCp, DsmParams, DsmRp};
 pub use ecm::{EcmCp, EcmParams, EcmRp};
 pub use fixed::FixedRate;
 pub use qcn::{QcnCp, QcnParams, QcnRp};
@@ -67,6 +69,11 @@ pub enum Feedback {
         q_off: i32,
         /// `Qδ = q − q_old`.
         q_delta: i32,
+    },
+    /// Add this much to the rate, in kbit/s, of either sign (DSM).
+    RateDelta {
+        /// The change, kbit/s.
+        kbps: i32,
     },
     /// Cut the rate by the largest step (ECM-Max).
     MaxDecrease,
@@ -189,6 +196,8 @@ pub enum SchemeConfig {
     Ecm(EcmParams),
     /// SMCC.
     Smcc(SmccParams),
+    /// DSM.
+    Dsm(DsmParams),
 }
 
 impl SchemeConfig {
@@ -199,11 +208,12 @@ impl SchemeConfig {
             SchemeConfig::Qcn { variant, .. } => variant.name(),
             SchemeConfig::Ecm(_) => "ecm",
             SchemeConfig::Smcc(_) => "smcc",
+            SchemeConfig::Dsm(_) => "dsm",
         }
     }
 
     /// Every scheme name a scenario may use.
-    pub const NAMES: &'static [&'static str] = &["none", "qcn", "qcn_timer", "qcn_aimd", "qcn_t", "ecm", "smcc"];
+    pub const NAMES: &'static [&'static str] = &["none", "qcn", "qcn_timer", "qcn_aimd", "qcn_t", "ecm", "smcc", "dsm"];
 
     /// The default configuration of the scheme called `name`.
     pub fn by_name(name: &str) -> Option<SchemeConfig> {
@@ -216,6 +226,7 @@ impl SchemeConfig {
             "qcn_t" => qcn(QcnVariant::T, QcnParams::qcn_t()),
             "ecm" => Some(SchemeConfig::Ecm(EcmParams::default())),
             "smcc" => Some(SchemeConfig::Smcc(SmccParams::default())),
+            "dsm" => Some(SchemeConfig::Dsm(DsmParams::default())),
             _ => None,
         }
     }
@@ -233,16 +244,18 @@ impl SchemeConfig {
                 Ok(())
             }
             SchemeConfig::Smcc(params) => params.set(name, value),
+            SchemeConfig::Dsm(params) => params.set(name, value),
         }
     }
 
     /// Builds the congestion point of one port, if the scheme has one.
-    pub fn congestion_point(&self, _init: CpInit, rng: Rng) -> Option<CongestionPointKind> {
+    pub fn congestion_point(&self, init: CpInit, rng: Rng) -> Option<CongestionPointKind> {
         match self {
             SchemeConfig::None => None,
             SchemeConfig::Qcn { params, .. } => Some(CongestionPointKind::Qcn(QcnCp::new(params.clone(), rng))),
             SchemeConfig::Ecm(params) => Some(CongestionPointKind::Ecm(EcmCp::new(params.clone()))),
             SchemeConfig::Smcc(params) => Some(CongestionPointKind::Smcc(SmccCp::new(params.clone(), rng))),
+            SchemeConfig::Dsm(params) => Some(CongestionPointKind::Dsm(DsmCp::new(params.clone(), init.capacity))),
         }
     }
 
@@ -257,6 +270,7 @@ impl SchemeConfig {
             SchemeConfig::Smcc(params) => {
                 ReactionPointKind::Smcc(SmccRp::new(params.clone(), init.line_rate, init.initial_rate))
             }
+            SchemeConfig::Dsm(params) => ReactionPointKind::Dsm(DsmRp::new(params, init.line_rate, init.initial_rate)),
         }
     }
 }
@@ -270,6 +284,8 @@ pub enum CongestionPointKind {
     Ecm(EcmCp),
     /// SMCC.
     Smcc(SmccCp),
+    /// DSM.
+    Dsm(DsmCp),
 }
 
 macro_rules! dispatch_cp {
@@ -278,6 +294,7 @@ macro_rules! dispatch_cp {
             CongestionPointKind::Qcn($cp) => $body,
             CongestionPointKind::Ecm($cp) => $body,
             CongestionPointKind::Smcc($cp) => $body,
+            CongestionPointKind::Dsm($cp) => $body,
         }
     };
 }
@@ -305,6 +322,8 @@ pub enum ReactionPointKind {
     Ecm(EcmRp),
     /// SMCC.
     Smcc(SmccRp),
+    /// DSM.
+    Dsm(DsmRp),
 }
 
 macro_rules! dispatch_rp {
@@ -314,6 +333,7 @@ macro_rules! dispatch_rp {
             ReactionPointKind::Qcn($rp) => $body,
             ReactionPointKind::Ecm($rp) => $body,
             ReactionPointKind::Smcc($rp) => $body,
+            ReactionPointKind::Dsm($rp) => $body,
         }
     };
 }

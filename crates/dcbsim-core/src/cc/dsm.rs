@@ -1,0 +1,325 @@
+//! DSM: delay-tolerant sliding-mode congestion control (DSM paper §III–V).
+//!
+//! The congestion point samples every `1/p`-th frame. It predicts the queue `m` samples
+//! ahead from the feedback it has already sent (eq. 14) and picks one of three rate
+//! laws by the region of the predicted state (eq. 24). The reaction point adds the
+//! feedback to its rate.
+
+use super::{Arrival, CongestionPoint, Feedback, Notify, ParamValue, ReactionPoint};
+use crate::units::{Rate, Time};
+use std::collections::VecDeque;
+
+/// Parameters of DSM. With `auto`, `m`, `a`, `b`, `c` not set explicitly come from
+/// eq. 31 for the port's capacity (see [`DsmParams::resolve`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DsmParams {
+    /// Target queue `q0`, bytes.
+    pub q0: u64,
+    /// One frame in `1/p` is sampled.
+    pub p: f64,
+    /// Frame size used for the nominal sampling period, bytes.
+    pub frame_bytes: u64,
+    /// Worst feedback-loop delay, for `m`.
+    pub loop_delay: Time,
+    /// Derive unset gains from eq. 31.
+    pub auto: bool,
+    /// Prediction horizon `m` (samples).
+    pub m: Option<u32>,
+    /// Gain in the "decrease/increase by offset" region (State A), 1/s.
+    pub a: Option<f64>,
+    /// Gain in State B, 1/s.
+    pub b: Option<f64>,
+    /// Gain in the reaching region (State C), 1/s.
+    pub c: Option<f64>,
+    /// Weight of `Q̂v` in the boundary `δ`.
+    pub omega: f64,
+    /// Fraction of the stability bound `2/T` used for `H_a = H_b = H_c`.
+    pub h_fraction: f64,
+    /// Minimum rate.
+    pub r_min: Rate,
+}
+
+impl Default for DsmParams {
+    fn default() -> Self {
+        DsmParams {
+            q0: 64 * 1024,
+            p: 0.01,
+            frame_bytes: 1000,
+            loop_delay: Time::from_us(300),
+            auto: true,
+            m: None,
+            a: None,
+            b: None,
+            c: None,
+            omega: 5.0,
+            h_fraction: 0.8,
+            r_min: Rate::from_mbps(10),
+        }
+    }
+}
+
+/// DSM's working values at one congestion point.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DsmGains {
+    /// Nominal sampling period `T = L·8 / (p·C)`, seconds.
+    pub period: f64,
+    /// Prediction horizon.
+    pub m: u32,
+    /// State A gain, 1/s.
+    pub a: f64,
+    /// State B gain, 1/s.
+    pub b: f64,
+    /// State C gain, 1/s.
+    pub c: f64,
+    /// Boundary weight.
+    pub omega: f64,
+}
+
+impl DsmParams {
+    /// Every parameter name [`DsmParams::set`] accepts.
+    pub const NAMES: &'static [&'static str] = &[
+        "q0_kb", "p", "frame_bytes", "loop_delay_us", "auto", "m", "a_hz", "b_hz", "c_hz", "omega", "h_fraction",
+        "r_min_mbps",
+    ];
+
+    /// Sets one parameter by its scenario name, checking its range.
+    pub fn set(&mut self, name: &str, value: &ParamValue) -> Result<(), String> {
+        if name == "auto" {
+            self.auto = value.bool(name)?;
+            return Ok(());
+        }
+        let x = value.number(name)?;
+        if !(x.is_finite() && x > 0.0) {
+            return Err(format!("{name} must be > 0 (got {x})"));
+        }
+        match name {
+            "q0_kb" => self.q0 = (x * 1024.0).round() as u64,
+            "p" if x <= 1.0 => self.p = x,
+            "p" => return Err(format!("p must be in (0, 1] (got {x})")),
+            "frame_bytes" => self.frame_bytes = x.round() as u64,
+            "loop_delay_us" => self.loop_delay = Time::from_us_f64(x),
+            "m" => self.m = Some(x.round().max(1.0) as u32),
+            "a_hz" => self.a = Some(x),
+            "b_hz" => self.b = Some(x),
+            "c_hz" => self.c = Some(x),
+            "omega" => self.omega = x,
+            "h_fraction" if x < 1.0 => self.h_fraction = x,
+            "h_fraction" => return Err(format!("h_fraction must be in (0, 1) (got {x})")),
+            "r_min_mbps" => self.r_min = Rate::from_bps_f64(x * 1e6),
+            _ => return Err(format!("unknown parameter; allowed: {}", Self::NAMES.join(", "))),
+        }
+        Ok(())
+    }
+
+    /// The gains at a port of capacity `capacity` (eq. 31 and §V-A): `T = L·8/(p·C)`,
+    /// `m = ⌈loop delay / T⌉`, `H = h_fraction · 2/T`, `a = H/(m²+4m+2)`,
+    /// `b = H/(2m+3)`, `c = H/2`. Explicit values win; without `auto` the unset ones
+    /// take the paper's 10 Gb/s defaults (m = 4, H = 20 kHz).
+    pub fn resolve(&self, capacity: Rate) -> DsmGains {
+        let period = self.frame_bytes as f64 * 8.0 / (self.p * capacity.as_f64());
+        let (m_auto, h) = if self.auto {
+            let m = (self.loop_delay.as_secs_f64() / period - 1e-9).ceil().max(1.0) as u32;
+            (m, self.h_fraction * 2.0 / period)
+        } else {
+            (4, 20e3)
+        };
+        let m = self.m.unwrap_or(m_auto);
+        let mf = m as f64;
+        DsmGains {
+            period,
+            m,
+            a: self.a.unwrap_or(h / (mf * mf + 4.0 * mf + 2.0)),
+            b: self.b.unwrap_or(h / (2.0 * mf + 3.0)),
+            c: self.c.unwrap_or(h / 2.0),
+            omega: self.omega,
+        }
+    }
+}
+
+/// The delay-compensating predictor of eq. 14, with the sums over the last `m`
+/// feedback values kept in O(1): `S1 = Σ u(k−i)` and `S2 = Σ i·u(k−i)`, i = 1..m.
+#[derive(Clone, Debug)]
+pub struct DsmPredictor {
+    m: usize,
+    recent: VecDeque<i64>,
+    s1: i128,
+    s2: i128,
+}
+
+impl DsmPredictor {
+    /// A predictor over a horizon of `m` samples, with no feedback sent yet.
+    pub fn new(m: u32) -> DsmPredictor {
+        let m = m.max(1) as usize;
+        DsmPredictor { m, recent: std::iter::repeat_n(0, m).collect(), s1: 0, s2: 0 }
+    }
+
+    /// `(S1, S2)` over the last `m` values.
+    pub fn sums(&self) -> (i128, i128) {
+        (self.s1, self.s2)
+    }
+
+    /// Records the feedback `u(k)` just sent; it becomes `u(k−1)` for the next sample.
+    pub fn record(&mut self, u: i64) {
+        let oldest = self.recent.pop_back().expect("m values") as i128;
+        self.s2 += self.s1 + u as i128 - (self.m as i128 + 1) * oldest;
+        self.s1 += u as i128 - oldest;
+        self.recent.push_front(u);
+    }
+
+    /// `(Q̂f, Q̂v) = (Qf + m·Qv + T·S2, Qv + T·S1)`, with queues in bits, feedback in
+    /// bits/s and `period` in seconds.
+    pub fn predict(&self, q_f: f64, q_v: f64, period: f64) -> (f64, f64) {
+        let m = self.m as f64;
+        (q_f + m * q_v + period * self.s2 as f64, q_v + period * self.s1 as f64)
+    }
+}
+
+/// The region of eq. 24 a predicted state falls in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DsmRegion {
+    /// `Q̂f·Q̂v > 0`: reach the sliding line fast (`−c·Q̂f`).
+    C,
+    /// `Q̂v·δ < 0`: `−a·Q̂f`.
+    A,
+    /// `Q̂f·δ < 0`: `−b·Q̂v`.
+    B,
+    /// On a boundary: no change.
+    None,
+}
+
+/// The region of `(Q̂f, Q̂v)` with boundary `δ = Q̂f + ω·Q̂v`.
+pub fn dsm_region(q_f: f64, q_v: f64, omega: f64) -> DsmRegion {
+    let delta = q_f + omega * q_v;
+    if q_f * q_v > 0.0 {
+        DsmRegion::C
+    } else if q_v * delta < 0.0 {
+        DsmRegion::A
+    } else if q_f * delta < 0.0 {
+        DsmRegion::B
+    } else {
+        DsmRegion::None
+    }
+}
+
+/// A DSM congestion point.
+#[derive(Clone, Debug)]
+pub struct DsmCp {
+    params: DsmParams,
+    gains: DsmGains,
+    predictor: DsmPredictor,
+    capacity: Rate,
+    every: u32,
+    count: u32,
+    q_prev: u64,
+}
+
+impl DsmCp {
+    /// A congestion point on a port of `capacity`.
+    pub fn new(params: DsmParams, capacity: Rate) -> DsmCp {
+        let gains = params.resolve(capacity);
+        let every = (1.0 / params.p).round().max(1.0) as u32;
+        DsmCp { predictor: DsmPredictor::new(gains.m), params, gains, capacity, every, count: 0, q_prev: 0 }
+    }
+
+    /// The working gains.
+    pub fn gains(&self) -> DsmGains {
+        self.gains
+    }
+
+    /// The feedback (bits/s) for a sample at queue `q` bytes.
+    pub fn feedback(&self, q: u64) -> f64 {
+        let q_f = (q as f64 - self.params.q0 as f64) * 8.0;
+        let q_v = (q as f64 - self.q_prev as f64) * 8.0;
+        let (pf, pv) = self.predictor.predict(q_f, q_v, self.gains.period);
+        let g = &self.gains;
+        match dsm_region(pf, pv, g.omega) {
+            DsmRegion::C => -g.c * pf,
+            DsmRegion::A => -g.a * pf,
+            DsmRegion::B => -g.b * pv,
+            DsmRegion::None => 0.0,
+        }
+    }
+}
+
+impl CongestionPoint for DsmCp {
+    #[inline]
+    fn on_arrival(&mut self, arrival: &Arrival, out: &mut Vec<Notify>) {
+        self.count += 1;
+        if self.count < self.every {
+            return;
+        }
+        self.count = 0;
+        let bps = self.feedback(arrival.queue_bytes).round() as i64;
+        self.q_prev = arrival.queue_bytes;
+        self.predictor.record(bps);
+        if bps != 0 {
+            let kbps = (bps / 1000).clamp(i32::MIN as i64, i32::MAX as i64) as i32;
+            out.push(Notify { flow: arrival.flow, feedback: Feedback::RateDelta { kbps } });
+        }
+    }
+
+    fn set_param(&mut self, name: &str, value: &ParamValue) {
+        if self.params.set(name, value).is_ok() {
+            *self = DsmCp { q_prev: self.q_prev, ..DsmCp::new(self.params.clone(), self.capacity) };
+        }
+    }
+}
+
+/// A DSM reaction point of one flow: `r ← r + F_b`.
+#[derive(Clone, Debug)]
+pub struct DsmRp {
+    r_min: f64,
+    line: f64,
+    rate: f64,
+    decrease_cpid: Option<u32>,
+}
+
+impl DsmRp {
+    /// A reaction point starting at `initial` on a NIC of rate `line`.
+    pub fn new(params: &DsmParams, line: Rate, initial: Rate) -> DsmRp {
+        DsmRp { r_min: params.r_min.as_f64(), line: line.as_f64(), rate: initial.as_f64(), decrease_cpid: None }
+    }
+}
+
+impl ReactionPoint for DsmRp {
+    #[inline]
+    fn rate(&self) -> Rate {
+        Rate::from_bps_f64(self.rate)
+    }
+
+    fn timer(&self) -> Option<Time> {
+        None
+    }
+
+    fn on_feedback(&mut self, _now: Time, cpid: u32, feedback: &Feedback) -> bool {
+        let Feedback::RateDelta { kbps } = *feedback else { return false };
+        if kbps > 0 && self.decrease_cpid.is_some_and(|c| c != cpid) {
+            return false;
+        }
+        if kbps < 0 {
+            self.decrease_cpid = Some(cpid);
+        }
+        self.rate = (self.rate + kbps as f64 * 1e3).clamp(self.r_min, self.line);
+        kbps != 0
+    }
+
+    fn on_sent(&mut self, _now: Time, _bytes: u32) -> bool {
+        false
+    }
+
+    fn on_timer(&mut self, _now: Time) -> bool {
+        false
+    }
+
+    fn set_param(&mut self, name: &str, value: &ParamValue) {
+        if name == "r_min_mbps" {
+            if let Ok(x) = value.number(name) {
+                self.r_min = x * 1e6;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "dsm_tests.rs"]
+mod tests;

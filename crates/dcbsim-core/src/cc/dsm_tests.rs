@@ -1,0 +1,109 @@
+//! Hand-worked cases and model checks of DSM.
+
+use super::*;
+use crate::rng::Rng;
+
+#[test]
+fn running_sums_equal_the_direct_sums_over_long_random_sequences() {
+    let mut rng = Rng::stream(5, "dsm-sums");
+    for m in [1u32, 2, 4, 7] {
+        let mut p = DsmPredictor::new(m);
+        let mut history: Vec<i64> = Vec::new();
+        for _ in 0..20_000 {
+            let u = (rng.next_u64() % 2_000_000_001) as i64 - 1_000_000_000;
+            p.record(u);
+            history.push(u);
+            let s1: i128 = history.iter().rev().take(m as usize).map(|&x| x as i128).sum();
+            let s2: i128 = history.iter().rev().take(m as usize).enumerate().map(|(i, &x)| (i as i128 + 1) * x as i128).sum();
+            assert_eq!(p.sums(), (s1, s2), "m = {m}");
+        }
+    }
+}
+
+#[test]
+fn the_predictor_equals_the_queue_m_samples_ahead_with_constant_delays() {
+    // Eq. 10 with xi = 0: Qv(n+1) = Qv(n) + T u(n-m) and Qf(n+1) = Qf(n) + Qv(n+1).
+    let (m, period, steps) = (4usize, 8e-5, 400usize);
+    let mut rng = Rng::stream(6, "dsm-model");
+    let u: Vec<i64> = (0..steps).map(|_| (rng.next_u64() % 200_001) as i64 - 100_000).collect();
+    let (mut q_f, mut q_v) = (vec![5_000.0f64], vec![-300.0f64]);
+    for n in 0..steps + m {
+        let pushed = if n >= m { u[n - m] as f64 } else { 0.0 };
+        q_v.push(q_v[n] + period * pushed);
+        q_f.push(q_f[n] + q_v[n + 1]);
+    }
+    let mut predictor = DsmPredictor::new(m as u32);
+    for k in 0..steps {
+        let (pf, pv) = predictor.predict(q_f[k], q_v[k], period);
+        assert!((pf - q_f[k + m]).abs() < 1e-6 * (1.0 + pf.abs()), "k {k}: {pf} vs {}", q_f[k + m]);
+        assert!((pv - q_v[k + m]).abs() < 1e-6 * (1.0 + pv.abs()), "k {k}: {pv} vs {}", q_v[k + m]);
+        predictor.record(u[k]);
+    }
+}
+
+#[test]
+fn each_region_of_the_plane_gets_its_law() {
+    // Quadrants I and III: reaching (State C).
+    assert_eq!(dsm_region(10.0, 1.0, 5.0), DsmRegion::C);
+    assert_eq!(dsm_region(-10.0, -1.0, 5.0), DsmRegion::C);
+    // Quadrant IV (Qf > 0, Qv < 0): delta = 10 - 5*1 = 5 > 0 -> Qv*delta < 0: State A.
+    assert_eq!(dsm_region(10.0, -1.0, 5.0), DsmRegion::A);
+    // Quadrant IV beyond the line: delta = 10 - 5*3 < 0 -> Qf*delta < 0: State B.
+    assert_eq!(dsm_region(10.0, -3.0, 5.0), DsmRegion::B);
+    // Quadrant II mirrors IV.
+    assert_eq!(dsm_region(-10.0, 1.0, 5.0), DsmRegion::A);
+    assert_eq!(dsm_region(-10.0, 3.0, 5.0), DsmRegion::B);
+    // On the line or at the origin: nothing.
+    assert_eq!(dsm_region(10.0, -2.0, 5.0), DsmRegion::None);
+    assert_eq!(dsm_region(0.0, 0.0, 5.0), DsmRegion::None);
+}
+
+#[test]
+fn gains_at_10_gbps_and_300_us_are_the_papers_defaults() {
+    let g = DsmParams::default().resolve(Rate::from_gbps(10));
+    assert!((g.period - 80e-6).abs() < 1e-12);
+    assert_eq!(g.m, 4);
+    assert!((g.a - 20e3 / 34.0).abs() < 1e-6);
+    assert!((g.b - 20e3 / 11.0).abs() < 1e-6);
+    assert!((g.c - 10e3).abs() < 1e-6);
+    assert_eq!(g.omega, 5.0);
+    // The same without auto, and explicit values win.
+    let mut p = DsmParams { auto: false, ..DsmParams::default() };
+    assert_eq!(p.resolve(Rate::from_gbps(1)).m, 4);
+    p.set("m", &ParamValue::Number(2.0)).unwrap();
+    p.set("c_hz", &ParamValue::Number(1234.0)).unwrap();
+    let g = p.resolve(Rate::from_gbps(1));
+    assert_eq!((g.m, g.c), (2, 1234.0));
+}
+
+#[test]
+fn the_cp_samples_every_hundredth_frame_and_reaches_fast_when_far_off() {
+    let mut cp = DsmCp::new(DsmParams::default(), Rate::from_gbps(10));
+    let mut out = Vec::new();
+    let arrival = |q| Arrival { now: Time::ZERO, flow: 1, bytes: 1000, queue_bytes: q, dropped: false };
+    for _ in 0..99 {
+        cp.on_arrival(&arrival(100_000), &mut out);
+    }
+    assert!(out.is_empty());
+    cp.on_arrival(&arrival(100_000), &mut out);
+    // First sample: Qf = (100000 - 65536) x 8 bits, Qv = 100000 x 8 bits, no history:
+    // Qf_hat = Qf + 4 Qv > 0 and Qv_hat > 0: State C, F_b = -c Qf_hat.
+    let q_f: f64 = (100_000.0 - 65_536.0) * 8.0;
+    let expect: f64 = -10e3 * (q_f + 4.0 * 800_000.0);
+    let Feedback::RateDelta { kbps } = out[0].feedback else { panic!() };
+    assert_eq!(kbps as i64, (expect.round() as i64) / 1000);
+}
+
+#[test]
+fn the_rp_adds_feedback_with_the_cpid_rule_and_clamps() {
+    let mut rp = DsmRp::new(&DsmParams::default(), Rate::from_gbps(10), Rate::from_gbps(5));
+    assert!(rp.on_feedback(Time::ZERO, 3, &Feedback::RateDelta { kbps: -1_000_000 }));
+    assert_eq!(rp.rate(), Rate::from_gbps(4));
+    assert!(!rp.on_feedback(Time::ZERO, 9, &Feedback::RateDelta { kbps: 500_000 }));
+    assert!(rp.on_feedback(Time::ZERO, 3, &Feedback::RateDelta { kbps: 500_000 }));
+    assert_eq!(rp.rate(), Rate::from_mbps(4500));
+    rp.on_feedback(Time::ZERO, 3, &Feedback::RateDelta { kbps: i32::MAX });
+    assert_eq!(rp.rate(), Rate::from_gbps(10));
+    rp.on_feedback(Time::ZERO, 3, &Feedback::RateDelta { kbps: i32::MIN });
+    assert_eq!(rp.rate(), Rate::from_mbps(10));
+}
