@@ -83,6 +83,9 @@ pub struct FlowSpec {
     pub kind: FlowKind,
     /// Initial rate (greedy, finite) or the fixed rate (constant). `None` is line rate.
     pub rate: Option<Rate>,
+    /// A cap on the sending rate whatever the reaction point says (an application
+    /// that offers at most this much). `None`: no cap.
+    pub max_rate: Option<Rate>,
     /// Frame size in bytes, headers included.
     pub frame_bytes: u32,
     /// Priority class (0 is served first).

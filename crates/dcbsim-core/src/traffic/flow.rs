@@ -78,7 +78,10 @@ impl Flow {
             FlowKind::Finite { size: Bytes(n) } => (n, Some(n)),
             _ => (u64::MAX, None),
         };
-        let rate = rp.rate();
+        let rate = match spec.max_rate {
+            Some(cap) => rp.rate().min(cap),
+            None => rp.rate(),
+        };
         Flow {
             src: spec.src as u32,
             dst: spec.dst as u32,
@@ -89,7 +92,7 @@ impl Flow {
             size,
             active: false,
             rp,
-            max_rate: None,
+            max_rate: spec.max_rate,
             rate,
             line_rate,
             last_send: Time::ZERO,
