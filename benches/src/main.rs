@@ -1,1 +1,82 @@
-fn main() {}
+//! Whole-run benchmark: runs a scenario file and prints simulated seconds per wall
+//! second, events per second and peak memory.
+//!
+//! ```text
+//! cargo run --release -p dcbsim-bench -- scenarios/bench/dumbbell_10g.toml [--repeat N] [--set key=value ...]
+//! ```
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// What the command line asked for.
+struct Args {
+    file: PathBuf,
+    repeat: usize,
+    overrides: Vec<String>,
+}
+
+fn parse_args() -> Result<Args, String> {
+    let mut args = std::env::args().skip(1);
+    let mut file = None;
+    let mut repeat = 3;
+    let mut overrides = Vec::new();
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--repeat" => {
+                let n = args.next().ok_or("--repeat needs a number")?;
+                repeat = n.parse().map_err(|_| format!("--repeat: not a number: {n}"))?;
+            }
+            "--set" => overrides.push(args.next().ok_or("--set needs key=value")?),
+            _ if file.is_none() => file = Some(PathBuf::from(arg)),
+            _ => return Err(format!("unexpected argument: {arg}")),
+        }
+    }
+    let file = file.ok_or("usage: dcbsim-bench FILE [--repeat N] [--set key=value ...]")?;
+    Ok(Args { file, repeat: repeat.max(1), overrides })
+}
+
+/// Peak resident memory of this process, in KiB (Linux), if known.
+fn peak_rss_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+fn main() -> ExitCode {
+    let args = match parse_args() {
+        Ok(a) => a,
+        Err(msg) => {
+            eprintln!("dcbsim-bench: {msg}");
+            return ExitCode::from(2);
+        }
+    };
+    let scenario = match dcbsim_scenario::load_file(&args.file, &args.overrides) {
+        Ok(s) => s,
+        Err(err) => {
+            eprintln!("dcbsim-bench: {err}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut best = f64::INFINITY;
+    for run in 0..args.repeat {
+        let sim = scenario.build(scenario.seed).expect("validated at load");
+        let report = sim.run();
+        best = best.min(report.wall_seconds);
+        println!(
+            "run {run}: simulated {:.3} s in {:.3} s wall = {:.2} sim-s/s, {:.1} M events/s ({} events), delivered {} frames, dropped {}",
+            report.simulated.as_secs_f64(),
+            report.wall_seconds,
+            report.speed(),
+            report.events as f64 / report.wall_seconds / 1e6,
+            report.events,
+            report.delivered_frames(),
+            report.dropped_frames(),
+        );
+    }
+    let simulated = scenario.config.duration.as_secs_f64();
+    println!("best: {:.3} s wall, {:.2} simulated seconds per wall second", best, simulated / best);
+    if let Some(kib) = peak_rss_kib() {
+        println!("peak memory: {:.1} MiB", kib as f64 / 1024.0);
+    }
+    ExitCode::SUCCESS
+}

@@ -1,1 +1,174 @@
-//! dcbsim scenario files.
+//! # dcbsim-scenario
+//!
+//! Scenario files for dcbsim: TOML with the units in the key names, read into a
+//! [`dcbsim_core::config::SimConfig`]. Every error names the file, the line and
+//! column, the key and what is allowed; none panics. `--set key.path=value`
+//! overrides apply before reading. See `docs/scenario-format.md`.
+//!
+//! ```
+//! let text = r#"
+//! [run]
+//! duration_ms = 1.0
+//! [topology]
+//! kind = "dumbbell"
+//! senders = 2
+//! [[flows]]
+//! src = "s*"
+//! dst = "r0"
+//! "#;
+//! let scenario = dcbsim_scenario::load_str(text, "example.toml", &[]).unwrap();
+//! assert_eq!(scenario.config.flows.len(), 2);
+//! let err = dcbsim_scenario::load_str(text, "example.toml", &["run.duration_ms=-1".into()]).unwrap_err();
+//! assert_eq!(err.to_string(), "example.toml: --set run.duration_ms=-1: run.duration_ms: must be > 0 (got -1)");
+//! ```
+
+mod doc;
+mod error;
+mod network;
+mod overrides;
+mod reader;
+mod traffic;
+
+pub use error::{Origin, ScenarioError};
+
+use dcbsim_core::config::{ConfigError, MonitorSpec, SimConfig};
+use dcbsim_core::sim::Simulation;
+use doc::{Node, Value};
+use reader::Table;
+use std::path::Path;
+
+/// A validated scenario, ready to run.
+#[derive(Clone, Debug)]
+pub struct Scenario {
+    /// The scenario file as given (or a display name).
+    pub file: String,
+    /// `[run].name`, or the file's stem.
+    pub name: String,
+    /// The scenario as run: the file itself, or after overrides the document written
+    /// back as TOML.
+    pub toml: String,
+    /// What the engine runs.
+    pub config: SimConfig,
+    /// `[run].seed` (1 by default).
+    pub seed: u64,
+    doc: Node,
+    flow_origin: Vec<usize>,
+}
+
+/// Reads and validates the scenario file at `path`, after `overrides`.
+pub fn load_file(path: &Path, overrides: &[String]) -> Result<Scenario, ScenarioError> {
+    let file = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        let msg = format!("cannot read the scenario: {e}");
+        ScenarioError::new(&file, &Origin::Nowhere, "", msg)
+    })?;
+    load_str(&text, &file, overrides)
+}
+
+/// Reads and validates a scenario given as text; `file` names it in messages.
+pub fn load_str(text: &str, file: &str, overrides: &[String]) -> Result<Scenario, ScenarioError> {
+    let mut doc = doc::parse(text).map_err(|(at, msg)| ScenarioError::new(file, &at, "", format!("invalid TOML: {msg}")))?;
+    for expr in overrides {
+        overrides::apply(&mut doc, expr).map_err(|msg| {
+            let key = expr.split_once('=').map_or(expr.as_str(), |(k, _)| k).trim().to_string();
+            ScenarioError::new(file, &Origin::Override(expr.clone()), key, msg)
+        })?;
+    }
+    let (config, seed, name, flow_origin) = read(&doc, file)?;
+    let toml = if overrides.is_empty() {
+        text.to_string()
+    } else {
+        toml::to_string(&doc::to_toml(&doc)).unwrap_or_default()
+    };
+    let stem = Path::new(file).file_stem().map_or("scenario".to_string(), |s| s.to_string_lossy().into_owned());
+    let scenario = Scenario { file: file.to_string(), name: name.unwrap_or(stem), toml, config, seed, doc, flow_origin };
+    scenario.build(seed)?;
+    Ok(scenario)
+}
+
+type Read = (SimConfig, u64, Option<String>, Vec<usize>);
+
+fn read(doc: &Node, file: &str) -> Result<Read, ScenarioError> {
+    let top = Table::new(file, "", doc)?;
+    let run = network::read_run(&top.table("run")?.ok_or_else(|| top.error("run", None, "the [run] table is required"))?)?;
+    let topo_table = top.table("topology")?.ok_or_else(|| top.error("topology", None, "the [topology] table is required"))?;
+    let network = network::read_topology(&topo_table)?;
+    let topo = &network.topology;
+    let scheme_table = top.table("scheme")?;
+    let (scheme, placement) = network::read_scheme(scheme_table.as_ref(), topo)?;
+    let monitor_ports = network::read_monitor(top.table("monitor")?.as_ref(), topo)?;
+    let flows = traffic::read_flows(&top.tables("flows")?, &run, topo)?;
+    let timeline = traffic::read_timeline(&top.tables("timeline")?, &run, topo, &flows, &scheme)?;
+    top.finish(&["run", "topology", "scheme", "monitor", "flows", "timeline"])?;
+    check_buffers(file, &network, &flows.specs)?;
+    let mut config = SimConfig::new(run.duration);
+    config.nodes = network.topology.nodes.clone();
+    config.links = network.topology.links.clone();
+    config.flows = flows.specs;
+    config.timeline = timeline;
+    config.scheme = scheme;
+    config.congestion_points = placement;
+    config.notification_bytes = run.notification_bytes;
+    config.monitor = MonitorSpec { sample_interval: run.sample_interval, ports: monitor_ports };
+    Ok((config, run.seed, run.name, flows.origin))
+}
+
+/// Every switch buffer must hold the largest frame.
+fn check_buffers(file: &str, network: &network::Network, flows: &[dcbsim_core::config::FlowSpec]) -> Result<(), ScenarioError> {
+    let largest = flows.iter().map(|f| f.frame_bytes as u64).max().unwrap_or(0);
+    for (link, (key, node)) in network.topology.links.iter().zip(&network.buffer_keys) {
+        if link.buffer.0 < largest {
+            let at = node.as_ref().map_or(Origin::Nowhere, |n| n.at.clone());
+            let msg = format!("a buffer of {} bytes cannot hold a {largest}-byte frame", link.buffer.0);
+            return Err(ScenarioError::new(file, &at, key.clone(), msg));
+        }
+    }
+    Ok(())
+}
+
+impl Scenario {
+    /// Builds the simulation with `seed`, reporting engine-level faults (such as an
+    /// unreachable destination) at the key they come from.
+    pub fn build(&self, seed: u64) -> Result<Simulation, ScenarioError> {
+        Simulation::new(self.config.clone(), seed).map_err(|e| self.locate(&e))
+    }
+
+    /// Maps an engine error's key path back to the scenario file.
+    fn locate(&self, err: &ConfigError) -> ScenarioError {
+        let path = self.file_path(&err.path);
+        let at = find(&self.doc, &path);
+        ScenarioError::new(&self.file, &at, path, err.message.clone())
+    }
+
+    /// Rewrites `flows[i]` (the engine's flow index) to the `[[flows]]` entry it came from.
+    fn file_path(&self, path: &str) -> String {
+        let Some(rest) = path.strip_prefix("flows[") else { return path.to_string() };
+        let Some((index, tail)) = rest.split_once(']') else { return path.to_string() };
+        match index.parse::<usize>().ok().and_then(|i| self.flow_origin.get(i)) {
+            Some(origin) => format!("flows[{origin}]{tail}"),
+            None => path.to_string(),
+        }
+    }
+}
+
+/// The position of `path` in the document, or of its deepest existing parent.
+fn find(doc: &Node, path: &str) -> Origin {
+    let Ok(steps) = overrides::parse_path(path) else { return Origin::Nowhere };
+    let mut node = doc;
+    let mut at = Origin::Nowhere;
+    for step in steps {
+        let next = match (step, &node.value) {
+            (overrides::Step::Key(k), Value::Table(entries)) => entries.iter().find(|e| e.key == k).map(|e| &e.node),
+            (overrides::Step::Index(i), Value::Array(items)) => items.get(i),
+            _ => None,
+        };
+        match next {
+            Some(n) => {
+                node = n;
+                at = n.at.clone();
+            }
+            None => break,
+        }
+    }
+    at
+}

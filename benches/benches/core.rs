@@ -1,0 +1,69 @@
+//! Criterion micro-benchmarks of the core: the event queue and a short dumbbell run.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use dcbsim_core::config::{FlowKind, FlowSpec, LinkSpec, NodeKind, NodeSpec, SimConfig};
+use dcbsim_core::sched::{Event, EventQueue};
+use dcbsim_core::sim::Simulation;
+use dcbsim_core::units::{Bytes, Rate, Time};
+use std::hint::black_box;
+
+/// A queue holding `pending` events; each step pops the earliest and pushes one later,
+/// as the event loop does.
+fn event_queue(c: &mut Criterion) {
+    for pending in [16u64, 1024] {
+        c.bench_function(&format!("event queue pop+push, {pending} pending"), |b| {
+            let mut q = EventQueue::new();
+            for i in 0..pending {
+                q.push(Time(i * 997 % 1000), Event::PortFree { port: i as u32 });
+            }
+            b.iter(|| {
+                let (t, e) = q.pop().unwrap();
+                q.push(Time(t.0 + 1000 + (t.0 % 7)), black_box(e));
+            });
+        });
+    }
+}
+
+/// The dumbbell_10g benchmark shape, 10 ms long.
+fn dumbbell(duration: Time) -> SimConfig {
+    let mut cfg = SimConfig::new(duration);
+    cfg.nodes.push(NodeSpec { name: "sw0".into(), kind: NodeKind::Switch });
+    cfg.nodes.push(NodeSpec { name: "r0".into(), kind: NodeKind::Host });
+    let link = |a, b| LinkSpec {
+        a,
+        b,
+        rate: Rate::from_gbps(10),
+        delay: Time::from_us(1),
+        buffer: Bytes(131_072),
+        priorities: 1,
+        frame_service: None,
+    };
+    cfg.links.push(link(0, 1));
+    for i in 0..5 {
+        cfg.nodes.push(NodeSpec { name: format!("s{i}"), kind: NodeKind::Host });
+        cfg.links.push(link(i + 2, 0));
+        cfg.flows.push(FlowSpec {
+            name: format!("f{i}"),
+            src: i + 2,
+            dst: 1,
+            kind: FlowKind::Constant,
+            rate: Some(Rate::from_gbps_f64(2.5)),
+            max_rate: None,
+            frame_bytes: 1000,
+            priority: 0,
+            start: Time::ZERO,
+            stop: None,
+        });
+    }
+    cfg
+}
+
+fn whole_run(c: &mut Criterion) {
+    let cfg = dumbbell(Time::from_ms(10));
+    c.bench_function("dumbbell_10g, 10 ms simulated", |b| {
+        b.iter(|| Simulation::new(cfg.clone(), 1).unwrap().run().events)
+    });
+}
+
+criterion_group!(benches, event_queue, whole_run);
+criterion_main!(benches);

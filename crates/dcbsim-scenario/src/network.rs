@@ -1,0 +1,203 @@
+//! `[run]`, `[topology]`, `[scheme]` and `[monitor]`: the network and the scheme.
+
+use crate::doc::{Node, Value};
+use crate::reader::{Result, Table};
+use dcbsim_core::cc::{ParamValue, SchemeConfig};
+use dcbsim_core::config::{CpPlacement, LinkSpec, NodeKind, NodeSpec, PortRef};
+use dcbsim_core::topology::{self, LinkDefaults, Topology};
+use dcbsim_core::units::{Bytes, Rate, Time};
+
+/// What `[run]` says.
+pub struct RunSection {
+    /// Display name of the run.
+    pub name: Option<String>,
+    /// Simulated duration.
+    pub duration: Time,
+    /// Duration in ms as written (for messages).
+    pub duration_ms: f64,
+    /// Seed.
+    pub seed: u64,
+    /// Sampling period.
+    pub sample_interval: Time,
+    /// Default frame size.
+    pub frame_bytes: u32,
+    /// Notification frame size.
+    pub notification_bytes: u32,
+}
+
+const RUN_KEYS: &[&str] = &["name", "duration_ms", "seed", "sample_interval_us", "frame_bytes", "notification_bytes"];
+
+/// Reads `[run]`.
+pub fn read_run(run: &Table) -> Result<RunSection> {
+    let duration_ms = run.required("duration_ms", run.positive("duration_ms")?)?;
+    let section = RunSection {
+        name: run.string("name")?.map(|(s, _)| s.to_string()),
+        duration: Time::from_ms_f64(duration_ms),
+        duration_ms,
+        seed: run.integer("seed", 0, i64::MAX)?.unwrap_or(1) as u64,
+        sample_interval: Time::from_us_f64(run.positive("sample_interval_us")?.unwrap_or(1000.0)),
+        frame_bytes: run.integer("frame_bytes", 64, 9216)?.unwrap_or(1500) as u32,
+        notification_bytes: run.integer("notification_bytes", 64, 1500)?.unwrap_or(64) as u32,
+    };
+    if section.sample_interval > section.duration {
+        let node = run.get("sample_interval_us");
+        return Err(run.error("sample_interval_us", node, "must not exceed the run's duration"));
+    }
+    run.finish(RUN_KEYS)?;
+    Ok(section)
+}
+
+/// The network read from `[topology]`, with where each link's buffer was set.
+pub struct Network {
+    /// Nodes and links.
+    pub topology: Topology,
+    /// Per link: the key path and node of its buffer setting, for later checks.
+    pub buffer_keys: Vec<(String, Option<Node>)>,
+}
+
+const KINDS: &[&str] = &["dumbbell", "parking_lot", "many_to_one", "incast", "generic"];
+const COMMON: &[&str] = &["kind", "rate_gbps", "delay_us", "buffer_kb", "priorities", "frame_service_us"];
+
+fn gbps(t: &Table, key: &str, default: Rate) -> Result<Rate> {
+    Ok(t.positive(key)?.map_or(default, Rate::from_gbps_f64))
+}
+
+fn link_defaults(t: &Table) -> Result<LinkDefaults> {
+    Ok(LinkDefaults {
+        rate: gbps(t, "rate_gbps", Rate::from_gbps(10))?,
+        delay: Time::from_us_f64(t.non_negative("delay_us")?.unwrap_or(1.0)),
+        buffer: Bytes((t.positive("buffer_kb")?.unwrap_or(128.0) * 1024.0).round() as u64),
+        priorities: t.integer("priorities", 1, 8)?.unwrap_or(1) as u8,
+        frame_service: t.positive("frame_service_us")?.map(Time::from_us_f64),
+    })
+}
+
+fn count(t: &Table, key: &str) -> Result<usize> {
+    Ok(t.required(key, t.integer(key, 1, 100_000)?)? as usize)
+}
+
+/// Reads `[topology]`.
+pub fn read_topology(t: &Table) -> Result<Network> {
+    let kind = t.required("kind", t.choice("kind", KINDS)?)?;
+    if kind == "generic" {
+        return read_generic(t);
+    }
+    let d = link_defaults(t)?;
+    let (topology, extra): (Topology, &[&str]) = match kind {
+        "dumbbell" => {
+            let senders = count(t, "senders")?;
+            let receivers = t.integer("receivers", 1, 100_000)?.unwrap_or(1) as usize;
+            let bottleneck = gbps(t, "bottleneck_gbps", d.rate)?;
+            (topology::dumbbell(senders, receivers, bottleneck, &d), &["senders", "receivers", "bottleneck_gbps"])
+        }
+        "parking_lot" => (topology::parking_lot(gbps(t, "trunk_gbps", d.rate)?, &d), &["trunk_gbps"]),
+        "many_to_one" => {
+            let (tors, hosts) = (count(t, "tors")?, count(t, "hosts_per_tor")?);
+            let uplink = gbps(t, "uplink_gbps", d.rate)?;
+            (topology::many_to_one(tors, hosts, uplink, &d), &["tors", "hosts_per_tor", "uplink_gbps"])
+        }
+        _ => (topology::incast(count(t, "servers")?, &d), &["servers"]),
+    };
+    let allowed: Vec<&str> = COMMON.iter().chain(extra).copied().collect();
+    t.finish(&allowed)?;
+    let buffer = (t.key_path("buffer_kb"), t.get("buffer_kb").cloned());
+    let buffer_keys = vec![buffer; topology.links.len()];
+    Ok(Network { topology, buffer_keys })
+}
+
+const GENERIC_KEYS: &[&str] = &["kind", "hosts", "switches", "links"];
+const LINK_KEYS: &[&str] = &["a", "b", "rate_gbps", "delay_us", "buffer_kb", "priorities", "frame_service_us"];
+
+fn read_generic(t: &Table) -> Result<Network> {
+    let mut topology = Topology::default();
+    for (key, kind) in [("hosts", NodeKind::Host), ("switches", NodeKind::Switch)] {
+        for (name, node) in t.strings(key)?.unwrap_or_default() {
+            if name.is_empty() || name.contains(':') || name.contains('*') {
+                return Err(t.error(key, Some(node), format!("\"{name}\" is not a valid node name (no ':' or '*')")));
+            }
+            if topology.index(name).is_some() {
+                return Err(t.error(key, Some(node), format!("node \"{name}\" is listed twice")));
+            }
+            topology.nodes.push(NodeSpec { name: name.to_string(), kind });
+        }
+    }
+    let mut buffer_keys = Vec::new();
+    for link in t.tables("links")? {
+        let end = |key: &str| -> Result<usize> {
+            let (name, node) = link.required(key, link.string(key)?)?;
+            topology.index(name).ok_or_else(|| link.error(key, Some(node), format!("unknown node \"{name}\"")))
+        };
+        let (a, b) = (end("a")?, end("b")?);
+        let d = link_defaults(&link)?;
+        let rate = link.required("rate_gbps", link.positive("rate_gbps")?)?;
+        let spec = LinkSpec {
+            a,
+            b,
+            rate: Rate::from_gbps_f64(rate),
+            delay: d.delay,
+            buffer: d.buffer,
+            priorities: d.priorities,
+            frame_service: d.frame_service,
+        };
+        link.finish(LINK_KEYS)?;
+        buffer_keys.push((link.key_path("buffer_kb"), link.get("buffer_kb").cloned()));
+        topology.links.push(spec);
+    }
+    t.finish(GENERIC_KEYS)?;
+    Ok(Network { topology, buffer_keys })
+}
+
+/// Resolves a port name `node:peer`.
+pub fn port_ref(t: &Table, key: &str, name: &str, node: &Node, topo: &Topology) -> Result<PortRef> {
+    let bad = |msg: String| t.error(key, Some(node), msg);
+    let (a, b) = name.split_once(':').ok_or_else(|| bad(format!("\"{name}\" is not a port name (node:peer)")))?;
+    let index = |n: &str| topo.index(n).ok_or_else(|| bad(format!("unknown node \"{n}\" in port \"{name}\"")));
+    let (a, b) = (index(a)?, index(b)?);
+    if !topo.links.iter().any(|l| (l.a, l.b) == (a, b) || (l.a, l.b) == (b, a)) {
+        return Err(bad(format!("no link joins the two nodes of port \"{name}\"")));
+    }
+    Ok(PortRef { node: a, peer: b })
+}
+
+fn port_list(t: &Table, key: &str, topo: &Topology) -> Result<Option<Vec<PortRef>>> {
+    match t.strings(key)? {
+        None => Ok(None),
+        Some(list) => list.iter().map(|&(name, node)| port_ref(t, key, name, node, topo)).collect::<Result<_>>().map(Some),
+    }
+}
+
+/// Reads `[scheme]`: its name, where its congestion points sit, and its parameters.
+pub fn read_scheme(t: Option<&Table>, topo: &Topology) -> Result<(SchemeConfig, CpPlacement)> {
+    let Some(t) = t else { return Ok((SchemeConfig::None, CpPlacement::AllSwitchPorts)) };
+    let name = t.choice("name", SchemeConfig::NAMES)?.unwrap_or("none");
+    let mut scheme = SchemeConfig::by_name(name).expect("a listed name");
+    let placement = match t.get("congestion_points").map(|n| &n.value) {
+        Some(Value::Str(s)) if s == "all" => CpPlacement::AllSwitchPorts,
+        Some(_) => CpPlacement::Ports(port_list(t, "congestion_points", topo)?.unwrap_or_default()),
+        None => CpPlacement::AllSwitchPorts,
+    };
+    for (key, node) in t.rest() {
+        let value = param_value(node).ok_or_else(|| t.error(key, Some(node), "must be a number, a boolean or a string"))?;
+        scheme.set_param(key, &value).map_err(|m| t.error(key, Some(node), m))?;
+    }
+    Ok((scheme, placement))
+}
+
+/// A scheme parameter's value, as the core takes it.
+pub fn param_value(node: &Node) -> Option<ParamValue> {
+    match &node.value {
+        Value::Int(i) => Some(ParamValue::Number(*i as f64)),
+        Value::Float(f) => Some(ParamValue::Number(*f)),
+        Value::Bool(b) => Some(ParamValue::Bool(*b)),
+        Value::Str(s) => Some(ParamValue::Text(s.clone())),
+        _ => None,
+    }
+}
+
+/// Reads `[monitor]`: the ports whose queue is sampled.
+pub fn read_monitor(t: Option<&Table>, topo: &Topology) -> Result<Option<Vec<PortRef>>> {
+    let Some(t) = t else { return Ok(None) };
+    let ports = port_list(t, "ports", topo)?;
+    t.finish(&["ports"])?;
+    Ok(ports)
+}

@@ -1,0 +1,178 @@
+//! Typed reading of one table of the document, with errors at the offending key.
+
+use crate::doc::{Entry, Node, Value};
+use crate::error::{Origin, ScenarioError};
+use std::cell::Cell;
+
+/// A table being read: every key read is marked, and [`Table::finish`] rejects the
+/// rest as unknown.
+pub struct Table<'a> {
+    file: &'a str,
+    path: String,
+    at: Origin,
+    entries: &'a [Entry],
+    used: Vec<Cell<bool>>,
+}
+
+/// The result of reading a scenario.
+pub type Result<T> = std::result::Result<T, ScenarioError>;
+
+impl<'a> Table<'a> {
+    /// Reads `node` as the table at `path`.
+    pub fn new(file: &'a str, path: &str, node: &'a Node) -> Result<Table<'a>> {
+        match &node.value {
+            Value::Table(entries) => Ok(Table {
+                file,
+                path: path.to_string(),
+                at: node.at.clone(),
+                entries,
+                used: entries.iter().map(|_| Cell::new(false)).collect(),
+            }),
+            other => Err(ScenarioError::new(file, &node.at, path, format!("must be a table, not {}", other.type_name()))),
+        }
+    }
+
+    /// The key path of `key` in this table.
+    pub fn key_path(&self, key: &str) -> String {
+        if self.path.is_empty() { key.to_string() } else { format!("{}.{}", self.path, key) }
+    }
+
+    /// An error about `key`, pointing at `node` (or at the table when absent).
+    pub fn error(&self, key: &str, node: Option<&Node>, message: impl Into<String>) -> ScenarioError {
+        let at = node.map_or(&self.at, |n| &n.at);
+        ScenarioError::new(self.file, at, self.key_path(key), message)
+    }
+
+    /// The raw value of `key`, marking it read.
+    pub fn get(&self, key: &str) -> Option<&'a Node> {
+        let i = self.entries.iter().position(|e| e.key == key)?;
+        self.used[i].set(true);
+        Some(&self.entries[i].node)
+    }
+
+    /// Whether `key` is present (without marking it read).
+    pub fn has(&self, key: &str) -> bool {
+        self.entries.iter().any(|e| e.key == key)
+    }
+
+    /// A number (integer or float).
+    pub fn number(&self, key: &str) -> Result<Option<(f64, &'a Node)>> {
+        let Some(node) = self.get(key) else { return Ok(None) };
+        match node.value {
+            Value::Int(i) => Ok(Some((i as f64, node))),
+            Value::Float(f) if f.is_finite() => Ok(Some((f, node))),
+            Value::Float(_) => Err(self.error(key, Some(node), "must be a finite number")),
+            ref other => Err(self.error(key, Some(node), format!("must be a number, not {}", other.type_name()))),
+        }
+    }
+
+    /// A number > 0.
+    pub fn positive(&self, key: &str) -> Result<Option<f64>> {
+        match self.number(key)? {
+            Some((x, _)) if x > 0.0 => Ok(Some(x)),
+            Some((x, node)) => Err(self.error(key, Some(node), format!("must be > 0 (got {x})"))),
+            None => Ok(None),
+        }
+    }
+
+    /// A number ≥ 0.
+    pub fn non_negative(&self, key: &str) -> Result<Option<f64>> {
+        match self.number(key)? {
+            Some((x, _)) if x >= 0.0 => Ok(Some(x)),
+            Some((x, node)) => Err(self.error(key, Some(node), format!("must be >= 0 (got {x})"))),
+            None => Ok(None),
+        }
+    }
+
+    /// An integer in `lo..=hi`.
+    pub fn integer(&self, key: &str, lo: i64, hi: i64) -> Result<Option<i64>> {
+        let Some(node) = self.get(key) else { return Ok(None) };
+        match node.value {
+            Value::Int(i) if (lo..=hi).contains(&i) => Ok(Some(i)),
+            Value::Int(i) => Err(self.error(key, Some(node), format!("must be an integer in {lo}..={hi} (got {i})"))),
+            ref other => Err(self.error(key, Some(node), format!("must be an integer, not {}", other.type_name()))),
+        }
+    }
+
+    /// A string.
+    pub fn string(&self, key: &str) -> Result<Option<(&'a str, &'a Node)>> {
+        let Some(node) = self.get(key) else { return Ok(None) };
+        match &node.value {
+            Value::Str(s) => Ok(Some((s.as_str(), node))),
+            other => Err(self.error(key, Some(node), format!("must be a string, not {}", other.type_name()))),
+        }
+    }
+
+    /// One of `allowed`.
+    pub fn choice(&self, key: &str, allowed: &[&str]) -> Result<Option<&'a str>> {
+        match self.string(key)? {
+            Some((s, _)) if allowed.contains(&s) => Ok(Some(s)),
+            Some((s, node)) => Err(self.error(key, Some(node), format!("unknown \"{s}\"; allowed: {}", allowed.join(", ")))),
+            None => Ok(None),
+        }
+    }
+
+    /// A string, or a list of strings.
+    pub fn strings(&self, key: &str) -> Result<Option<Vec<(&'a str, &'a Node)>>> {
+        let Some(node) = self.get(key) else { return Ok(None) };
+        let not_string = |n: &Node| self.error(key, Some(n), format!("must be a string or a list of strings, not {}", n.value.type_name()));
+        match &node.value {
+            Value::Str(s) => Ok(Some(vec![(s.as_str(), node)])),
+            Value::Array(items) => items
+                .iter()
+                .map(|n| match &n.value {
+                    Value::Str(s) => Ok((s.as_str(), n)),
+                    _ => Err(not_string(n)),
+                })
+                .collect::<Result<Vec<_>>>()
+                .map(Some),
+            _ => Err(not_string(node)),
+        }
+    }
+
+    /// A sub-table.
+    pub fn table(&self, key: &str) -> Result<Option<Table<'a>>> {
+        match self.get(key) {
+            Some(node) => Table::new(self.file, &self.key_path(key), node).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// An array of tables (`[[key]]`), each with its path `key[i]`.
+    pub fn tables(&self, key: &str) -> Result<Vec<Table<'a>>> {
+        let Some(node) = self.get(key) else { return Ok(Vec::new()) };
+        let Value::Array(items) = &node.value else {
+            return Err(self.error(key, Some(node), format!("must be a list of tables ([[{key}]]), not {}", node.value.type_name())));
+        };
+        let path = self.key_path(key);
+        items.iter().enumerate().map(|(i, n)| Table::new(self.file, &format!("{path}[{i}]"), n)).collect()
+    }
+
+    /// The other keys, in document order, marking them read.
+    pub fn rest(&self) -> Vec<(&'a str, &'a Node)> {
+        let mut out = Vec::new();
+        for (i, e) in self.entries.iter().enumerate() {
+            if !self.used[i].get() {
+                self.used[i].set(true);
+                out.push((e.key.as_str(), &e.node));
+            }
+        }
+        out
+    }
+
+    /// Rejects any key not read, naming the allowed ones.
+    pub fn finish(&self, allowed: &[&str]) -> Result<()> {
+        for (i, e) in self.entries.iter().enumerate() {
+            if !self.used[i].get() {
+                let message = format!("unknown key; allowed: {}", allowed.join(", "));
+                return Err(ScenarioError::new(self.file, &e.key_at, self.key_path(&e.key), message));
+            }
+        }
+        Ok(())
+    }
+
+    /// A required value, or an error naming it.
+    pub fn required<T>(&self, key: &str, value: Option<T>) -> Result<T> {
+        value.ok_or_else(|| self.error(key, None, "is required"))
+    }
+}

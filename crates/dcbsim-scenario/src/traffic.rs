@@ -1,0 +1,215 @@
+//! `[[flows]]` and `[[timeline]]`.
+
+use crate::doc::Node;
+use crate::network::{RunSection, param_value, port_ref};
+use crate::reader::{Result, Table};
+use dcbsim_core::cc::SchemeConfig;
+use dcbsim_core::config::{Action, FlowKind, FlowSpec, NodeKind, TimelineEntry};
+use dcbsim_core::topology::Topology;
+use dcbsim_core::units::{Bytes, Rate, Time};
+
+const FLOW_KEYS: &[&str] = &[
+    "name", "src", "dst", "kind", "rate_gbps", "rate_mbps", "max_rate_gbps", "max_rate_mbps", "size_kb", "frame_bytes",
+    "priority", "start_ms", "stop_ms",
+];
+
+/// The flows of the scenario, and for each the index of the `[[flows]]` entry it
+/// came from (a glob makes several).
+pub struct Flows {
+    /// One spec per flow.
+    pub specs: Vec<FlowSpec>,
+    /// Index of the `[[flows]]` entry of each flow.
+    pub origin: Vec<usize>,
+    /// The name given to each `[[flows]]` entry (or None).
+    pub group_names: Vec<Option<String>>,
+}
+
+/// Hosts named by `pattern`: a name, or a prefix ending in `*`.
+fn hosts(t: &Table, key: &str, pattern: &str, node: &Node, topo: &Topology) -> Result<Vec<usize>> {
+    let is_host = |i: &usize| topo.nodes[*i].kind == NodeKind::Host;
+    let found: Vec<usize> = match pattern.strip_suffix('*') {
+        Some(prefix) => (0..topo.nodes.len()).filter(|i| topo.nodes[*i].name.starts_with(prefix) && is_host(i)).collect(),
+        None => topo.index(pattern).into_iter().collect(),
+    };
+    if found.is_empty() {
+        let names: Vec<&str> = topo.nodes.iter().filter(|n| n.kind == NodeKind::Host).map(|n| n.name.as_str()).take(12).collect();
+        return Err(t.error(key, Some(node), format!("no host matches \"{pattern}\"; hosts are: {}…", names.join(", "))));
+    }
+    if let Some(&sw) = found.iter().find(|i| !is_host(i)) {
+        return Err(t.error(key, Some(node), format!("\"{}\" is a switch; flows run between hosts", topo.nodes[sw].name)));
+    }
+    Ok(found)
+}
+
+/// The hosts named by `key`: a name, a prefix glob `name*`, or a list of these.
+fn endpoints(t: &Table, key: &str, topo: &Topology) -> Result<Vec<usize>> {
+    let patterns = t.required(key, t.strings(key)?)?;
+    let mut found = Vec::new();
+    for (pattern, node) in patterns {
+        found.extend(hosts(t, key, pattern, node, topo)?);
+    }
+    Ok(found)
+}
+
+/// A rate given as `<key>_gbps` or `<key>_mbps` (at most one).
+fn rate(t: &Table, stem: &str) -> Result<Option<Rate>> {
+    let (g, m) = (format!("{stem}_gbps"), format!("{stem}_mbps"));
+    match (t.positive(&g)?, t.positive(&m)?) {
+        (Some(_), Some(_)) => Err(t.error(&m, t.get(&m), format!("give {g} or {m}, not both"))),
+        (Some(x), None) => Ok(Some(Rate::from_gbps_f64(x))),
+        (None, Some(x)) => Ok(Some(Rate::from_bps_f64(x * 1e6))),
+        (None, None) => Ok(None),
+    }
+}
+
+fn read_flow(t: &Table, run: &RunSection, topo: &Topology) -> Result<(Vec<(usize, usize)>, FlowSpec)> {
+    let sources = endpoints(t, "src", topo)?;
+    let sinks = endpoints(t, "dst", topo)?;
+    let dst_node = t.get("dst").expect("read above");
+    let pairs: Vec<(usize, usize)> = match (sources.len(), sinks.len()) {
+        (_, 1) => sources.iter().map(|&s| (s, sinks[0])).collect(),
+        (1, _) => sinks.iter().map(|&d| (sources[0], d)).collect(),
+        (a, b) if a == b => sources.into_iter().zip(sinks).collect(),
+        (a, b) => return Err(t.error("dst", Some(dst_node), format!("{a} sources and {b} destinations cannot be paired"))),
+    };
+    if let Some(&(s, _)) = pairs.iter().find(|(s, d)| s == d) {
+        return Err(t.error("dst", Some(dst_node), format!("a flow from \"{}\" to itself", topo.nodes[s].name)));
+    }
+    let kind_name = t.choice("kind", &["greedy", "constant", "finite"])?.unwrap_or("greedy");
+    let size = t.positive("size_kb")?;
+    let kind = match (kind_name, size) {
+        ("finite", Some(kb)) => FlowKind::Finite { size: Bytes((kb * 1024.0).round().max(1.0) as u64) },
+        ("finite", None) => return Err(t.error("size_kb", None, "is required for a finite flow")),
+        (_, Some(_)) => return Err(t.error("size_kb", t.get("size_kb"), "is only for kind = \"finite\"")),
+        ("constant", None) => FlowKind::Constant,
+        _ => FlowKind::Greedy,
+    };
+    let rate_value = rate(t, "rate")?;
+    if kind == FlowKind::Constant && rate_value.is_none() {
+        return Err(t.error("rate_gbps", None, "a constant flow needs rate_gbps or rate_mbps"));
+    }
+    let start = t.non_negative("start_ms")?.unwrap_or(0.0);
+    if start > run.duration_ms {
+        return Err(t.error("start_ms", t.get("start_ms"), format!("is after the end of the run ({} ms)", run.duration_ms)));
+    }
+    let stop = t.positive("stop_ms")?;
+    if let Some(stop) = stop.filter(|&s| s <= start) {
+        return Err(t.error("stop_ms", t.get("stop_ms"), format!("must be after start_ms ({stop} <= {start})")));
+    }
+    let spec = FlowSpec {
+        name: String::new(),
+        src: 0,
+        dst: 0,
+        kind,
+        rate: rate_value,
+        max_rate: rate(t, "max_rate")?,
+        frame_bytes: t.integer("frame_bytes", 64, 9216)?.map_or(run.frame_bytes, |b| b as u32),
+        priority: t.integer("priority", 0, 7)?.unwrap_or(0) as u8,
+        start: Time::from_ms_f64(start),
+        stop: stop.map(Time::from_ms_f64),
+    };
+    t.finish(FLOW_KEYS)?;
+    Ok((pairs, spec))
+}
+
+/// Reads every `[[flows]]` entry, expanding globs.
+pub fn read_flows(tables: &[Table], run: &RunSection, topo: &Topology) -> Result<Flows> {
+    let mut flows = Flows { specs: Vec::new(), origin: Vec::new(), group_names: Vec::new() };
+    for (i, t) in tables.iter().enumerate() {
+        let given = t.string("name")?;
+        let (pairs, spec) = read_flow(t, run, topo)?;
+        let several = pairs.len() > 1;
+        for (k, (src, dst)) in pairs.into_iter().enumerate() {
+            let name = match given {
+                Some((n, _)) if several => format!("{n}{k}"),
+                Some((n, _)) => n.to_string(),
+                None => format!("{}-{}", topo.nodes[src].name, topo.nodes[dst].name),
+            };
+            if let Some((_, node)) = given.filter(|_| flows.specs.iter().any(|f| f.name == name)) {
+                return Err(t.error("name", Some(node), format!("flow name \"{name}\" is used twice")));
+            }
+            let name = unique(&flows.specs, name);
+            flows.specs.push(FlowSpec { name, src, dst, ..spec.clone() });
+            flows.origin.push(i);
+        }
+        flows.group_names.push(given.map(|(n, _)| n.to_string()));
+    }
+    Ok(flows)
+}
+
+fn unique(specs: &[FlowSpec], name: String) -> String {
+    let taken = |n: &str| specs.iter().any(|f| f.name == n);
+    if !taken(&name) {
+        return name;
+    }
+    (2..).map(|k| format!("{name}-{k}")).find(|n| !taken(n)).expect("an unused name")
+}
+
+const TIMELINE_KEYS: &[&str] =
+    &["at_ms", "port", "link", "rate_gbps", "flow", "action", "max_rate_gbps", "max_rate_mbps", "param", "value"];
+
+/// The flows a timeline entry names: one flow, or every flow of a `[[flows]]` entry.
+fn named_flows(t: &Table, flows: &Flows) -> Result<Vec<usize>> {
+    let (name, node) = t.required("flow", t.string("flow")?)?;
+    let exact: Vec<usize> = flows.specs.iter().position(|f| f.name == name).into_iter().collect();
+    if !exact.is_empty() {
+        return Ok(exact);
+    }
+    let group = flows.group_names.iter().position(|g| g.as_deref() == Some(name));
+    let members: Vec<usize> = match group {
+        Some(g) => (0..flows.specs.len()).filter(|&i| flows.origin[i] == g).collect(),
+        None => Vec::new(),
+    };
+    if members.is_empty() {
+        let names: Vec<&str> = flows.specs.iter().map(|f| f.name.as_str()).take(12).collect();
+        return Err(t.error("flow", Some(node), format!("no flow \"{name}\"; flows are: {}", names.join(", "))));
+    }
+    Ok(members)
+}
+
+/// Reads every `[[timeline]]` entry.
+pub fn read_timeline(tables: &[Table], run: &RunSection, topo: &Topology, flows: &Flows, scheme: &SchemeConfig) -> Result<Vec<TimelineEntry>> {
+    let mut entries = Vec::new();
+    for t in tables {
+        let at_ms = t.required("at_ms", t.non_negative("at_ms")?)?;
+        if at_ms > run.duration_ms {
+            let msg = format!("is after the end of the run (duration_ms = {})", run.duration_ms);
+            return Err(t.error("at_ms", t.get("at_ms"), msg));
+        }
+        let at = Time::from_ms_f64(at_ms);
+        let groups = ["port", "link", "flow", "param"].iter().filter(|k| t.has(k)).count();
+        if groups != 1 {
+            return Err(t.error("at_ms", None, "needs exactly one of port, link, flow or param"));
+        }
+        let mut push = |action| entries.push(TimelineEntry { at, action });
+        if let Some(key) = ["port", "link"].into_iter().find(|k| t.has(k)) {
+            let (name, node) = t.required(key, t.string(key)?)?;
+            let port = port_ref(t, key, name, node, topo)?;
+            let rate = Rate::from_gbps_f64(t.required("rate_gbps", t.positive("rate_gbps")?)?);
+            push(Action::PortRate { port, rate });
+            if key == "link" {
+                push(Action::PortRate { port: dcbsim_core::config::PortRef { node: port.peer, peer: port.node }, rate });
+            }
+        } else if t.has("flow") {
+            let members = named_flows(t, flows)?;
+            let cap = rate(t, "max_rate")?;
+            let action = t.choice("action", &["start", "stop"])?;
+            for flow in members {
+                match (action, cap) {
+                    (Some("start"), None) => push(Action::FlowStart { flow }),
+                    (Some(_), None) => push(Action::FlowStop { flow }),
+                    (None, Some(rate)) => push(Action::FlowMaxRate { flow, rate: Some(rate) }),
+                    _ => return Err(t.error("action", None, "give action = \"start\"/\"stop\" or max_rate_gbps/max_rate_mbps")),
+                }
+            }
+        } else {
+            let (name, _) = t.required("param", t.string("param")?)?;
+            let node = t.required("value", t.get("value"))?;
+            let value = param_value(node).ok_or_else(|| t.error("value", Some(node), "must be a number, a boolean or a string"))?;
+            scheme.clone().set_param(name, &value).map_err(|m| t.error("value", Some(node), format!("{name}: {m}")))?;
+            push(Action::SchemeParam { name: name.to_string(), value });
+        }
+        t.finish(TIMELINE_KEYS)?;
+    }
+    Ok(entries)
+}
