@@ -1,0 +1,169 @@
+//! Each kind of bad scenario gives one message with the file, position and key.
+
+use dcbsim_scenario::{ScenarioError, load_str};
+
+const GOOD: &str = r#"[run]
+duration_ms = 10.0
+
+[topology]
+kind = "dumbbell"
+senders = 2
+rate_gbps = 10.0
+buffer_kb = 64.0
+
+[scheme]
+name = "none"
+
+[[flows]]
+src = "s*"
+dst = "r0"
+rate_gbps = 2.0
+
+[[timeline]]
+at_ms = 5.0
+port = "sw0:r0"
+rate_gbps = 1.0
+"#;
+
+fn error(text: &str) -> ScenarioError {
+    load_str(text, "bad.toml", &[]).expect_err("must be refused")
+}
+
+/// `GOOD` with `from` replaced by `to`.
+fn with(from: &str, to: &str) -> ScenarioError {
+    assert!(GOOD.contains(from), "{from}");
+    error(&GOOD.replacen(from, to, 1))
+}
+
+fn assert_at(e: &ScenarioError, line: usize, key: &str, words: &str) {
+    assert_eq!((e.line, e.key.as_str()), (line, key), "{e}");
+    assert!(e.to_string().contains(words), "{e}");
+    assert!(e.to_string().starts_with(&format!("bad.toml:{line}:")), "{e}");
+    assert!(!e.to_string().contains('\n'));
+}
+
+#[test]
+fn the_good_scenario_loads() {
+    let s = load_str(GOOD, "good.toml", &[]).unwrap();
+    assert_eq!(s.config.flows.len(), 2);
+    assert_eq!(s.name, "good");
+}
+
+#[test]
+fn malformed_toml() {
+    let e = with("kind = \"dumbbell\"", "kind = \"dumbbell");
+    assert_eq!(e.line, 5, "{e}");
+    assert!(e.to_string().contains("invalid TOML"), "{e}");
+}
+
+#[test]
+fn negative_rate() {
+    assert_at(&with("rate_gbps = 2.0", "rate_gbps = -2.0"), 16, "flows[0].rate_gbps", "must be > 0 (got -2)");
+}
+
+#[test]
+fn zero_capacity() {
+    assert_at(&with("rate_gbps = 10.0", "rate_gbps = 0"), 7, "topology.rate_gbps", "must be > 0");
+}
+
+#[test]
+fn flow_between_unknown_nodes() {
+    assert_at(&with("dst = \"r0\"", "dst = \"r9\""), 15, "flows[0].dst", "no host matches \"r9\"");
+}
+
+#[test]
+fn unreachable_destination() {
+    let text = r#"[run]
+duration_ms = 1.0
+[topology]
+kind = "generic"
+hosts = ["a", "b"]
+switches = ["x", "y"]
+[[topology.links]]
+a = "a"
+b = "x"
+rate_gbps = 1.0
+[[topology.links]]
+b = "y"
+a = "b"
+rate_gbps = 1.0
+[[flows]]
+src = "a"
+dst = "b"
+"#;
+    let e = error(text);
+    assert_eq!((e.line, e.key.as_str()), (17, "flows[0].dst"), "{e}");
+    assert!(e.message.contains("no path from \"a\" to \"b\""), "{e}");
+}
+
+#[test]
+fn buffer_smaller_than_a_frame() {
+    assert_at(&with("buffer_kb = 64.0", "buffer_kb = 1.0"), 8, "topology.buffer_kb", "cannot hold a 1500-byte frame");
+}
+
+#[test]
+fn timeline_entry_after_the_end() {
+    assert_at(&with("at_ms = 5.0", "at_ms = 50.0"), 19, "timeline[0].at_ms", "after the end of the run");
+}
+
+#[test]
+fn unknown_scheme_name() {
+    assert_at(&with("name = \"none\"", "name = \"tcp\""), 11, "scheme.name", "allowed: none, qcn");
+}
+
+#[test]
+fn unknown_key_lists_the_allowed_ones() {
+    assert_at(&with("senders = 2", "senders = 2\nsendres = 3"), 7, "topology.sendres", "unknown key; allowed:");
+}
+
+#[test]
+fn wrong_type() {
+    assert_at(&with("senders = 2", "senders = \"two\""), 6, "topology.senders", "must be an integer, not a string");
+}
+
+#[test]
+fn unknown_scheme_parameter() {
+    let e = with("name = \"none\"", "name = \"qcn\"\ngdd = 0.1");
+    assert_at(&e, 12, "scheme.gdd", "unknown parameter; allowed:");
+}
+
+#[test]
+fn missing_required_table() {
+    let e = error("[topology]\nkind = \"incast\"\nservers = 2\n");
+    assert!(e.to_string().contains("run: the [run] table is required"), "{e}");
+}
+
+#[test]
+fn bad_overrides_name_the_set_expression() {
+    let e = load_str(GOOD, "bad.toml", &["run.duration_ms=-5".into()]).unwrap_err();
+    assert_eq!(e.to_string(), "bad.toml: --set run.duration_ms=-5: run.duration_ms: must be > 0 (got -5)");
+    let e = load_str(GOOD, "bad.toml", &["flows[7].src=x".into()]).unwrap_err();
+    assert!(e.to_string().contains("out of range"), "{e}");
+    let e = load_str(GOOD, "bad.toml", &["nonsense".into()]).unwrap_err();
+    assert!(e.to_string().contains("key.path=value"), "{e}");
+}
+
+#[test]
+fn mutated_files_never_panic() {
+    // Delete, duplicate or swap characters all over the file: every result is either a
+    // scenario or a one-line error.
+    let bytes: Vec<char> = GOOD.chars().collect();
+    let mut state = 12345u64;
+    for _ in 0..3000 {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let i = (state >> 33) as usize % bytes.len();
+        let j = (state >> 13) as usize % bytes.len();
+        let mut mutated = bytes.clone();
+        match state % 3 {
+            0 => {
+                mutated.remove(i);
+            }
+            1 => mutated.insert(i, bytes[j]),
+            _ => mutated.swap(i, j),
+        }
+        let text: String = mutated.into_iter().collect();
+        if let Err(e) = load_str(&text, "m.toml", &[]) {
+            assert!(!e.to_string().contains('\n'), "{e}");
+        }
+    }
+}
