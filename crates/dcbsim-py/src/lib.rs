@@ -1,1 +1,188 @@
-//! Python bindings.
+//! Python bindings of dcbsim: the private module `dcbsim._core`.
+//!
+//! Only conversions live here: scenarios in, run reports out as a dict of plain values
+//! and little-endian float64 byte strings (read with `numpy.frombuffer`). Runs release
+//! the GIL, slice by slice, and report progress between slices.
+
+use dcbsim_core::report::{FlowReport, PortReport, RunReport};
+use dcbsim_core::units::Time;
+use pyo3::create_exception;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList};
+use std::path::Path;
+
+create_exception!(_core, ScenarioError, PyValueError, "A scenario that cannot run: the message names the file, position and key.");
+
+fn scenario_error(e: dcbsim_scenario::ScenarioError) -> PyErr {
+    ScenarioError::new_err(e.to_string())
+}
+
+/// A validated scenario.
+#[pyclass(module = "dcbsim._core", frozen)]
+struct Scenario {
+    inner: dcbsim_scenario::Scenario,
+}
+
+fn floats<'py>(py: Python<'py>, values: impl Iterator<Item = f64>) -> Bound<'py, PyBytes> {
+    let bytes: Vec<u8> = values.flat_map(f64::to_le_bytes).collect();
+    PyBytes::new(py, &bytes)
+}
+
+fn port_dict<'py>(py: Python<'py>, p: &PortReport) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("name", &p.name)?;
+    d.set_item("capacity_bps", p.capacity_bps)?;
+    d.set_item("buffer_bytes", p.buffer_bytes)?;
+    d.set_item("monitored", !p.queue_bytes.is_empty())?;
+    d.set_item("queue_bytes", floats(py, p.queue_bytes.iter().map(|&q| q as f64)))?;
+    d.set_item("mean_bytes", p.stats.mean_bytes)?;
+    d.set_item("std_bytes", p.stats.std_bytes)?;
+    d.set_item("p_empty", p.stats.p_empty)?;
+    d.set_item("max_bytes", p.stats.max_bytes)?;
+    d.set_item("utilization", p.stats.utilization)?;
+    d.set_item("tx_frames", p.tx_frames)?;
+    d.set_item("tx_bytes", p.tx_bytes)?;
+    d.set_item("dropped_frames", p.dropped_frames)?;
+    d.set_item("dropped_bytes", p.dropped_bytes)?;
+    d.set_item("notifications", p.notifications)?;
+    d.set_item("queued_frames", p.queued_frames)?;
+    Ok(d)
+}
+
+fn flow_dict<'py>(py: Python<'py>, f: &FlowReport) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("name", &f.name)?;
+    d.set_item("src", &f.src)?;
+    d.set_item("dst", &f.dst)?;
+    d.set_item("sent_frames", f.sent_frames)?;
+    d.set_item("sent_bytes", f.sent_bytes)?;
+    d.set_item("delivered_frames", f.delivered_frames)?;
+    d.set_item("delivered_bytes", f.delivered_bytes)?;
+    d.set_item("dropped_frames", f.dropped_frames)?;
+    d.set_item("dropped_bytes", f.dropped_bytes)?;
+    d.set_item("in_network_frames", f.in_network_frames)?;
+    d.set_item("notifications", f.notifications)?;
+    d.set_item("completion_time_s", f.completion_time.map(Time::as_secs_f64))?;
+    d.set_item("rate_bps", floats(py, f.rate_bps.iter().copied()))?;
+    d.set_item("throughput_bps", floats(py, f.throughput_bps.iter().copied()))?;
+    d.set_item("send_bps", floats(py, f.send_bps.iter().copied()))?;
+    Ok(d)
+}
+
+fn report_dict<'py>(py: Python<'py>, r: &RunReport) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("time_s", floats(py, r.sample_times.iter().map(|t| t.as_secs_f64())))?;
+    let ports = PyList::empty(py);
+    for p in &r.ports {
+        ports.append(port_dict(py, p)?)?;
+    }
+    d.set_item("ports", ports)?;
+    let flows = PyList::empty(py);
+    for f in &r.flows {
+        flows.append(flow_dict(py, f)?)?;
+    }
+    d.set_item("flows", flows)?;
+    d.set_item("simulated_s", r.simulated.as_secs_f64())?;
+    d.set_item("events", r.events)?;
+    d.set_item("wall_s", r.wall_seconds)?;
+    d.set_item("sim_speed", r.speed())?;
+    Ok(d)
+}
+
+#[pymethods]
+impl Scenario {
+    /// Reads and validates the scenario file at `path`, after `overrides`.
+    #[staticmethod]
+    #[pyo3(signature = (path, overrides = Vec::new()))]
+    fn load(path: &str, overrides: Vec<String>) -> PyResult<Scenario> {
+        let inner = dcbsim_scenario::load_file(Path::new(path), &overrides).map_err(scenario_error)?;
+        Ok(Scenario { inner })
+    }
+
+    /// Reads and validates a scenario given as text.
+    #[staticmethod]
+    #[pyo3(signature = (text, file = "<string>", overrides = Vec::new()))]
+    fn loads(text: &str, file: &str, overrides: Vec<String>) -> PyResult<Scenario> {
+        let inner = dcbsim_scenario::load_str(text, file, &overrides).map_err(scenario_error)?;
+        Ok(Scenario { inner })
+    }
+
+    /// The scenario file as given.
+    #[getter]
+    fn file(&self) -> &str {
+        &self.inner.file
+    }
+
+    /// The run's name.
+    #[getter]
+    fn name(&self) -> &str {
+        &self.inner.name
+    }
+
+    /// The scenario as run, as TOML.
+    #[getter]
+    fn toml(&self) -> &str {
+        &self.inner.toml
+    }
+
+    /// The scenario's own seed.
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.inner.seed
+    }
+
+    /// Simulated duration, seconds.
+    #[getter]
+    fn duration_s(&self) -> f64 {
+        self.inner.config.duration.as_secs_f64()
+    }
+
+    /// The congestion-management scheme's name.
+    #[getter]
+    fn scheme(&self) -> &'static str {
+        self.inner.config.scheme.name()
+    }
+
+    /// Names of the flows, in order.
+    #[getter]
+    fn flow_names(&self) -> Vec<String> {
+        self.inner.config.flows.iter().map(|f| f.name.clone()).collect()
+    }
+
+    /// Numbers of nodes, links and flows.
+    #[getter]
+    fn size(&self) -> (usize, usize, usize) {
+        let c = &self.inner.config;
+        (c.nodes.len(), c.links.len(), c.flows.len())
+    }
+
+    /// Runs with `seed`, in `steps` slices of simulated time with the GIL released,
+    /// calling `progress(fraction_done)` between slices. An exception raised by the
+    /// callback, or a signal such as Ctrl-C, stops the run and propagates.
+    #[pyo3(signature = (seed, progress = None, steps = 100))]
+    fn run<'py>(&self, py: Python<'py>, seed: u64, progress: Option<Bound<'py, PyAny>>, steps: u32) -> PyResult<Bound<'py, PyDict>> {
+        let mut sim = self.inner.build(seed).map_err(scenario_error)?;
+        let end = self.inner.config.duration;
+        let steps = steps.max(1) as u64;
+        for k in 1..=steps {
+            let until = Time((end.0 as u128 * k as u128 / steps as u128) as u64);
+            py.detach(|| sim.run_until(until));
+            py.check_signals()?;
+            if let Some(cb) = &progress {
+                cb.call1((k as f64 / steps as f64,))?;
+            }
+        }
+        let report = sim.finish();
+        report_dict(py, &report)
+    }
+}
+
+/// The native part of dcbsim.
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Scenario>()?;
+    m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

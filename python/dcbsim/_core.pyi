@@ -1,0 +1,49 @@
+"""Type stubs of the native module ``dcbsim._core`` (private: use ``dcbsim``)."""
+
+from typing import Any, Callable
+
+__version__: str
+
+class ScenarioError(ValueError):
+    """A scenario that cannot run: the message names the file, position and key."""
+
+class Scenario:
+    """A validated scenario."""
+
+    @staticmethod
+    def load(path: str, overrides: list[str] = ...) -> Scenario:
+        """Reads and validates the scenario file at ``path``, after ``overrides``."""
+    @staticmethod
+    def loads(text: str, file: str = ..., overrides: list[str] = ...) -> Scenario:
+        """Reads and validates a scenario given as text."""
+    @property
+    def file(self) -> str:
+        """The scenario file as given."""
+    @property
+    def name(self) -> str:
+        """The run's name."""
+    @property
+    def toml(self) -> str:
+        """The scenario as run, as TOML."""
+    @property
+    def seed(self) -> int:
+        """The scenario's own seed."""
+    @property
+    def duration_s(self) -> float:
+        """Simulated duration, seconds."""
+    @property
+    def scheme(self) -> str:
+        """The congestion-management scheme's name."""
+    @property
+    def flow_names(self) -> list[str]:
+        """Names of the flows, in order."""
+    @property
+    def size(self) -> tuple[int, int, int]:
+        """Numbers of nodes, links and flows."""
+    def run(
+        self,
+        seed: int,
+        progress: Callable[[float], Any] | None = None,
+        steps: int = 100,
+    ) -> dict[str, Any]:
+        """Runs with ``seed``; returns the raw report (float64 arrays as bytes)."""

@@ -1,0 +1,106 @@
+"""The ``dcbsim`` command: run, validate."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from typing import Sequence
+
+import dcbsim
+from dcbsim import outputs, plot
+from dcbsim.table import summary_table
+
+
+class _Parser(argparse.ArgumentParser):
+    """Argument errors as one line and exit status 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"dcbsim: error: {message}\n")
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="dcbsim", description="Simulate congestion management in Data Center Bridging Ethernet.")
+    p.add_argument("--version", action="version", version=f"dcbsim {dcbsim.__version__}")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    run = sub.add_parser("run", help="run a scenario and write results, a manifest and plots")
+    run.add_argument("file", help="scenario file (TOML)")
+    run.add_argument("--out", required=True, help="output directory")
+    run.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a scenario key")
+    run.add_argument("--seed", type=int, help="seed (default: the scenario's)")
+    run.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
+    check = sub.add_parser("validate", help="check a scenario without running it")
+    check.add_argument("file", help="scenario file (TOML)")
+    check.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a scenario key")
+    return p
+
+
+def _fail(message: str, status: int = 2) -> int:
+    print(f"dcbsim: error: {message}", file=sys.stderr)
+    return status
+
+
+def _progress_bar(scenario: dcbsim.Scenario):
+    """A tqdm bar over simulated time when stderr is a terminal, else nothing."""
+    if not sys.stderr.isatty():
+        return None, None
+    from tqdm import tqdm
+
+    bar = tqdm(total=100, desc=scenario.name, unit="%", bar_format="{l_bar}{bar}| {elapsed}<{remaining}", leave=False)
+
+    def update(fraction: float) -> None:
+        bar.update(round(100 * fraction) - bar.n)
+
+    return bar, update
+
+
+def _run(args: argparse.Namespace) -> int:
+    if args.seed is not None and args.seed < 0:
+        return _fail(f"--seed must be >= 0 (got {args.seed})")
+    scenario = dcbsim.load(args.file, args.set)
+    seed = scenario.seed if args.seed is None else args.seed
+    bar, update = _progress_bar(scenario)
+    started = time.perf_counter()
+    try:
+        result = dcbsim.run(scenario, seed=seed, progress=update)
+    finally:
+        if bar is not None:
+            bar.close()
+    summary = result.summary
+    with outputs.staged(args.out) as stage:
+        result.to_polars().write_parquet(os.path.join(stage, "results.parquet"))
+        outputs.write_json(os.path.join(stage, "summary.json"), summary)
+        if not args.no_plots:
+            plot.save_all(result, stage)
+        wall = time.perf_counter() - started
+        outputs.write_json(os.path.join(stage, "manifest.json"), outputs.manifest(scenario, seed, wall, sys.argv))
+    print(summary_table(summary))
+    print(f"results in {args.out}")
+    return 0
+
+
+def _validate(args: argparse.Namespace) -> int:
+    scenario = dcbsim.load(args.file, args.set)
+    nodes, links, flows = scenario.size
+    print(f"ok: {scenario.name} ({nodes} nodes, {links} links, {flows} flows, scheme {scenario.scheme})")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``dcbsim`` command; returns the exit status."""
+    args = _parser().parse_args(argv)
+    try:
+        if args.command == "run":
+            return _run(args)
+        return _validate(args)
+    except dcbsim.ScenarioError as e:
+        return _fail(str(e))
+    except KeyboardInterrupt:
+        return _fail("interrupted; no output written", 130)
+    except OSError as e:
+        return _fail(str(e), 1)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,192 @@
+"""Results of one run: numpy arrays, a summary, tidy tables and plots."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Iterable
+
+import numpy as np
+
+if TYPE_CHECKING:
+    import pandas
+    import polars
+    from matplotlib.figure import Figure
+
+    from dcbsim._core import Scenario
+
+#: The metrics of the tidy table, and their units.
+METRICS = {
+    "queue_bytes": "bytes",
+    "rate_bps": "bits/s",
+    "throughput_bps": "bits/s",
+    "send_bps": "bits/s",
+}
+
+
+def _array(raw: bytes) -> np.ndarray:
+    return np.frombuffer(raw, dtype="<f8").copy()
+
+
+@dataclass(frozen=True)
+class PortResult:
+    """One switch egress port: its sampled queue and exact statistics."""
+
+    name: str
+    queue_bytes: np.ndarray
+    stats: dict[str, Any]
+
+    @property
+    def monitored(self) -> bool:
+        """Whether the queue was sampled."""
+        return bool(self.stats["monitored"])
+
+
+@dataclass(frozen=True)
+class FlowResult:
+    """One flow: its per-interval series and counters."""
+
+    name: str
+    rate_bps: np.ndarray
+    throughput_bps: np.ndarray
+    send_bps: np.ndarray
+    stats: dict[str, Any]
+
+
+def convergence_time(time_s: np.ndarray, rates: Iterable[np.ndarray], epsilon: float = 0.9) -> float | None:
+    """Convergence to fairness: the first sample time from which
+    ``min rate / max rate >= epsilon`` holds at every later sample, or ``None`` if it
+    does not hold at the end (the QCN-T paper's measure, with epsilon = 0.9)."""
+    stack = np.vstack(list(rates))
+    if stack.size == 0 or len(time_s) == 0:
+        return None
+    hi = stack.max(axis=0)
+    lo = stack.min(axis=0)
+    fair = (hi > 0) & (lo >= epsilon * hi)
+    if not fair[-1]:
+        return None
+    unfair = np.flatnonzero(~fair)
+    first = 0 if unfair.size == 0 else unfair[-1] + 1
+    return float(time_s[first])
+
+
+class Result:
+    """The outcome of :func:`dcbsim.run`.
+
+    ``time_s`` holds the sample times; each interval series value covers the interval
+    ending there. ``ports`` and ``flows`` map names to :class:`PortResult` and
+    :class:`FlowResult`.
+    """
+
+    def __init__(self, raw: dict[str, Any], scenario: Scenario, seed: int) -> None:
+        self.scenario = scenario
+        self.seed = seed
+        self.time_s = _array(raw["time_s"])
+        self.ports: dict[str, PortResult] = {}
+        for p in raw["ports"]:
+            stats = {k: v for k, v in p.items() if k not in ("name", "queue_bytes")}
+            self.ports[p["name"]] = PortResult(p["name"], _array(p["queue_bytes"]), stats)
+        self.flows: dict[str, FlowResult] = {}
+        for f in raw["flows"]:
+            series = {k: _array(f[k]) for k in ("rate_bps", "throughput_bps", "send_bps")}
+            stats = {k: v for k, v in f.items() if k not in series and k != "name"}
+            self.flows[f["name"]] = FlowResult(f["name"], stats=stats, **series)
+        self.run_stats = {k: raw[k] for k in ("simulated_s", "events", "wall_s", "sim_speed")}
+
+    @property
+    def monitored_ports(self) -> list[PortResult]:
+        """Ports whose queue was sampled."""
+        return [p for p in self.ports.values() if p.monitored]
+
+    def convergence_time(self, flows: Iterable[str] | None = None, epsilon: float = 0.9) -> float | None:
+        """Convergence to fairness of ``flows`` (default: all), from their rates."""
+        names = list(flows) if flows is not None else list(self.flows)
+        return convergence_time(self.time_s, (self.flows[n].rate_bps for n in names), epsilon)
+
+    @property
+    def summary(self) -> dict[str, Any]:
+        """Per port statistics, per flow counters and mean throughput, and totals."""
+        duration = self.run_stats["simulated_s"] or 1.0
+        flows = {}
+        for name, f in self.flows.items():
+            flows[name] = dict(f.stats, throughput_bps=f.stats["delivered_bytes"] * 8 / duration)
+        totals = {
+            key: sum(f.stats[key] for f in self.flows.values())
+            for key in ("sent_frames", "delivered_frames", "dropped_frames", "in_network_frames", "notifications")
+        }
+        return {
+            "scenario": self.scenario.name,
+            "scheme": self.scenario.scheme,
+            "seed": self.seed,
+            "ports": {name: dict(p.stats) for name, p in self.ports.items()},
+            "flows": flows,
+            "totals": totals,
+            **self.run_stats,
+        }
+
+    def _columns(self) -> dict[str, np.ndarray]:
+        """The tidy table's columns: one row per (sample, metric, entity)."""
+        n = len(self.time_s)
+        parts: list[tuple[str, str, np.ndarray]] = []
+        for p in self.monitored_ports:
+            parts.append(("queue_bytes", p.name, p.queue_bytes))
+        for f in self.flows.values():
+            for metric in ("rate_bps", "throughput_bps", "send_bps"):
+                parts.append((metric, f.name, getattr(f, metric)))
+        if not parts:
+            empty = np.array([], dtype=object)
+            return {"time_s": np.array([], dtype=float), "metric": empty, "entity": empty, "value": np.array([], dtype=float)}
+        return {
+            "time_s": np.tile(self.time_s, len(parts)),
+            "metric": np.repeat(np.array([m for m, _, _ in parts], dtype=object), n),
+            "entity": np.repeat(np.array([e for _, e, _ in parts], dtype=object), n),
+            "value": np.concatenate([v for _, _, v in parts]),
+        }
+
+    def to_polars(self) -> polars.DataFrame:
+        """The tidy table: columns ``time_s, metric, entity, value, seed``."""
+        import polars as pl
+
+        cols = self._columns()
+        return pl.DataFrame(
+            {
+                "time_s": pl.Series(cols["time_s"], dtype=pl.Float64),
+                "metric": pl.Series(cols["metric"].tolist(), dtype=pl.Utf8),
+                "entity": pl.Series(cols["entity"].tolist(), dtype=pl.Utf8),
+                "value": pl.Series(cols["value"], dtype=pl.Float64),
+            }
+        ).with_columns(pl.lit(self.seed, dtype=pl.UInt64).alias("seed"))
+
+    def to_pandas(self) -> pandas.DataFrame:
+        """The tidy table as a pandas DataFrame (needs the ``pandas`` extra)."""
+        import pandas as pd
+
+        frame = pd.DataFrame(self._columns())
+        frame["seed"] = self.seed
+        return frame
+
+    def plot_queue(self, path: str | None = None) -> Figure:
+        """Queue length vs time at each monitored port."""
+        from dcbsim import plot
+
+        return plot.queue(self, path)
+
+    def plot_queue_cdf(self, path: str | None = None) -> Figure:
+        """CDF of the sampled queue length at each monitored port."""
+        from dcbsim import plot
+
+        return plot.queue_cdf(self, path)
+
+    def plot_rates(self, path: str | None = None) -> Figure:
+        """Per-flow rate-limiter rate and delivered throughput vs time."""
+        from dcbsim import plot
+
+        return plot.rates(self, path)
+
+    def plot_utilization(self, path: str | None = None) -> Figure:
+        """Utilization of each switch port."""
+        from dcbsim import plot
+
+        return plot.utilization(self, path)
+
+    def __repr__(self) -> str:
+        return f"<Result {self.scenario.name!r} seed={self.seed}: {len(self.ports)} ports, {len(self.flows)} flows, {len(self.time_s)} samples>"

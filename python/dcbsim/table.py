@@ -1,0 +1,59 @@
+"""The summary table printed at the end of a run."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+
+def _table(headers: Sequence[str], rows: list[Sequence[str]]) -> str:
+    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(headers)]
+    line = "  ".join(h.ljust(w) if i == 0 else h.rjust(w) for i, (h, w) in enumerate(zip(headers, widths)))
+    out = [line, "-" * len(line)]
+    for r in rows:
+        out.append("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))))
+    return "\n".join(out)
+
+
+def summary_table(summary: dict[str, Any], max_rows: int = 20) -> str:
+    """Ports (queue, emptiness, utilization, drops) and flows (throughput, counts)."""
+    ports = [
+        (name, p) for name, p in summary["ports"].items() if p["tx_frames"] or p["dropped_frames"]
+    ][:max_rows]
+    port_rows = [
+        [
+            name,
+            f"{p['mean_bytes'] / 1024:.1f}",
+            f"{p['std_bytes'] / 1024:.1f}",
+            f"{100 * p['p_empty']:.1f}",
+            f"{100 * p['utilization']:.2f}",
+            str(p["dropped_frames"]),
+            str(p["notifications"]),
+        ]
+        for name, p in ports
+    ]
+    flows = list(summary["flows"].items())[:max_rows]
+    flow_rows = [
+        [
+            name,
+            f"{f['throughput_bps'] / 1e9:.3f}",
+            str(f["delivered_frames"]),
+            str(f["dropped_frames"]),
+            str(f["notifications"]),
+            "" if f["completion_time_s"] is None else f"{1e3 * f['completion_time_s']:.3f}",
+        ]
+        for name, f in flows
+    ]
+    totals = summary["totals"]
+    parts = [
+        _table(["port", "mean q (KB)", "std q (KB)", "P(q=0) %", "util %", "drops", "notifications"], port_rows),
+        "",
+        _table(["flow", "Gb/s", "delivered", "dropped", "notifications", "FCT (ms)"], flow_rows),
+        "",
+        (
+            f"{summary['scenario']} ({summary['scheme']}, seed {summary['seed']}): "
+            f"sent {totals['sent_frames']}, delivered {totals['delivered_frames']}, dropped {totals['dropped_frames']} frames; "
+            f"{summary['events']} events, {summary['simulated_s']:.3f} s simulated in {summary['wall_s']:.3f} s "
+            f"({summary['sim_speed']:.1f} simulated s per s)"
+        ),
+    ]
+    return "\n".join(parts)
