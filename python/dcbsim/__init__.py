@@ -15,6 +15,8 @@ from typing import Any, Callable, Sequence
 from dcbsim._core import Scenario, ScenarioError, __version__
 from dcbsim.results import Result
 
+ScenarioError.__module__ = "dcbsim"
+
 __all__ = ["Scenario", "ScenarioError", "Result", "load", "loads", "run", "__version__"]
 
 

@@ -89,9 +89,6 @@ fn read_flow(t: &Table, run: &RunSection, topo: &Topology) -> Result<(Vec<(usize
         return Err(t.error("rate_gbps", None, "a constant flow needs rate_gbps or rate_mbps"));
     }
     let start = t.non_negative("start_ms")?.unwrap_or(0.0);
-    if start > run.duration_ms {
-        return Err(t.error("start_ms", t.get("start_ms"), format!("is after the end of the run ({} ms)", run.duration_ms)));
-    }
     let stop = t.positive("stop_ms")?;
     if let Some(stop) = stop.filter(|&s| s <= start) {
         return Err(t.error("stop_ms", t.get("stop_ms"), format!("must be after start_ms ({stop} <= {start})")));

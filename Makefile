@@ -1,0 +1,34 @@
+# dcbsim: `make quickstart` installs and runs the quickstart; `make test` runs every test.
+
+VENV ?= .venv
+PY := $(VENV)/bin/python
+SOURCES := $(shell find crates python -name '*.rs' -o -name '*.py' -o -name '*.pyi' -o -name Cargo.toml) pyproject.toml Cargo.toml
+
+.PHONY: install test test-rust test-python test-slow quickstart bench clean
+
+$(VENV)/.installed: $(SOURCES)
+	test -x $(PY) || python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $@
+
+install: $(VENV)/.installed
+
+test: test-rust test-python
+
+test-rust:
+	cargo test --quiet
+
+test-python: install
+	$(PY) -m pytest -q
+
+test-slow: install
+	$(PY) -m pytest -q -m slow
+
+quickstart: install
+	$(VENV)/bin/dcbsim run scenarios/examples/quickstart.toml --out out/quickstart
+
+bench:
+	cargo run --release --quiet -p dcbsim-bench -- scenarios/bench/dumbbell_10g.toml --repeat 5
+
+clean:
+	rm -rf $(VENV) target out

@@ -1,0 +1,117 @@
+"""The Python API: load, run, results, tables."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import dcbsim
+
+
+def test_load_and_properties(quickstart):
+    s = dcbsim.load(quickstart)
+    assert s.name == "quickstart"
+    assert s.scheme == "qcn"
+    assert s.seed == 1
+    assert s.duration_s == pytest.approx(0.1)
+    assert s.size == (7, 6, 5)
+    assert s.flow_names[:2] == ["qcn0", "qcn1"]
+
+
+def test_overrides_change_the_scenario_as_run(quickstart):
+    s = dcbsim.load(quickstart, ["run.duration_ms=10", "flows[1].rate_gbps=3"])
+    assert s.duration_s == pytest.approx(0.01)
+    assert "duration_ms = 10" in s.toml
+
+
+def test_run_returns_arrays_of_the_right_shape(small_text):
+    r = dcbsim.run(dcbsim.loads(small_text), seed=3)
+    assert r.seed == 3
+    assert r.time_s.shape == (10,)
+    assert np.allclose(r.time_s, np.arange(1, 11) * 5e-4)
+    port = r.ports["sw0:r0"]
+    assert port.monitored and port.queue_bytes.shape == (10,)
+    for f in r.flows.values():
+        assert f.rate_bps.shape == f.throughput_bps.shape == f.send_bps.shape == (10,)
+        assert np.all(f.rate_bps == 4e9)
+
+
+def test_summary_has_ports_flows_and_totals(small_text):
+    s = dcbsim.run(dcbsim.loads(small_text)).summary
+    assert set(s) >= {"scenario", "scheme", "seed", "ports", "flows", "totals", "events", "wall_s", "sim_speed"}
+    assert set(s["ports"]["sw0:r0"]) >= {"mean_bytes", "std_bytes", "p_empty", "utilization", "dropped_frames"}
+    assert s["totals"]["sent_frames"] == sum(f["sent_frames"] for f in s["flows"].values())
+    assert s["events"] > 0
+
+
+def test_packets_are_conserved(small_text):
+    r = dcbsim.run(dcbsim.loads(small_text))
+    for f in r.flows.values():
+        st = f.stats
+        assert st["sent_frames"] == st["delivered_frames"] + st["dropped_frames"] + st["in_network_frames"]
+    # 12 Gb/s offered into 10 Gb/s: drops, and the bottleneck is busy nearly all the time.
+    assert r.summary["totals"]["dropped_frames"] > 0
+    assert r.ports["sw0:r0"].stats["utilization"] > 0.99
+
+
+def test_same_seed_same_results_bit_for_bit(quickstart):
+    a = dcbsim.run(quickstart, seed=5)
+    b = dcbsim.run(quickstart, seed=5)
+    assert a.to_polars().equals(b.to_polars())
+    strip = lambda s: {k: v for k, v in s.items() if k not in ("wall_s", "sim_speed")}
+    assert strip(a.summary) == strip(b.summary)
+
+
+def test_different_seeds_differ_where_randomness_matters(quickstart):
+    a = dcbsim.run(quickstart, seed=1)
+    b = dcbsim.run(quickstart, seed=2)
+    assert not a.to_polars().equals(b.to_polars())
+
+
+def test_tidy_tables(small_text):
+    r = dcbsim.run(dcbsim.loads(small_text), seed=2)
+    pl_frame = r.to_polars()
+    assert pl_frame.columns == ["time_s", "metric", "entity", "value", "seed"]
+    # every switch port's queue (4 ports, none listed in [monitor]) + 3 series per
+    # flow, 10 samples each.
+    assert pl_frame.height == (4 + 3 * 3) * 10
+    assert set(pl_frame["metric"].unique()) == {"queue_bytes", "rate_bps", "throughput_bps", "send_bps"}
+    pd_frame = r.to_pandas()
+    assert list(pd_frame.columns) == ["time_s", "metric", "entity", "value", "seed"]
+    assert len(pd_frame) == pl_frame.height
+    assert pd_frame["value"].sum() == pytest.approx(pl_frame["value"].sum())
+
+
+def test_progress_is_reported_and_exceptions_propagate(small_text):
+    s = dcbsim.loads(small_text)
+    seen = []
+    dcbsim.run(s, progress=seen.append)
+    assert len(seen) == 100 and seen[-1] == pytest.approx(1.0)
+    assert seen == sorted(seen)
+
+    def boom(fraction):
+        if fraction > 0.3:
+            raise RuntimeError("stop here")
+
+    with pytest.raises(RuntimeError, match="stop here"):
+        dcbsim.run(s, progress=boom)
+
+
+def test_convergence_time():
+    from dcbsim.results import convergence_time
+
+    t = np.array([1.0, 2.0, 3.0, 4.0])
+    assert convergence_time(t, [np.array([9, 5, 9, 5.0]), np.array([1, 4.9, 2, 4.8])]) == 4.0
+    assert convergence_time(t, [np.array([5, 5, 5, 5.0]), np.array([5, 5, 5, 5.0])]) == 1.0
+    assert convergence_time(t, [np.array([5, 5, 5, 9.0]), np.array([5, 5, 5, 1.0])]) is None
+
+
+def test_plots_are_drawn(small_text, tmp_path):
+    from dcbsim import plot
+
+    r = dcbsim.run(dcbsim.loads(small_text))
+    paths = plot.save_all(r, tmp_path)
+    assert len(paths) == 4
+    for p in paths:
+        with open(p, "rb") as f:
+            assert f.read(8) == b"\x89PNG\r\n\x1a\n"

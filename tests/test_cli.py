@@ -1,0 +1,96 @@
+"""The dcbsim command: outputs, validation, bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from conftest import SCENARIOS
+
+BAD = {
+    "malformed": ('kind = "dumbbell"', 'kind = "dumbbell'),
+    "negative rate": ("rate_gbps = 4.0", "rate_gbps = -4.0"),
+    "unknown node": ('dst = "r0"', 'dst = "r7"'),
+    "zero capacity": ("rate_gbps = 10.0", "rate_gbps = 0.0"),
+    "tiny buffer": ("buffer_kb = 64.0", "buffer_kb = 0.5"),
+    "unknown key": ("senders = 3", "senders = 3\nsenderz = 1"),
+    "unknown scheme": ("[[flows]]", '[scheme]\nname = "magic"\n\n[[flows]]'),
+    "timeline after the end": ("[[flows]]", '[[timeline]]\nat_ms = 99.0\nport = "sw0:r0"\nrate_gbps = 1.0\n\n[[flows]]'),
+}
+
+
+def dcbsim_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "dcbsim.cli", *args], capture_output=True, text=True, cwd=cwd, timeout=300)
+
+
+def test_run_writes_results_summary_manifest_and_plots(tmp_path, quickstart):
+    out = tmp_path / "run"
+    done = dcbsim_cli("run", str(quickstart), "--out", str(out), "--set", "run.duration_ms=20", "--seed", "4")
+    assert done.returncode == 0, done.stderr
+    names = sorted(p.name for p in out.iterdir())
+    assert names == ["manifest.json", "queue.png", "queue_cdf.png", "rates.png", "results.parquet", "summary.json", "utilization.png"]
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["seed"] == 4 and "duration_ms = 20" in manifest["scenario"]
+    assert manifest["dcbsim_version"]
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["seed"] == 4
+    table = pl.read_parquet(out / "results.parquet")
+    assert table.columns == ["time_s", "metric", "entity", "value", "seed"]
+    assert "sw0:r0" in done.stdout and "delivered" in done.stdout
+    assert not list(tmp_path.glob(".*tmp*")), "no staging directory is left behind"
+
+
+def test_validate_and_version(quickstart):
+    done = dcbsim_cli("validate", str(quickstart))
+    assert done.returncode == 0 and done.stdout.startswith("ok: quickstart")
+    done = dcbsim_cli("--version")
+    assert done.returncode == 0 and done.stdout.startswith("dcbsim ")
+
+
+@pytest.mark.parametrize("case", sorted(BAD))
+def test_bad_input_gives_one_line_exit_2_and_writes_nothing(case, tmp_path, small_text):
+    before, after = BAD[case]
+    assert before in small_text
+    path = tmp_path / "bad.toml"
+    path.write_text(small_text.replace(before, after, 1))
+    out = tmp_path / "out"
+    done = dcbsim_cli("run", str(path), "--out", str(out))
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith(f"dcbsim: error: {path}"), lines[0]
+    assert "Traceback" not in done.stderr and "panicked" not in done.stderr
+    assert not out.exists()
+    assert [p.name for p in tmp_path.iterdir()] == ["bad.toml"]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["run", "missing.toml", "--out", "o"],
+        ["run", "{q}", "--out", "o", "--seed", "-1"],
+        ["run", "{q}", "--out", "o", "--seed", "x"],
+        ["run", "{q}", "--out", "o", "--set", "novalue"],
+        ["run", "{q}", "--out", "o", "--set", "flows[9].src=s0"],
+        ["validate"],
+    ],
+)
+def test_bad_command_lines(args, tmp_path, quickstart):
+    args = [a.replace("{q}", str(quickstart)) for a in args]
+    done = dcbsim_cli(*args, cwd=tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert not (tmp_path / "o").exists()
+
+
+def test_every_shipped_scenario_validates():
+    files = sorted(SCENARIOS.rglob("*.toml"))
+    assert len(files) >= 5
+    for f in files:
+        done = dcbsim_cli("validate", str(f))
+        assert done.returncode == 0, done.stderr
