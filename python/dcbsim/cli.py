@@ -9,7 +9,7 @@ import time
 from typing import Sequence
 
 import dcbsim
-from dcbsim import outputs, plot
+from dcbsim import outputs
 from dcbsim.table import summary_table
 
 
@@ -72,6 +72,8 @@ def _run(args: argparse.Namespace) -> int:
         result.to_polars().write_parquet(os.path.join(stage, "results.parquet"))
         outputs.write_json(os.path.join(stage, "summary.json"), summary)
         if not args.no_plots:
+            from dcbsim import plot
+
             plot.save_all(result, stage)
         wall = time.perf_counter() - started
         outputs.write_json(os.path.join(stage, "manifest.json"), outputs.manifest(scenario, seed, wall, sys.argv))
