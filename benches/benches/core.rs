@@ -1,4 +1,5 @@
 //! Criterion micro-benchmarks of the core: the event queue and a short dumbbell run.
+#![allow(missing_docs)] // criterion's macros generate undocumented functions
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use dcbsim_core::config::{FlowKind, FlowSpec, LinkSpec, NodeKind, NodeSpec, SimConfig};

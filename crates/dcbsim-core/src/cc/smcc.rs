@@ -75,7 +75,8 @@ impl SmccParams {
         if !(x.is_finite() && x > 0.0) {
             return Err(format!("{name} must be > 0 (got {x})"));
         }
-        let mbps = Some(Rate::from_bps_f64(x * 1e6));
+        let rate = Rate::from_bps_f64(x * 1e6);
+        let mbps = Some(rate);
         match name {
             "q0_kb" => self.q0 = (x * 1024.0).round() as u64,
             "buffer_kb" => self.buffer = (x * 1024.0).round() as u64,
@@ -86,7 +87,7 @@ impl SmccParams {
             "r_large_mbps" => self.r_large = mbps,
             "r_small_mbps" => self.r_small = mbps,
             "t1_kb" => self.t1 = (x * 1024.0).round() as u64,
-            "r_min_mbps" => self.r_min = mbps.unwrap_or_default(),
+            "r_min_mbps" => self.r_min = rate,
             _ => return Err(format!("unknown parameter; allowed: {}", Self::NAMES.join(", "))),
         }
         Ok(())
