@@ -5,7 +5,7 @@
 //! laws by the region of the predicted state (eq. 24). The reaction point adds the
 //! feedback to its rate.
 
-use super::{Arrival, CongestionPoint, Feedback, Notify, ParamValue, ReactionPoint};
+use super::{Arrival, CongestionPoint, CpidRule, Feedback, Notify, ParamValue, ReactionPoint};
 use crate::units::{Rate, Time};
 use std::collections::VecDeque;
 
@@ -271,13 +271,13 @@ pub struct DsmRp {
     r_min: f64,
     line: f64,
     rate: f64,
-    decrease_cpid: Option<u32>,
+    cpid: CpidRule,
 }
 
 impl DsmRp {
     /// A reaction point starting at `initial` on a NIC of rate `line`.
     pub fn new(params: &DsmParams, line: Rate, initial: Rate) -> DsmRp {
-        DsmRp { r_min: params.r_min.as_f64(), line: line.as_f64(), rate: initial.as_f64(), decrease_cpid: None }
+        DsmRp { r_min: params.r_min.as_f64(), line: line.as_f64(), rate: initial.as_f64(), cpid: CpidRule::default() }
     }
 }
 
@@ -293,11 +293,8 @@ impl ReactionPoint for DsmRp {
 
     fn on_feedback(&mut self, _now: Time, cpid: u32, feedback: &Feedback) -> bool {
         let Feedback::RateDelta { kbps } = *feedback else { return false };
-        if kbps > 0 && self.decrease_cpid.is_some_and(|c| c != cpid) {
+        if !self.cpid.admit(cpid, kbps as f64) {
             return false;
-        }
-        if kbps < 0 {
-            self.decrease_cpid = Some(cpid);
         }
         self.rate = (self.rate + kbps as f64 * 1e3).clamp(self.r_min, self.line);
         kbps != 0

@@ -7,7 +7,7 @@
 //! The reaction point raises or cuts its rate from the normalized feedback, and accepts
 //! increases only from the congestion point that last caused a decrease.
 
-use super::{Arrival, CongestionPoint, Feedback, Notify, ParamValue, ReactionPoint};
+use super::{Arrival, CongestionPoint, CpidRule, Feedback, Notify, ParamValue, ReactionPoint};
 use crate::units::{Rate, Time};
 
 /// Parameters of BCN/ECM. `Default` is the DCC paper's Table II.
@@ -157,13 +157,13 @@ pub struct EcmRp {
     line: f64,
     rate: f64,
     halted_until: Option<Time>,
-    decrease_cpid: Option<u32>,
+    cpid: CpidRule,
 }
 
 impl EcmRp {
     /// A reaction point starting at `initial` on a NIC of rate `line`.
     pub fn new(params: EcmParams, line: Rate, initial: Rate) -> EcmRp {
-        EcmRp { params, line: line.as_f64(), rate: initial.as_f64(), halted_until: None, decrease_cpid: None }
+        EcmRp { params, line: line.as_f64(), rate: initial.as_f64(), halted_until: None, cpid: CpidRule::default() }
     }
 
     /// The normalized feedback `−(Qoff + w·Qδ) / Q_eq`.
@@ -173,7 +173,7 @@ impl EcmRp {
 
     fn decrease(&mut self, cut: f64, cpid: u32) {
         self.rate = (self.rate * (1.0 - cut)).max(self.params.r_min.as_f64());
-        self.decrease_cpid = Some(cpid);
+        self.cpid.admit(cpid, -1.0);
     }
 }
 
@@ -196,7 +196,7 @@ impl ReactionPoint for EcmRp {
             Feedback::QueueState { q_off, q_delta } => {
                 let fb = self.normalized(q_off, q_delta);
                 if fb > 0.0 {
-                    if self.decrease_cpid.is_some_and(|c| c != cpid) {
+                    if !self.cpid.admit(cpid, fb) {
                         return false;
                     }
                     let step = (p.gi * fb * p.ru.as_f64()).min(p.beta * self.line);
@@ -214,7 +214,7 @@ impl ReactionPoint for EcmRp {
             }
             Feedback::Halt => {
                 self.halted_until = Some(now + p.t_max);
-                self.decrease_cpid = Some(cpid);
+                self.cpid.admit(cpid, -1.0);
             }
             _ => return false,
         }

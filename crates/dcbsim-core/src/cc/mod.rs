@@ -13,10 +13,12 @@
 
 pub mod dsm;
 pub mod ecm;
+mod cpid;
 mod fixed;
 pub mod qcn;
 pub mod smcc;
 
+pub use cpid::CpidRule;
 pub use dsm::{DsmCp, DsmParams, DsmRp};
 pub use ecm::{EcmCp, EcmParams, EcmRp};
 pub use fixed::FixedRate;

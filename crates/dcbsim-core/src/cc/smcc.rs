@@ -6,7 +6,7 @@
 //! otherwise (State B), and accepts increases only from the congestion point that last
 //! caused a decrease.
 
-use super::{Arrival, CongestionPoint, Feedback, Notify, ParamValue, ReactionPoint};
+use super::{Arrival, CongestionPoint, CpidRule, Feedback, Notify, ParamValue, ReactionPoint};
 use crate::rng::Rng;
 use crate::units::{Rate, Time};
 
@@ -152,13 +152,13 @@ pub struct SmccRp {
     params: SmccParams,
     line: Rate,
     rate: f64,
-    decrease_cpid: Option<u32>,
+    cpid: CpidRule,
 }
 
 impl SmccRp {
     /// A reaction point starting at `initial` on a NIC of rate `line`.
     pub fn new(params: SmccParams, line: Rate, initial: Rate) -> SmccRp {
-        SmccRp { params, line, rate: initial.as_f64(), decrease_cpid: None }
+        SmccRp { params, line, rate: initial.as_f64(), cpid: CpidRule::default() }
     }
 
     /// The rate change for a feedback pair: `−a·Qoff` clipped to ±R_a in State A,
@@ -198,11 +198,8 @@ impl ReactionPoint for SmccRp {
     fn on_feedback(&mut self, _now: Time, cpid: u32, feedback: &Feedback) -> bool {
         let Feedback::QueueState { q_off, q_delta } = *feedback else { return false };
         let delta = self.change(q_off, q_delta);
-        if delta > 0.0 && self.decrease_cpid.is_some_and(|c| c != cpid) {
+        if !self.cpid.admit(cpid, delta) {
             return false;
-        }
-        if delta < 0.0 {
-            self.decrease_cpid = Some(cpid);
         }
         self.rate = (self.rate + delta).clamp(self.params.r_min.as_f64(), self.line.as_f64());
         delta != 0.0
