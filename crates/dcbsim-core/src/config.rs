@@ -88,6 +88,10 @@ pub struct FlowSpec {
     pub max_rate: Option<Rate>,
     /// Frame size in bytes, headers included.
     pub frame_bytes: u32,
+    /// Random spread of the gaps between frames: each gap is multiplied by
+    /// U(1 − jitter, 1 + jitter), from the flow's own random stream. Zero (exact
+    /// pacing) by default; a little breaks the phase locking of identical sources.
+    pub jitter: f64,
     /// Priority class (0 is served first).
     pub priority: u8,
     /// When the flow starts sending.

@@ -10,8 +10,17 @@ use dcbsim_core::units::{Bytes, Rate, Time};
 
 const FLOW_KEYS: &[&str] = &[
     "name", "src", "dst", "kind", "rate_gbps", "rate_mbps", "max_rate_gbps", "max_rate_mbps", "size_kb", "frame_bytes",
-    "priority", "start_ms", "stop_ms",
+    "jitter", "priority", "start_ms", "stop_ms",
 ];
+
+/// The spread of the gaps between frames, in [0, 1).
+fn jitter(t: &Table) -> Result<f64> {
+    match t.number("jitter")? {
+        Some((x, _)) if (0.0..1.0).contains(&x) => Ok(x),
+        Some((x, node)) => Err(t.error("jitter", Some(node), format!("must be in [0, 1) (got {x})"))),
+        None => Ok(0.0),
+    }
+}
 
 /// The flows of the scenario, and for each the index of the `[[flows]]` entry it
 /// came from (a glob makes several).
@@ -101,6 +110,7 @@ fn read_flow(t: &Table, run: &RunSection, topo: &Topology) -> Result<(Vec<(usize
         rate: rate_value,
         max_rate: rate(t, "max_rate")?,
         frame_bytes: t.integer("frame_bytes", 64, 9216)?.map_or(run.frame_bytes, |b| b as u32),
+        jitter: jitter(t)?,
         priority: t.integer("priority", 0, 7)?.unwrap_or(0) as u8,
         start: Time::from_ms_f64(start),
         stop: stop.map(Time::from_ms_f64),

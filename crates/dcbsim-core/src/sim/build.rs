@@ -192,9 +192,12 @@ impl Simulation {
                         config.scheme.reaction_point(init, Rng::stream(seed, &format!("rp:{}", spec.name)))
                     }
                 };
-                Flow::new(spec, rp, line_rate)
+                if spec.jitter < 0.0 || spec.jitter >= 1.0 {
+                    return Err(ConfigError::new(format!("flows[{i}].jitter"), "must be in [0, 1)"));
+                }
+                Ok(Flow::new(spec, rp, line_rate, Rng::stream(seed, &format!("flow:{}", spec.name))))
             })
-            .collect();
+            .collect::<Result<Vec<_>, ConfigError>>()?;
         let interval = config.monitor.sample_interval;
         let samples = (config.duration.0 / interval.0) as usize;
         let sampler = Sampler::new(interval, monitored_ports(&config, &w)?, config.flows.len(), samples);

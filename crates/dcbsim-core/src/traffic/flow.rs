@@ -1,6 +1,7 @@
 //! One flow's sending state: backlog, rate limiter, reaction point and counters.
 
 use crate::cc::ReactionPointKind;
+use crate::rng::Rng;
 use crate::config::{FlowKind, FlowSpec};
 use crate::units::{Bytes, Rate, Time, TransmitMemo};
 
@@ -69,11 +70,14 @@ pub struct Flow {
     /// Counters.
     pub counters: FlowCounters,
     gap: TransmitMemo,
+    jitter: f64,
+    gap_factor: f64,
+    rng: Rng,
 }
 
 impl Flow {
     /// A flow from its spec, not yet started.
-    pub fn new(spec: &FlowSpec, rp: ReactionPointKind, line_rate: Rate) -> Flow {
+    pub fn new(spec: &FlowSpec, rp: ReactionPointKind, line_rate: Rate, rng: Rng) -> Flow {
         let (remaining, size) = match spec.kind {
             FlowKind::Finite { size: Bytes(n) } => (n, Some(n)),
             _ => (u64::MAX, None),
@@ -105,6 +109,9 @@ impl Flow {
             completed_at: None,
             counters: FlowCounters::default(),
             gap: TransmitMemo::default(),
+            jitter: spec.jitter,
+            gap_factor: 1.0,
+            rng,
         }
     }
 
@@ -127,6 +134,9 @@ impl Flow {
         }
         self.last_send = now;
         self.last_bytes = bytes;
+        if self.jitter > 0.0 {
+            self.gap_factor = self.rng.uniform_range(1.0 - self.jitter, 1.0 + self.jitter);
+        }
         self.counters.sent_frames += 1;
         self.counters.sent_bytes += bytes as u64;
         bytes
@@ -139,7 +149,11 @@ impl Flow {
         if self.last_bytes == 0 {
             return Time::ZERO;
         }
-        self.last_send + self.gap.get(self.rate, Bytes(self.last_bytes as u64))
+        let gap = self.gap.get(self.rate, Bytes(self.last_bytes as u64));
+        if self.jitter > 0.0 && gap != Time::NEVER {
+            return self.last_send + Time((gap.0 as f64 * self.gap_factor) as u64);
+        }
+        self.last_send + gap
     }
 
     /// Re-reads the RP's rate under the cap. Returns whether it changed.
