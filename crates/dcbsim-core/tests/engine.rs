@@ -148,3 +148,17 @@ fn unreachable_destination_is_a_config_error() {
     let err = Simulation::new(cfg, 1).err().unwrap();
     assert_eq!(err.path, "flows[0].dst");
 }
+
+#[test]
+fn a_rate_limited_flow_starts_its_reaction_point_timer() {
+    // QCN-T from 100 Mb/s with nothing to slow it: the timer alone raises the rate.
+    let mut cfg = star(1, Rate::from_gbps(1), Rate::from_gbps(1), Bytes::from_kb(512), Time::from_ms(200));
+    cfg.scheme = dcbsim_core::cc::SchemeConfig::by_name("qcn_t").unwrap();
+    let mut f = flow("t", 2, 1, FlowKind::Greedy, Some(Rate::from_mbps(100)));
+    f.start = Time::from_ms(10);
+    cfg.flows.push(f);
+    let r = Simulation::new(cfg, 1).unwrap().run();
+    let rates = &r.flows[0].rate_bps;
+    assert_eq!(rates[5], 0.0, "not started yet");
+    assert!(rates[199] > 120e6, "the timer raised the rate: {}", rates[199]);
+}

@@ -125,6 +125,10 @@ pub trait ReactionPoint {
     fn rate(&self) -> Rate;
     /// When the RP wants [`ReactionPoint::on_timer`] called next, if at all.
     fn timer(&self) -> Option<Time>;
+    /// The flow starts (or starts again) sending at `now`; timers count from here.
+    fn on_start(&mut self, _now: Time) -> bool {
+        false
+    }
     /// A notification arrived for this flow from congestion point `cpid`.
     fn on_feedback(&mut self, now: Time, cpid: u32, feedback: &Feedback) -> bool;
     /// The flow put a frame of `bytes` on the wire.
@@ -350,6 +354,11 @@ impl ReactionPointKind {
     #[inline]
     pub fn timer(&self) -> Option<Time> {
         dispatch_rp!(self, rp => rp.timer())
+    }
+    /// Dispatches [`ReactionPoint::on_start`].
+    #[inline]
+    pub fn on_start(&mut self, now: Time) -> bool {
+        dispatch_rp!(self, rp => rp.on_start(now))
     }
     /// Dispatches [`ReactionPoint::on_feedback`].
     #[inline]

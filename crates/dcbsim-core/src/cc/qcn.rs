@@ -438,6 +438,13 @@ impl ReactionPoint for QcnRp {
         if self.active { self.timer_at } else { None }
     }
 
+    fn on_start(&mut self, now: Time) -> bool {
+        if self.active {
+            self.restart_cycles(now);
+        }
+        true
+    }
+
     fn on_feedback(&mut self, now: Time, _cpid: u32, feedback: &Feedback) -> bool {
         let Feedback::Quantized { psi } = *feedback else { return false };
         if !self.active {

@@ -215,6 +215,13 @@ fn qcn_t_uses_one_constant_timer_and_a_later_hai() {
 }
 
 #[test]
+fn timers_count_from_the_flow_start() {
+    let mut r = rp(QcnParams::qcn_t(), 1, 500);
+    assert!(r.on_start(Time::from_ms(2000)));
+    assert_eq!(r.timer(), Some(Time::from_ms(2000) + Time::from_us(2400)));
+}
+
+#[test]
 fn qcn_aimd_adds_r_ai_per_byte_cycle() {
     let mut r = rp(QcnParams::qcn_aimd(), 1, 1000);
     cnm(&mut r, 32);

@@ -161,7 +161,11 @@ impl Simulation {
                 }
             }
             Action::FlowStart { flow } => {
-                self.flows[flow].active = true;
+                let f = &mut self.flows[flow];
+                f.active = true;
+                if f.rp.on_start(self.now) {
+                    self.rp_changed(flow as u32);
+                }
                 self.make_ready(flow as u32);
             }
             Action::FlowStop { flow } => {
