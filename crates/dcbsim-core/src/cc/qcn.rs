@@ -74,6 +74,8 @@ pub struct QcnParams {
     pub r_hai: Option<Rate>,
     /// Target-rate reduction (`TR/8` when `TR > 10·CR` in the first cycle).
     pub target_reduction: bool,
+    /// Hyper-Active Increase; without it, Active Increase goes on instead.
+    pub hyper_active: bool,
     /// How the rate increases.
     pub increase: Increase,
     /// QCN-T's HAI threshold; `None` derives it from the timer period.
@@ -100,6 +102,7 @@ impl Default for QcnParams {
             r_ai: None,
             r_hai: None,
             target_reduction: true,
+            hyper_active: true,
             increase: Increase::Standard,
             hai_threshold: None,
         }
@@ -139,7 +142,7 @@ impl QcnParams {
     pub const NAMES: &'static [&'static str] = &[
         "q_eq_kb", "w", "sampling", "p", "sample_jitter", "gd", "min_decrease", "r_min_mbps",
         "bc_limit_bytes", "bc_jitter", "byte_counter", "timer_ms", "timer", "fast_recovery_cycles",
-        "r_ai_mbps", "r_hai_mbps", "target_reduction", "hai_threshold",
+        "r_ai_mbps", "r_hai_mbps", "target_reduction", "hyper_active", "hai_threshold",
     ];
 
     /// Sets one parameter by its scenario name, checking its range.
@@ -170,6 +173,7 @@ impl QcnParams {
             "r_ai_mbps" => self.r_ai = Some(Rate::from_bps_f64(positive(name, num(value)?)? * 1e6)),
             "r_hai_mbps" => self.r_hai = Some(Rate::from_bps_f64(positive(name, num(value)?)? * 1e6)),
             "target_reduction" => self.target_reduction = value.bool(name)?,
+            "hyper_active" => self.hyper_active = value.bool(name)?,
             "hai_threshold" => self.hai_threshold = Some(positive(name, num(value)?)?.round() as u32),
             _ => return Err(format!("unknown parameter; allowed: {}", Self::NAMES.join(", "))),
         }
@@ -400,7 +404,7 @@ impl QcnRp {
             let (ts, h) = (self.timer_stage, self.params.hai_threshold());
             return if ts <= ct {
                 0.0
-            } else if ts <= h {
+            } else if ts <= h || !self.params.hyper_active {
                 r_ai
             } else {
                 r_hai * (ts - h) as f64
@@ -411,7 +415,7 @@ impl QcnRp {
         let (low, high) = (bs.min(ts), bs.max(ts));
         if high <= ct {
             0.0
-        } else if low <= ct {
+        } else if low <= ct || !self.params.hyper_active {
             r_ai
         } else {
             r_hai * (low - ct) as f64
