@@ -104,6 +104,12 @@ def test_convergence_time():
     assert convergence_time(t, [np.array([9, 5, 9, 5.0]), np.array([1, 4.9, 2, 4.8])]) == 4.0
     assert convergence_time(t, [np.array([5, 5, 5, 5.0]), np.array([5, 5, 5, 5.0])]) == 1.0
     assert convergence_time(t, [np.array([5, 5, 5, 9.0]), np.array([5, 5, 5, 1.0])]) is None
+    # Holding for 2 samples only: fair at 1 and 2, so 1.0 although unfair at the end.
+    assert convergence_time(t, [np.array([5, 5, 5, 9.0]), np.array([5, 5, 5, 1.0])], hold_s=2.0) == 1.0
+    # Smoothing over 2 samples: rates 9, 1 then 1, 9 average to 5 and 5.
+    a, b = np.array([9, 1, 9, 1.0]), np.array([1, 9, 1, 9.0])
+    assert convergence_time(t, [a, b]) is None
+    assert convergence_time(t, [a, b], window_s=2.0) == 2.0
 
 
 def test_plots_are_drawn(small_text, tmp_path):

@@ -52,21 +52,51 @@ class FlowResult:
     stats: dict[str, Any]
 
 
-def convergence_time(time_s: np.ndarray, rates: Iterable[np.ndarray], epsilon: float = 0.9) -> float | None:
+def moving_average(values: np.ndarray, samples: int) -> np.ndarray:
+    """Mean over the last ``samples`` samples (fewer at the start)."""
+    if samples <= 1 or values.size == 0:
+        return values
+    sums = np.cumsum(np.insert(values.astype(float), 0, 0.0))
+    index = np.arange(values.size)
+    low = np.maximum(0, index - samples + 1)
+    return (sums[index + 1] - sums[low]) / (index + 1 - low)
+
+
+def convergence_time(
+    time_s: np.ndarray,
+    rates: Iterable[np.ndarray],
+    epsilon: float = 0.9,
+    window_s: float | None = None,
+    hold_s: float | None = None,
+) -> float | None:
     """Convergence to fairness: the first sample time from which
-    ``min rate / max rate >= epsilon`` holds at every later sample, or ``None`` if it
-    does not hold at the end (the QCN-T paper's measure, with epsilon = 0.9)."""
-    stack = np.vstack(list(rates))
-    if stack.size == 0 or len(time_s) == 0:
+    ``min rate / max rate >= epsilon`` holds at every later sample (the QCN-T paper's
+    measure, epsilon = 0.9), or ``None`` if it does not hold at the end.
+
+    ``window_s`` first smooths each rate with a moving average over that long;
+    ``hold_s`` asks the ratio to hold for that long only, rather than to the end.
+    """
+    series = list(rates)
+    if not series or len(time_s) == 0:
         return None
+    step = float(time_s[1] - time_s[0]) if len(time_s) > 1 else float(time_s[0])
+    if window_s:
+        series = [moving_average(r, max(1, round(window_s / step))) for r in series]
+    stack = np.vstack(series)
     hi = stack.max(axis=0)
-    lo = stack.min(axis=0)
-    fair = (hi > 0) & (lo >= epsilon * hi)
-    if not fair[-1]:
-        return None
-    unfair = np.flatnonzero(~fair)
-    first = 0 if unfair.size == 0 else unfair[-1] + 1
-    return float(time_s[first])
+    fair = (hi > 0) & (stack.min(axis=0) >= epsilon * hi)
+    if hold_s is None:
+        if not fair[-1]:
+            return None
+        unfair = np.flatnonzero(~fair)
+        return float(time_s[0 if unfair.size == 0 else unfair[-1] + 1])
+    need = max(1, round(hold_s / step))
+    run = 0
+    for i, ok in enumerate(fair):
+        run = run + 1 if ok else 0
+        if run >= need:
+            return float(time_s[i - need + 1])
+    return None
 
 
 class Result:
@@ -97,10 +127,17 @@ class Result:
         """Ports whose queue was sampled."""
         return [p for p in self.ports.values() if p.monitored]
 
-    def convergence_time(self, flows: Iterable[str] | None = None, epsilon: float = 0.9) -> float | None:
-        """Convergence to fairness of ``flows`` (default: all), from their rates."""
+    def convergence_time(
+        self,
+        flows: Iterable[str] | None = None,
+        epsilon: float = 0.9,
+        window_s: float | None = None,
+        hold_s: float | None = None,
+    ) -> float | None:
+        """Convergence to fairness of ``flows`` (default: all) from their reaction-point
+        rates; see :func:`convergence_time`."""
         names = list(flows) if flows is not None else list(self.flows)
-        return convergence_time(self.time_s, (self.flows[n].rate_bps for n in names), epsilon)
+        return convergence_time(self.time_s, (self.flows[n].rate_bps for n in names), epsilon, window_s, hold_s)
 
     @property
     def summary(self) -> dict[str, Any]:

@@ -1,0 +1,129 @@
+"""The papers' claims, each defined once: the reproduction checks (``tests/``) and the
+reproduction reports (``docs/reproduction/``) both read them from here.
+
+A :class:`Claim` states what a paper says, the paper's number, the tolerance we hold
+our number to, and how to measure ours from runs of the scenarios in
+``scenarios/papers/<paper>/``. Where our number differs from the paper's, the claim
+says so (``holds_here=False``) and why; the check then expects the difference, so a
+change that makes the claim hold is noticed too.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Sequence
+
+import numpy as np
+
+import dcbsim
+from dcbsim.results import Result
+
+#: Where the paper scenarios live (in a source checkout).
+SCENARIO_DIR = Path(__file__).resolve().parents[3] / "scenarios" / "papers"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Our measurement of one claim."""
+
+    ours: str
+    holds: bool
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One claim of a paper, and how we check it."""
+
+    paper: str
+    key: str
+    figure: str
+    statement: str
+    paper_value: str
+    tolerance: str
+    measure: Callable[["Runs"], Outcome]
+    holds_here: bool = True
+    note: str = ""
+
+
+@dataclass
+class Runs:
+    """Runs of paper scenarios, each made once and shared by the claims that use it."""
+
+    paper: str
+    quick: bool = False
+    cache: dict[tuple[str, tuple[str, ...], int], Result] = field(default_factory=dict)
+
+    def get(self, scenario: str, overrides: Sequence[str] = (), seed: int = 1) -> Result:
+        """The result of ``scenarios/papers/<paper>/<scenario>.toml`` with ``overrides``."""
+        key = (scenario, tuple(overrides), seed)
+        if key not in self.cache:
+            path = SCENARIO_DIR / self.paper / f"{scenario}.toml"
+            self.cache[key] = dcbsim.run(dcbsim.load(path, list(overrides)), seed=seed)
+        return self.cache[key]
+
+    def seeds(self, full: int) -> range:
+        """The seeds of a repeated experiment (fewer when quick)."""
+        return range(1, (2 if self.quick else full) + 1)
+
+
+def median(values: Sequence[float | None], missing: float) -> float:
+    """Median, counting ``None`` (not converged) as ``missing``."""
+    return float(np.median([missing if v is None else v for v in values]))
+
+
+def registry() -> dict[str, list[Claim]]:
+    """Every paper's claims, by paper name."""
+    from dcbsim.papers import dcc, qcnt, smcc
+
+    return {"qcnt": qcnt.CLAIMS, "smcc": smcc.CLAIMS, "dcc": dcc.CLAIMS}
+
+
+def figures(paper: str) -> Callable[[Runs, str], list[str]]:
+    """The function drawing a paper's figures into a directory."""
+    from dcbsim.papers import dcc, qcnt, smcc
+
+    return {"qcnt": qcnt.figures, "smcc": smcc.figures, "dcc": dcc.figures}[paper]
+
+
+TITLES = {
+    "qcnt": "QCN-T: R. Shu, J. Zhang, F. Ren, C. Lin, \"Analysing Convergence of Quantized Congestion Notification in Data Center Ethernet\"",
+    "smcc": "SMCC: W. Jiang, F. Ren, R. Shu, C. Lin et al., \"Sliding Mode Congestion Control for Data Center Ethernet Networks\" (QCN's side, §3.1)",
+    "dcc": "DCC: S. Fang, C. H. Foh, K. M. M. Aung, \"Differentiated Congestion Management of Data Traffic for Data Center Ethernet\" (Exp. 1)",
+}
+
+
+def report(paper: str, outdir: str, quick: bool = False, figure_dir: str | None = None) -> str:
+    """Checks every claim of ``paper``, draws its figures and returns the Markdown
+    reproduction page (also written to ``outdir/<paper>.md``)."""
+    runs = Runs(paper, quick)
+    figure_dir = figure_dir or outdir
+    os.makedirs(figure_dir, exist_ok=True)
+    lines = [
+        f"# Reproduction: {TITLES[paper]}",
+        "",
+        f"Scenarios: `scenarios/papers/{paper}/`. Claims and checks: `python/dcbsim/papers/{paper}.py`, run by",
+        f"`pytest tests/test_reproduction.py -k {paper}`. This page is made by `python -m dcbsim.papers {paper}`.",
+        "",
+        "| figure | claim | paper | ours | tolerance | verdict |",
+        "|---|---|---|---|---|---|",
+    ]
+    notes = []
+    for claim in registry()[paper]:
+        outcome = claim.measure(runs)
+        verdict = "holds" if outcome.holds else "**differs**"
+        lines.append(f"| {claim.figure} | {claim.statement} | {claim.paper_value} | {outcome.ours} | {claim.tolerance} | {verdict} |")
+        if claim.note:
+            notes.append(f"- **{claim.figure}, {claim.statement}.** {claim.note}")
+    if notes:
+        lines += ["", "## Where we differ, and why", ""] + notes
+    lines += ["", "## Figures", ""]
+    for path in figures(paper)(runs, figure_dir):
+        rel = os.path.relpath(path, outdir)
+        lines.append(f"![{os.path.basename(path)}]({rel})")
+        lines.append("")
+    text = "\n".join(lines).rstrip() + "\n"
+    with open(os.path.join(outdir, f"{paper}.md"), "w", encoding="utf-8") as f:
+        f.write(text)
+    return text
