@@ -51,6 +51,7 @@ fn dumbbell(duration: Time) -> SimConfig {
             rate: Some(Rate::from_gbps_f64(2.5)),
             max_rate: None,
             frame_bytes: 1000,
+            jitter: 0.0,
             priority: 0,
             start: Time::ZERO,
             stop: None,
