@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 SOURCES := $(shell find crates python -name '*.rs' -o -name '*.py' -o -name '*.pyi' -o -name Cargo.toml) pyproject.toml Cargo.toml
 
-.PHONY: install test test-rust test-python test-slow quickstart bench clean
+.PHONY: install test test-rust test-python quickstart bench reproduction clean
 
 $(VENV)/.installed: $(SOURCES)
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -21,8 +21,8 @@ test-rust:
 test-python: install
 	$(PY) -m pytest -q
 
-test-slow: install
-	$(PY) -m pytest -q -m slow
+reproduction: install
+	$(PY) -m dcbsim.papers --out docs/reproduction
 
 quickstart: install
 	$(VENV)/bin/dcbsim run scenarios/examples/quickstart.toml --out out/quickstart
