@@ -17,7 +17,7 @@ from dcbsim.results import Result
 
 ScenarioError.__module__ = "dcbsim"
 
-__all__ = ["Scenario", "ScenarioError", "Result", "load", "loads", "run", "__version__"]
+__all__ = ["Scenario", "ScenarioError", "Result", "load", "loads", "run", "sweep", "__version__"]
 
 
 def load(path: str | os.PathLike[str], overrides: Sequence[str] | None = None) -> Scenario:
@@ -51,3 +51,19 @@ def run(
         raise ValueError(f"seed must be >= 0 (got {seed})")
     raw = scenario.run(seed, progress)
     return Result(raw, scenario, seed)
+
+
+def sweep(
+    sweep_file: str | os.PathLike[str],
+    out: str | os.PathLike[str],
+    executor: Any = None,
+    jobs: int | None = None,
+    progress: Callable[[int, int], Any] | None = None,
+) -> Any:
+    """Runs a parameter sweep (see :mod:`dcbsim.sweepfile`) into ``out`` and returns the
+    combined tidy table as a polars DataFrame. ``executor`` may be any
+    :class:`concurrent.futures.Executor` (default: a process pool of ``jobs`` workers).
+    Runs already complete in ``out`` are not run again."""
+    from dcbsim.sweeps import run_sweep
+
+    return run_sweep(sweep_file, os.fspath(out), executor, jobs, progress)

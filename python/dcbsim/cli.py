@@ -1,4 +1,4 @@
-"""The ``dcbsim`` command: run, validate."""
+"""The ``dcbsim`` command: run, sweep, repro, validate."""
 
 from __future__ import annotations
 
@@ -30,6 +30,16 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a scenario key")
     run.add_argument("--seed", type=int, help="seed (default: the scenario's)")
     run.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
+    sweep = sub.add_parser("sweep", help="run a parameter sweep (resumable) into one Parquet dataset")
+    sweep.add_argument("file", help="sweep file, or a scenario with a [sweep] table")
+    sweep.add_argument("--out", help="output directory (required unless --list)")
+    sweep.add_argument("--list", action="store_true", help="print the expanded runs and stop")
+    sweep.add_argument("--jobs", type=int, help="local worker processes (default: all cores)")
+    sweep.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run on this Dask scheduler")
+    repro = sub.add_parser("repro", help="reproduce a paper's claims: table and figures")
+    repro.add_argument("paper", help="qcnt, smcc, dcc or all")
+    repro.add_argument("--out", default="out/repro", help="output directory (default out/repro)")
+    repro.add_argument("--quick", action="store_true", help="fewer seeds, for a smoke check")
     check = sub.add_parser("validate", help="check a scenario without running it")
     check.add_argument("file", help="scenario file (TOML)")
     check.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a scenario key")
@@ -89,15 +99,69 @@ def _validate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _sweep(args: argparse.Namespace) -> int:
+    from dcbsim import sweepfile, sweeps
+
+    spec = sweepfile.load(args.file)
+    if args.list:
+        print(sweeps.describe(spec.runs()))
+        return 0
+    if not args.out:
+        return _fail("sweep: --out is required (or --list)")
+    if args.jobs is not None and args.jobs < 1:
+        return _fail(f"--jobs must be >= 1 (got {args.jobs})")
+    client, executor = sweeps.dask_executor(args.scheduler) if args.scheduler else (None, None)
+    bar = None
+    if sys.stderr.isatty():
+        from tqdm import tqdm
+
+        bar = tqdm(desc="sweep", unit="run", leave=False)
+
+    def progress(done: int, total: int) -> None:
+        if bar is not None:
+            bar.total = total
+            bar.update(done - bar.n)
+
+    try:
+        sweeps.run_sweep(spec, args.out, executor, args.jobs, progress)
+    finally:
+        if bar is not None:
+            bar.close()
+        if client is not None:
+            client.close()
+    import polars as pl
+
+    runs = pl.read_parquet(f"{args.out}/runs.parquet")
+    failed = runs.filter(pl.col("status") == "failed")
+    print(f"{runs.height} runs, {runs.height - failed.height} ok, {failed.height} failed; results in {args.out}")
+    for row in failed.iter_rows(named=True):
+        print(f"  run {row['index']} (seed {row['seed']}): {row['error']}")
+    return 0
+
+
+def _repro(args: argparse.Namespace) -> int:
+    from dcbsim import papers
+
+    names = list(papers.registry()) if args.paper == "all" else [args.paper]
+    unknown = [n for n in names if n not in papers.registry()]
+    if unknown:
+        return _fail(f"repro: unknown paper {unknown[0]!r}; allowed: {', '.join(papers.registry())}, all")
+    for name in names:
+        print(papers.report(name, args.out, args.quick))
+    print(f"pages and figures in {args.out}")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``dcbsim`` command; returns the exit status."""
     args = _parser().parse_args(argv)
     try:
-        if args.command == "run":
-            return _run(args)
-        return _validate(args)
-    except dcbsim.ScenarioError as e:
+        commands = {"run": _run, "sweep": _sweep, "repro": _repro, "validate": _validate}
+        return commands[args.command](args)
+    except (dcbsim.ScenarioError, ValueError) as e:
         return _fail(str(e))
+    except RuntimeError as e:
+        return _fail(str(e), 1)
     except KeyboardInterrupt:
         return _fail("interrupted; no output written", 130)
     except OSError as e:

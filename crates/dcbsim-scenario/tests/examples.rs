@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 fn scenario_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
-        if path.is_dir() {
+        if path.is_dir() && path.file_name().is_some_and(|n| n != "sweeps") {
             scenario_files(&path, out);
         } else if path.extension().is_some_and(|e| e == "toml") {
             out.push(path);

@@ -1,0 +1,205 @@
+"""Sweep files: which runs a parameter sweep is made of.
+
+A sweep is a ``[sweep]`` table, in a file of its own that names a scenario, or inside
+the scenario file itself::
+
+    [sweep]
+    scenario = "../examples/quickstart.toml"   # relative to this file; omit inside a scenario
+    seed = 1            # base seed; run i gets a seed derived from (seed, i)
+    repeat = 3          # repetitions of every combination
+    constraint = "qeq <= 64 or rai > 1"        # skip the combinations where it is false
+
+    [[sweep.var]]
+    name = "qeq"
+    set = "scheme.q_eq_kb"                     # the key path it overrides
+    values = [16, 33, 64]
+
+    [[sweep.var]]
+    name = "rai"
+    set = "scheme.r_ai_mbps"
+    range = { start = 0.5, stop = 2.0, step = 0.5 }   # stop included
+
+    [[sweep.var]]
+    name = "r1"
+    set = "flows[0].rate_mbps"
+    values = [900, 700]
+    group = "start"                            # variables of one group advance together
+
+Variables of different groups (a variable without ``group`` is its own group) combine
+as a grid.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import math
+import os
+import tomllib
+from dataclasses import dataclass, field
+from typing import Any
+
+MASK = (1 << 64) - 1
+
+
+class SweepError(ValueError):
+    """A sweep file that cannot be expanded; the message names the file and the key."""
+
+
+def derive_seed(base: int, index: int) -> int:
+    """A well-spread 63-bit seed for run ``index`` of a sweep with seed ``base``
+    (SplitMix64 of both): different runs differ, the same run gets it again."""
+    x = (base * 0x9E3779B97F4A7C15 + index + 1) & MASK
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & MASK
+    return (x ^ (x >> 31)) >> 1
+
+
+@dataclass(frozen=True)
+class Var:
+    """One swept variable."""
+
+    name: str
+    path: str
+    values: tuple[Any, ...]
+    group: str
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """One run of a sweep."""
+
+    index: int
+    combination: int
+    repetition: int
+    seed: int
+    values: dict[str, Any]
+    overrides: tuple[str, ...]
+
+
+@dataclass
+class Sweep:
+    """A sweep: a scenario, variables, constraint, repetitions and base seed."""
+
+    file: str
+    scenario: str
+    vars: list[Var] = field(default_factory=list)
+    repeat: int = 1
+    seed: int = 1
+    constraint: str | None = None
+
+    def combinations(self) -> list[dict[str, Any]]:
+        """The grid of variable values (groups in lock-step), constraint applied."""
+        groups: dict[str, list[Var]] = {}
+        for v in self.vars:
+            groups.setdefault(v.group, []).append(v)
+        axes = [[{v.name: v.values[i] for v in members} for i in range(len(members[0].values))] for members in groups.values()]
+        combos = [dict(kv for part in combo for kv in part.items()) for combo in itertools.product(*axes)]
+        return [c for c in combos if self._allowed(c)]
+
+    def _allowed(self, values: dict[str, Any]) -> bool:
+        if not self.constraint:
+            return True
+        namespace = {"__builtins__": {}, "math": math, "abs": abs, "min": min, "max": max, **values}
+        try:
+            return bool(eval(self.constraint, namespace))  # noqa: S307 - the user's own sweep file
+        except Exception as e:  # noqa: BLE001 - any error in the expression is the user's to fix
+            raise SweepError(f"{self.file}: sweep.constraint: cannot evaluate {self.constraint!r}: {e}") from None
+
+    def runs(self) -> list[RunSpec]:
+        """Every run, in order: each combination, repeated."""
+        out = []
+        for c, values in enumerate(self.combinations()):
+            for rep in range(self.repeat):
+                index = len(out)
+                overrides = tuple(f"{v.path}={_toml_value(values[v.name])}" for v in self.vars)
+                out.append(RunSpec(index, c, rep, derive_seed(self.seed, index), values, overrides))
+        return out
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return repr(value)
+
+
+def _range(file: str, key: str, spec: Any) -> tuple[Any, ...]:
+    if not isinstance(spec, dict) or set(spec) - {"start", "stop", "step"} or "stop" not in spec:
+        raise SweepError(f"{file}: {key}: a range is {{ start = a, stop = b, step = c }}")
+    start, stop, step = spec.get("start", 0), spec["stop"], spec.get("step", 1)
+    if not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (start, stop, step)) or step <= 0:
+        raise SweepError(f"{file}: {key}: start, stop and step must be numbers, step > 0")
+    count = int(math.floor((stop - start) / step + 1e-9)) + 1
+    if count < 1 or count > 100_000:
+        raise SweepError(f"{file}: {key}: the range has {count} values (1 to 100000 allowed)")
+    values = [start + i * step for i in range(count)]
+    return tuple(int(v) if all(isinstance(x, int) for x in (start, step)) else round(v, 12) for v in values)
+
+
+def _var(file: str, i: int, table: Any) -> Var:
+    key = f"sweep.var[{i}]"
+    if not isinstance(table, dict):
+        raise SweepError(f"{file}: {key}: must be a table ([[sweep.var]])")
+    unknown = set(table) - {"name", "set", "values", "range", "group"}
+    if unknown:
+        raise SweepError(f"{file}: {key}.{sorted(unknown)[0]}: unknown key; allowed: name, set, values, range, group")
+    name, path = table.get("name"), table.get("set")
+    if not isinstance(name, str) or not name.isidentifier():
+        raise SweepError(f"{file}: {key}.name: must be a name (letters, digits, _)")
+    if not isinstance(path, str) or not path:
+        raise SweepError(f"{file}: {key}.set: must be a key path such as \"scheme.q_eq_kb\"")
+    if ("values" in table) == ("range" in table):
+        raise SweepError(f"{file}: {key}: give values or range (one of them)")
+    values = _range(file, f"{key}.range", table["range"]) if "range" in table else table["values"]
+    if not isinstance(values, (list, tuple)) or not values:
+        raise SweepError(f"{file}: {key}.values: must be a non-empty list")
+    return Var(name, path, tuple(values), str(table.get("group", f"_{name}")))
+
+
+def load(path: str | os.PathLike[str]) -> Sweep:
+    """Reads a sweep file (or a scenario file with a ``[sweep]`` table)."""
+    file = os.fspath(path)
+    try:
+        with open(file, "rb") as f:
+            doc = tomllib.load(f)
+    except OSError as e:
+        raise SweepError(f"{file}: cannot read the sweep: {e.strerror}") from None
+    except tomllib.TOMLDecodeError as e:
+        raise SweepError(f"{file}: invalid TOML: {e}") from None
+    table = doc.get("sweep")
+    if not isinstance(table, dict):
+        raise SweepError(f"{file}: sweep: a [sweep] table is required")
+    unknown = set(table) - {"scenario", "seed", "repeat", "constraint", "var"}
+    if unknown:
+        raise SweepError(f"{file}: sweep.{sorted(unknown)[0]}: unknown key; allowed: scenario, seed, repeat, constraint, var")
+    scenario = table.get("scenario")
+    if scenario is None and "run" in doc:
+        scenario = file
+    elif isinstance(scenario, str):
+        scenario = os.path.join(os.path.dirname(file), scenario)
+    else:
+        raise SweepError(f"{file}: sweep.scenario: the scenario file to sweep is required")
+    repeat, seed = table.get("repeat", 1), table.get("seed", 1)
+    if not isinstance(repeat, int) or isinstance(repeat, bool) or not 1 <= repeat <= 100_000:
+        raise SweepError(f"{file}: sweep.repeat: must be an integer in 1..=100000")
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        raise SweepError(f"{file}: sweep.seed: must be an integer >= 0")
+    constraint = table.get("constraint")
+    if constraint is not None and not isinstance(constraint, str):
+        raise SweepError(f"{file}: sweep.constraint: must be an expression in a string")
+    variables = [_var(file, i, t) for i, t in enumerate(table.get("var", []))]
+    names = [v.name for v in variables]
+    if len(set(names)) != len(names):
+        raise SweepError(f"{file}: sweep.var: two variables share a name")
+    for group in {v.group for v in variables}:
+        sizes = {len(v.values) for v in variables if v.group == group}
+        if len(sizes) > 1:
+            raise SweepError(f"{file}: sweep.var: the variables of group {group!r} must have as many values each")
+    return Sweep(file, scenario, variables, repeat, seed, constraint)
+
+
+def run_key(scenario_toml: str, seed: int) -> str:
+    """The key of a run: a hash of the scenario as run and its seed."""
+    return hashlib.sha256(f"{seed}\n{scenario_toml}".encode()).hexdigest()[:16]
