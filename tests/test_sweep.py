@@ -171,3 +171,26 @@ def test_the_dask_path_gives_the_local_pool_table(tmp_path):
         with distributed.Client(cluster) as client:
             remote = canonical(run_sweep(path, str(tmp_path / "dask"), client.get_executor()))
     assert remote.equals(local)
+
+
+def test_a_scenario_may_carry_its_own_sweep_and_the_cli_takes_a_scheduler(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    text = (SCENARIOS / "examples" / "quickstart.toml").read_text()
+    path = tmp_path / "own.toml"
+    path.write_text(text + """
+[sweep]
+repeat = 2
+[[sweep.var]]
+name = "ms"
+set = "run.duration_ms"
+values = [5.0, 10.0]
+""")
+    assert dcbsim.load(path).name == "quickstart"
+    assert len(sweepfile.load(path).runs()) == 4
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        done = subprocess.run(
+            [sys.executable, "-m", "dcbsim.cli", "sweep", str(path), "--out", str(tmp_path / "out"), "--scheduler", cluster.scheduler_address],
+            capture_output=True, text=True, timeout=300,
+        )
+    assert done.returncode == 0, done.stderr
+    assert "4 runs, 4 ok, 0 failed" in done.stdout

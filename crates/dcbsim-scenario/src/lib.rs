@@ -99,7 +99,8 @@ fn read(doc: &Node, file: &str) -> Result<Read, ScenarioError> {
     let monitor_ports = network::read_monitor(top.table("monitor")?.as_ref(), topo)?;
     let flows = traffic::read_flows(&top.tables("flows")?, &run, topo)?;
     let timeline = traffic::read_timeline(&top.tables("timeline")?, &run, topo, &flows, &scheme)?;
-    top.finish(&["run", "topology", "scheme", "monitor", "flows", "timeline"])?;
+    top.get("sweep"); // read by the sweep runner, not by the engine
+    top.finish(&["run", "topology", "scheme", "monitor", "flows", "timeline", "sweep"])?;
     check_buffers(file, &network, &flows.specs)?;
     let mut config = SimConfig::new(run.duration);
     config.nodes = network.topology.nodes.clone();
