@@ -121,3 +121,16 @@ def test_plots_are_drawn(small_text, tmp_path):
     for p in paths:
         with open(p, "rb") as f:
             assert f.read(8) == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_timeline_parameter_change_reaches_the_reaction_points():
+    from conftest import SCENARIOS
+
+    path = SCENARIOS / "papers" / "smcc" / "fig05_qcn.toml"
+    std_after = {}
+    for bc in (150000, 30000):
+        r = dcbsim.run(dcbsim.load(path, ["run.duration_ms=5000", f"timeline[0].value={bc}"]), seed=1)
+        after = r.time_s > 4.1
+        std_after[bc] = r.ports["sw0:r0"].queue_bytes[after].std()
+    # The byte counter at 30 KB makes every RP raise its rate five times as often.
+    assert std_after[30000] > 2 * std_after[150000], std_after
