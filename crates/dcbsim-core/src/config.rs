@@ -7,6 +7,7 @@
 //! offending entry (for example `flows[2].dst`).
 
 use crate::cc::{ParamValue, SchemeConfig};
+use crate::dist::TimeDist;
 use crate::units::{Bytes, Rate, Time};
 
 /// What a node is.
@@ -36,8 +37,9 @@ pub struct LinkSpec {
     pub b: usize,
     /// Capacity of each direction.
     pub rate: Rate,
-    /// Propagation delay of each direction.
-    pub delay: Time,
+    /// Propagation delay of each direction; a random one is drawn once per link at
+    /// set-up (both directions alike), from the stream `link:<a>-<b>`.
+    pub delay: TimeDist,
     /// Egress buffer of a switch port on this link (drop-tail, in bytes).
     pub buffer: Bytes,
     /// Number of strict-priority classes at a switch port on this link (at least 1).
@@ -187,6 +189,9 @@ pub struct SimConfig {
     pub congestion_points: CpPlacement,
     /// Size of a notification frame.
     pub notification_bytes: u32,
+    /// Time a congestion point takes to generate each notification (drawn per
+    /// notification from the stream `cnm:<port>`); zero by default.
+    pub notification_latency: TimeDist,
     /// What to record.
     pub monitor: MonitorSpec,
     /// Simulated duration of the run.
@@ -204,6 +209,7 @@ impl SimConfig {
             scheme: SchemeConfig::default(),
             congestion_points: CpPlacement::default(),
             notification_bytes: 64,
+            notification_latency: TimeDist::Fixed(Time::ZERO),
             monitor: MonitorSpec::default(),
             duration,
         }

@@ -20,7 +20,7 @@
 //! }
 //! for (a, b) in [(0, 1), (1, 2)] {
 //!     cfg.links.push(LinkSpec {
-//!         a, b, rate: Rate::from_gbps(10), delay: Time::from_us(1),
+//!         a, b, rate: Rate::from_gbps(10), delay: Time::from_us(1).into(),
 //!         buffer: Bytes::from_kb(128), priorities: 1, frame_service: None,
 //!     });
 //! }
@@ -38,6 +38,7 @@
 
 pub mod cc;
 pub mod config;
+pub mod dist;
 pub mod monitor;
 pub mod net;
 pub mod packet;

@@ -39,6 +39,11 @@ pub enum Event {
     },
     /// Monitors take their periodic sample.
     Sample,
+    /// A congestion notification has been generated and may leave its switch.
+    NotificationReady {
+        /// Its slot among the notifications being generated.
+        slot: u32,
+    },
 }
 
 impl Event {
@@ -48,6 +53,7 @@ impl Event {
     const RP_TIMER: u64 = 3;
     const TIMELINE: u64 = 4;
     const SAMPLE: u64 = 5;
+    const NOTIFICATION_READY: u64 = 6;
 
     /// Packs the event into one word: kind (4 bits), id (28 bits), generation (32 bits).
     #[inline(always)]
@@ -59,6 +65,7 @@ impl Event {
             Event::RpTimer { flow, generation } => (Self::RP_TIMER, flow, generation),
             Event::Timeline { entry } => (Self::TIMELINE, entry, 0),
             Event::Sample => (Self::SAMPLE, 0, 0),
+            Event::NotificationReady { slot } => (Self::NOTIFICATION_READY, slot, 0),
         };
         debug_assert!(id < 1 << 28);
         (kind << 60) | ((id as u64) << 32) | generation as u64
@@ -74,6 +81,7 @@ impl Event {
             Self::FLOW_WAKE => Event::FlowWake { flow: id, generation },
             Self::RP_TIMER => Event::RpTimer { flow: id, generation },
             Self::TIMELINE => Event::Timeline { entry: id },
+            Self::NOTIFICATION_READY => Event::NotificationReady { slot: id },
             _ => Event::Sample,
         }
     }
@@ -214,6 +222,7 @@ mod tests {
             Event::RpTimer { flow: 9, generation: 12345 },
             Event::Timeline { entry: 4 },
             Event::Sample,
+            Event::NotificationReady { slot: 11 },
         ];
         for e in all {
             assert_eq!(Event::unpack(e.pack()), e);

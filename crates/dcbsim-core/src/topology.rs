@@ -5,6 +5,7 @@
 //! can name hosts and ports.
 
 use crate::config::{LinkSpec, NodeKind, NodeSpec};
+use crate::dist::TimeDist;
 use crate::units::{Bytes, Rate, Time};
 
 /// Link settings shared by a builder's links.
@@ -13,7 +14,7 @@ pub struct LinkDefaults {
     /// Capacity of host links.
     pub rate: Rate,
     /// Propagation delay of every link.
-    pub delay: Time,
+    pub delay: TimeDist,
     /// Buffer of every switch egress port.
     pub buffer: Bytes,
     /// Priority classes at switch ports.
@@ -142,7 +143,7 @@ mod tests {
     fn defaults() -> LinkDefaults {
         LinkDefaults {
             rate: Rate::from_gbps(10),
-            delay: Time::from_us(1),
+            delay: Time::from_us(1).into(),
             buffer: Bytes::from_kb(128),
             priorities: 1,
             frame_service: None,

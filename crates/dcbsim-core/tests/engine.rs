@@ -11,7 +11,7 @@ fn star(senders: usize, access: Rate, bottleneck: Rate, buffer: Bytes, duration:
     let host = |name: String| NodeSpec { name, kind: NodeKind::Host };
     cfg.nodes.push(NodeSpec { name: "sw0".into(), kind: NodeKind::Switch });
     cfg.nodes.push(host("r0".into()));
-    let link = |a, b, rate| LinkSpec { a, b, rate, delay: Time::from_us(1), buffer, priorities: 1, frame_service: None };
+    let link = |a, b, rate| LinkSpec { a, b, rate, delay: Time::from_us(1).into(), buffer, priorities: 1, frame_service: None };
     cfg.links.push(link(0, 1, bottleneck));
     for i in 0..senders {
         cfg.nodes.push(host(format!("s{i}")));
@@ -143,7 +143,7 @@ fn unreachable_destination_is_a_config_error() {
     cfg.nodes.push(NodeSpec { name: "island".into(), kind: NodeKind::Host });
     cfg.nodes.push(NodeSpec { name: "sw9".into(), kind: NodeKind::Switch });
     let n = cfg.nodes.len();
-    cfg.links.push(LinkSpec { a: n - 2, b: n - 1, rate: Rate::from_gbps(1), delay: Time::ZERO, buffer: Bytes(9000), priorities: 1, frame_service: None });
+    cfg.links.push(LinkSpec { a: n - 2, b: n - 1, rate: Rate::from_gbps(1), delay: Time::ZERO.into(), buffer: Bytes(9000), priorities: 1, frame_service: None });
     cfg.flows.push(flow("lost", 2, n - 2, FlowKind::Greedy, None));
     let err = Simulation::new(cfg, 1).err().unwrap();
     assert_eq!(err.path, "flows[0].dst");
@@ -161,4 +161,45 @@ fn a_rate_limited_flow_starts_its_reaction_point_timer() {
     let rates = &r.flows[0].rate_bps;
     assert_eq!(rates[5], 0.0, "not started yet");
     assert!(rates[199] > 120e6, "the timer raised the rate: {}", rates[199]);
+}
+
+#[test]
+fn random_link_delays_are_drawn_once_per_link_from_the_seed() {
+    use dcbsim_core::dist::TimeDist;
+    let run = |seed| {
+        let mut cfg = star(1, Rate::from_gbps(10), Rate::from_gbps(10), Bytes::from_kb(128), Time::from_ms(5));
+        for l in cfg.links.iter_mut() {
+            l.delay = TimeDist::Uniform { low: Time::from_us(100), high: Time::from_us(200) };
+        }
+        cfg.flows.push(flow("one", 2, 1, FlowKind::Finite { size: Bytes(1000) }, None));
+        Simulation::new(cfg, seed).unwrap().run().flows[0].completion_time.unwrap()
+    };
+    let serialization = Time::from_ns(1600);
+    for seed in 1..20 {
+        let fct = run(seed) - serialization;
+        assert!(fct >= Time::from_us(200) && fct <= Time::from_us(400), "{fct}");
+        assert_eq!(run(seed), run(seed));
+    }
+    assert_ne!(run(1), run(2));
+}
+
+#[test]
+fn notification_latency_delays_the_reaction() {
+    use dcbsim_core::cc::{ParamValue, SchemeConfig};
+    use dcbsim_core::dist::TimeDist;
+    let first_cut = |latency: Time| {
+        let mut cfg = star(1, Rate::from_gbps(10), Rate::from_gbps(1), Bytes::from_kb(512), Time::from_us(400));
+        let mut scheme = SchemeConfig::by_name("qcn").unwrap();
+        for (k, v) in [("sampling", ParamValue::Text("fixed".into())), ("p", ParamValue::Number(1.0)), ("q_eq_kb", ParamValue::Number(2.0))] {
+            scheme.set_param(k, &v).unwrap();
+        }
+        cfg.scheme = scheme;
+        cfg.notification_latency = TimeDist::Fixed(latency);
+        cfg.monitor.sample_interval = Time::from_us(1);
+        cfg.flows.push(flow("g", 2, 1, FlowKind::Greedy, None));
+        let r = Simulation::new(cfg, 1).unwrap().run();
+        r.flows[0].rate_bps.iter().position(|&x| x < 10e9).expect("a cut")
+    };
+    let (now, later) = (first_cut(Time::ZERO), first_cut(Time::from_us(50)));
+    assert!(later >= now + 49 && later <= now + 51, "{now} {later}");
 }

@@ -110,6 +110,7 @@ fn read(doc: &Node, file: &str) -> Result<Read, ScenarioError> {
     config.scheme = scheme;
     config.congestion_points = placement;
     config.notification_bytes = run.notification_bytes;
+    config.notification_latency = run.notification_latency;
     config.monitor = MonitorSpec { sample_interval: run.sample_interval, ports: monitor_ports };
     Ok((config, run.seed, run.name, flows.origin))
 }

@@ -4,6 +4,7 @@ use crate::doc::{Node, Value};
 use crate::reader::{Result, Table};
 use dcbsim_core::cc::{ParamValue, SchemeConfig};
 use dcbsim_core::config::{CpPlacement, LinkSpec, NodeKind, NodeSpec, PortRef};
+use dcbsim_core::dist::TimeDist;
 use dcbsim_core::topology::{self, LinkDefaults, Topology};
 use dcbsim_core::units::{Bytes, Rate, Time};
 
@@ -23,9 +24,12 @@ pub struct RunSection {
     pub frame_bytes: u32,
     /// Notification frame size.
     pub notification_bytes: u32,
+    /// Generation latency of each notification.
+    pub notification_latency: TimeDist,
 }
 
-const RUN_KEYS: &[&str] = &["name", "duration_ms", "seed", "sample_interval_us", "frame_bytes", "notification_bytes"];
+const RUN_KEYS: &[&str] =
+    &["name", "duration_ms", "seed", "sample_interval_us", "frame_bytes", "notification_bytes", "notification_latency_us"];
 
 /// Reads `[run]`.
 pub fn read_run(run: &Table) -> Result<RunSection> {
@@ -38,6 +42,7 @@ pub fn read_run(run: &Table) -> Result<RunSection> {
         sample_interval: Time::from_us_f64(run.positive("sample_interval_us")?.unwrap_or(1000.0)),
         frame_bytes: run.integer("frame_bytes", 64, 9216)?.unwrap_or(1500) as u32,
         notification_bytes: run.integer("notification_bytes", 64, 1500)?.unwrap_or(64) as u32,
+        notification_latency: run.time_dist_us("notification_latency_us")?.unwrap_or(TimeDist::Fixed(Time::ZERO)),
     };
     if section.sample_interval > section.duration {
         let node = run.get("sample_interval_us");
@@ -65,7 +70,7 @@ fn gbps(t: &Table, key: &str, default: Rate) -> Result<Rate> {
 fn link_defaults(t: &Table) -> Result<LinkDefaults> {
     Ok(LinkDefaults {
         rate: gbps(t, "rate_gbps", Rate::from_gbps(10))?,
-        delay: Time::from_us_f64(t.non_negative("delay_us")?.unwrap_or(1.0)),
+        delay: t.time_dist_us("delay_us")?.unwrap_or(TimeDist::Fixed(Time::from_us(1))),
         buffer: Bytes((t.positive("buffer_kb")?.unwrap_or(128.0) * 1024.0).round() as u64),
         priorities: t.integer("priorities", 1, 8)?.unwrap_or(1) as u8,
         frame_service: t.positive("frame_service_us")?.map(Time::from_us_f64),
@@ -83,7 +88,12 @@ pub fn read_topology(t: &Table) -> Result<Network> {
         return read_generic(t);
     }
     let d = link_defaults(t)?;
-    let (topology, extra): (Topology, &[&str]) = match kind {
+    let loop_delay = t.time_dist_us("feedback_loop_delay_us")?;
+    if loop_delay.is_some() && !matches!(kind, "dumbbell" | "incast") {
+        let node = t.get("feedback_loop_delay_us");
+        return Err(t.error("feedback_loop_delay_us", node, "is for dumbbell and incast; set delay_us per hop instead"));
+    }
+    let (mut topology, extra): (Topology, &[&str]) = match kind {
         "dumbbell" => {
             let senders = count(t, "senders")?;
             let receivers = t.integer("receivers", 1, 100_000)?.unwrap_or(1) as usize;
@@ -98,11 +108,32 @@ pub fn read_topology(t: &Table) -> Result<Network> {
         }
         _ => (topology::incast(count(t, "servers")?, &d), &["servers"]),
     };
-    let allowed: Vec<&str> = COMMON.iter().chain(extra).copied().collect();
+    if let Some(total) = loop_delay {
+        set_source_loop(&mut topology, total);
+    }
+    let allowed: Vec<&str> = COMMON.iter().chain(extra).chain(&["feedback_loop_delay_us"]).copied().collect();
     t.finish(&allowed)?;
     let buffer = (t.key_path("buffer_kb"), t.get("buffer_kb").cloned());
     let buffer_keys = vec![buffer; topology.links.len()];
     Ok(Network { topology, buffer_keys })
+}
+
+/// Sets the delay of every source-side link (senders of a dumbbell, servers of an
+/// incast) to half the feedback loop: the loop from the congestion point back to the
+/// source and forward again crosses that link twice.
+fn set_source_loop(topology: &mut Topology, total: TimeDist) {
+    let half = match total {
+        TimeDist::Fixed(t) => TimeDist::Fixed(Time(t.0 / 2)),
+        TimeDist::Uniform { low, high } => TimeDist::Uniform { low: Time(low.0 / 2), high: Time(high.0 / 2) },
+        TimeDist::Exponential { mean } => TimeDist::Exponential { mean: Time(mean.0 / 2) },
+    };
+    let is_source = |n: &str| n.starts_with('s') && !n.starts_with("sw") || n.starts_with("srv");
+    let nodes = &topology.nodes;
+    for link in topology.links.iter_mut() {
+        if is_source(&nodes[link.a].name) || is_source(&nodes[link.b].name) {
+            link.delay = half;
+        }
+    }
 }
 
 const GENERIC_KEYS: &[&str] = &["kind", "hosts", "switches", "links"];

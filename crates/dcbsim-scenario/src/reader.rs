@@ -2,6 +2,8 @@
 
 use crate::doc::{Entry, Node, Value};
 use crate::error::{Origin, ScenarioError};
+use dcbsim_core::dist::TimeDist;
+use dcbsim_core::units::Time;
 use std::cell::Cell;
 
 /// A table being read: every key read is marked, and [`Table::finish`] rejects the
@@ -91,6 +93,35 @@ impl<'a> Table<'a> {
             Value::Int(i) if (lo..=hi).contains(&i) => Ok(Some(i)),
             Value::Int(i) => Err(self.error(key, Some(node), format!("must be an integer in {lo}..={hi} (got {i})"))),
             ref other => Err(self.error(key, Some(node), format!("must be an integer, not {}", other.type_name()))),
+        }
+    }
+
+    /// A duration in microseconds: a number ≥ 0, or `{ uniform = [low, high] }`, or
+    /// `{ exponential = mean }`.
+    pub fn time_dist_us(&self, key: &str) -> Result<Option<TimeDist>> {
+        let Some(node) = self.get(key) else { return Ok(None) };
+        let us = |x: f64| Time::from_us_f64(x);
+        let bad = || self.error(key, Some(node), "must be a number of µs ≥ 0, { uniform = [low, high] } or { exponential = mean }");
+        let number = |n: &Node| match n.value {
+            Value::Int(i) if i >= 0 => Some(i as f64),
+            Value::Float(f) if f.is_finite() && f >= 0.0 => Some(f),
+            _ => None,
+        };
+        if let Some(x) = number(node) {
+            return Ok(Some(TimeDist::Fixed(us(x))));
+        }
+        let Value::Table(entries) = &node.value else { return Err(bad()) };
+        let [entry] = entries.as_slice() else { return Err(bad()) };
+        match (entry.key.as_str(), &entry.node.value) {
+            ("uniform", Value::Array(pair)) if pair.len() == 2 => match (number(&pair[0]), number(&pair[1])) {
+                (Some(low), Some(high)) if low <= high => Ok(Some(TimeDist::Uniform { low: us(low), high: us(high) })),
+                _ => Err(self.error(key, Some(node), "uniform = [low, high] needs 0 <= low <= high")),
+            },
+            ("exponential", _) => match number(&entry.node) {
+                Some(mean) => Ok(Some(TimeDist::Exponential { mean: us(mean) })),
+                None => Err(bad()),
+            },
+            _ => Err(bad()),
         }
     }
 

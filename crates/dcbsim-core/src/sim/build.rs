@@ -34,7 +34,7 @@ fn check_sizes(config: &SimConfig) -> Result<(), ConfigError> {
     }
 }
 
-fn wire(config: &SimConfig) -> Result<Wiring, ConfigError> {
+fn wire(config: &SimConfig, seed: u64) -> Result<Wiring, ConfigError> {
     let n = config.nodes.len();
     let mut w = Wiring { ports: Vec::new(), names: Vec::new(), ports_of: vec![Vec::new(); n] };
     for (i, link) in config.links.iter().enumerate() {
@@ -45,12 +45,14 @@ fn wire(config: &SimConfig) -> Result<Wiring, ConfigError> {
         if link.rate.0 == 0 {
             return Err(ConfigError::new(format!("{path}.rate_gbps"), "capacity must be > 0"));
         }
+        let stream = format!("link:{}-{}", config.nodes[link.a].name, config.nodes[link.b].name);
+        let delay = link.delay.sample(&mut Rng::stream(seed, &stream));
         for (from, to) in [(link.a, link.b), (link.b, link.a)] {
             if w.ports_of[from].iter().any(|&(_, peer)| peer as usize == to) {
                 return Err(ConfigError::new(path.clone(), "two links join the same pair of nodes"));
             }
             let is_host = config.nodes[from].kind == NodeKind::Host;
-            let mut port = Port::new(from as u32, to as u32, is_host, link.rate, link.delay, link.buffer);
+            let mut port = Port::new(from as u32, to as u32, is_host, link.rate, delay, link.buffer);
             if !is_host {
                 port.set_priorities(link.priorities);
                 port.frame_service = link.frame_service.unwrap_or_default();
@@ -161,7 +163,7 @@ impl Simulation {
             return Err(ConfigError::new("run.sample_interval_us", "must be > 0"));
         }
         check_sizes(&config)?;
-        let mut w = wire(&config)?;
+        let mut w = wire(&config, seed)?;
         let is_host: Vec<bool> = config.nodes.iter().map(|n| n.kind == NodeKind::Host).collect();
         let routes = Routes::compute(&w.ports_of, &is_host);
         check_flows(&config, &routes, &w)?;
@@ -172,6 +174,10 @@ impl Simulation {
             let rng = Rng::stream(seed, &format!("cp:{}", w.names[p as usize]));
             w.ports[p as usize].cp = config.scheme.congestion_point(init, rng);
         }
+        let cnm_rngs = (0..w.ports.len())
+            .map(|p| Rng::stream(seed, &format!("cnm:{}", w.names[p])))
+            .filter(|_| !config.notification_latency.is_zero())
+            .collect();
         let mut hosts = vec![None; config.nodes.len()];
         for (node, ports) in w.ports_of.iter().enumerate() {
             if is_host[node] {
@@ -218,6 +224,9 @@ impl Simulation {
             queue,
             sampler,
             notify: Vec::with_capacity(16),
+            cnm_rngs,
+            pending: Vec::new(),
+            free_slots: Vec::new(),
             now: crate::units::Time::ZERO,
             events: 0,
             wall_seconds: 0.0,

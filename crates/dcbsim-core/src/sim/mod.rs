@@ -29,6 +29,11 @@ pub struct Simulation {
     queue: EventQueue,
     sampler: Sampler,
     notify: Vec<Notify>,
+    /// Per port, the stream of notification latencies (empty when there are none).
+    cnm_rngs: Vec<crate::rng::Rng>,
+    /// Notifications waiting out their generation latency: (switch, frame).
+    pending: Vec<(u32, Packet)>,
+    free_slots: Vec<u32>,
     now: Time,
     events: u64,
     wall_seconds: f64,
@@ -107,6 +112,12 @@ impl Simulation {
                 }
             }
             Event::Timeline { entry } => self.apply(entry as usize),
+            Event::NotificationReady { slot } => {
+                let (switch, note) = self.pending[slot as usize];
+                self.free_slots.push(slot);
+                let back = self.routes.next_port(switch, note.dst);
+                self.enqueue(back, note);
+            }
             Event::Sample => self.sample(),
         }
     }
@@ -171,10 +182,30 @@ impl Simulation {
             let dst = self.flows[flow as usize].src;
             let kind = PacketKind::Notification { cpid: out, feedback };
             let note = Packet { flow, bytes, dst, priority: 0, kind };
-            let back = self.routes.next_port(switch, dst);
-            self.enqueue(back, note);
+            if self.cnm_rngs.is_empty() {
+                let back = self.routes.next_port(switch, dst);
+                self.enqueue(back, note);
+            } else {
+                self.delay_notification(out, switch, note);
+            }
         }
         self.notify.clear();
+    }
+
+    /// Holds a notification for its generation latency before it leaves `switch`.
+    fn delay_notification(&mut self, port: u32, switch: u32, note: Packet) {
+        let latency = self.config.notification_latency.sample(&mut self.cnm_rngs[port as usize]);
+        let slot = match self.free_slots.pop() {
+            Some(slot) => {
+                self.pending[slot as usize] = (switch, note);
+                slot
+            }
+            None => {
+                self.pending.push((switch, note));
+                (self.pending.len() - 1) as u32
+            }
+        };
+        self.queue.push(self.now + latency, Event::NotificationReady { slot });
     }
 
     /// Starts sending `pkt` on port `out` now and schedules its arrival if needed.
