@@ -7,7 +7,7 @@
 //! offending entry (for example `flows[2].dst`).
 
 use crate::cc::{ParamValue, SchemeConfig};
-use crate::dist::TimeDist;
+use crate::dist::{SizeDist, TimeDist};
 use crate::units::{Bytes, Rate, Time};
 
 /// What a node is.
@@ -59,16 +59,17 @@ pub struct PortRef {
 }
 
 /// How a flow produces data.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum FlowKind {
     /// Always backlogged; its rate is set by its reaction point (or its initial rate).
     Greedy,
     /// Background traffic at a fixed rate, never under congestion control.
     Constant,
-    /// A finite transfer of `size` bytes; its completion time is recorded.
+    /// A finite transfer; its size is drawn at set-up (from the stream
+    /// `flow:<name>`) and its completion time is recorded.
     Finite {
         /// Bytes to transfer.
-        size: Bytes,
+        size: SizeDist,
     },
 }
 
@@ -100,6 +101,20 @@ pub struct FlowSpec {
     pub start: Time,
     /// When it stops producing new frames (`None`: never).
     pub stop: Option<Time>,
+}
+
+/// A source of finite flows arriving as a Poisson process (short flows, say).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArrivalSpec {
+    /// Name in results; its flows are `<name>#<k>`.
+    pub name: String,
+    /// Flows per second.
+    pub rate_per_s: f64,
+    /// Size of each flow.
+    pub size: SizeDist,
+    /// The flows' template: source, destination, initial rate, frame size, priority,
+    /// jitter; `start` and `stop` bound the arrivals. Its `kind` and `name` are unused.
+    pub flow: FlowSpec,
 }
 
 /// A change applied at a given time during the run.
@@ -181,6 +196,8 @@ pub struct SimConfig {
     pub links: Vec<LinkSpec>,
     /// Flows.
     pub flows: Vec<FlowSpec>,
+    /// Sources of flows arriving during the run.
+    pub arrivals: Vec<ArrivalSpec>,
     /// Scheduled changes, in any order (applied by time, then list order).
     pub timeline: Vec<TimelineEntry>,
     /// The congestion-management scheme and its parameters.
@@ -205,6 +222,7 @@ impl SimConfig {
             nodes: Vec::new(),
             links: Vec::new(),
             flows: Vec::new(),
+            arrivals: Vec::new(),
             timeline: Vec::new(),
             scheme: SchemeConfig::default(),
             congestion_points: CpPlacement::default(),

@@ -79,6 +79,29 @@ pub struct FlowReport {
     pub send_bps: Vec<f64>,
 }
 
+/// What the flows of one arrival source did.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ArrivalReport {
+    /// The source's name.
+    pub name: String,
+    /// Flows that arrived.
+    pub flows: u64,
+    /// Frames they sent.
+    pub sent_frames: u64,
+    /// Frames delivered.
+    pub delivered_frames: u64,
+    /// Bytes delivered.
+    pub delivered_bytes: u64,
+    /// Frames dropped.
+    pub dropped_frames: u64,
+    /// Frames still in a queue or on a link at the end.
+    pub in_network_frames: u64,
+    /// Completion time of each completed flow, seconds.
+    pub completion_s: Vec<f64>,
+    /// Size of each completed flow, bytes (same order).
+    pub completed_bytes: Vec<u64>,
+}
+
 /// The outcome of one run.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct RunReport {
@@ -86,8 +109,10 @@ pub struct RunReport {
     pub sample_times: Vec<Time>,
     /// Every switch egress port (queues sampled only where monitored).
     pub ports: Vec<PortReport>,
-    /// Every flow.
+    /// Every flow of the configuration.
     pub flows: Vec<FlowReport>,
+    /// Every arrival source, with its flows aggregated.
+    pub arrivals: Vec<ArrivalReport>,
     /// Simulated time reached.
     pub simulated: Time,
     /// Events executed.

@@ -39,7 +39,7 @@ fn assert_conserved(r: &RunReport) {
 #[test]
 fn a_lone_frame_takes_serialization_plus_propagation_per_hop() {
     let mut cfg = star(1, Rate::from_gbps(10), Rate::from_gbps(1), Bytes::from_kb(128), Time::from_us(100));
-    cfg.flows.push(flow("one", 2, 1, FlowKind::Finite { size: Bytes(1000) }, None));
+    cfg.flows.push(flow("one", 2, 1, FlowKind::Finite { size: Bytes(1000).into() }, None));
     let r = Simulation::new(cfg, 1).unwrap().run();
     // 1000 B: 0.8 us at 10 Gb/s + 1 us, then 8 us at 1 Gb/s + 1 us.
     assert_eq!(r.flows[0].completion_time, Some(Time::from_ns(800 + 1000 + 8000 + 1000)));
@@ -124,7 +124,7 @@ fn same_seed_gives_identical_results() {
 #[test]
 fn finite_flows_complete_and_stop_times_hold() {
     let mut cfg = star(2, Rate::from_gbps(10), Rate::from_gbps(10), Bytes::from_kb(128), Time::from_ms(10));
-    cfg.flows.push(flow("big", 2, 1, FlowKind::Finite { size: Bytes(1_000_000) }, None));
+    cfg.flows.push(flow("big", 2, 1, FlowKind::Finite { size: Bytes(1_000_000).into() }, None));
     let mut stopped = flow("stopped", 3, 1, FlowKind::Constant, Some(Rate::from_gbps(1)));
     stopped.start = Time::from_ms(1);
     stopped.stop = Some(Time::from_ms(2));
@@ -171,7 +171,7 @@ fn random_link_delays_are_drawn_once_per_link_from_the_seed() {
         for l in cfg.links.iter_mut() {
             l.delay = TimeDist::Uniform { low: Time::from_us(100), high: Time::from_us(200) };
         }
-        cfg.flows.push(flow("one", 2, 1, FlowKind::Finite { size: Bytes(1000) }, None));
+        cfg.flows.push(flow("one", 2, 1, FlowKind::Finite { size: Bytes(1000).into() }, None));
         Simulation::new(cfg, seed).unwrap().run().flows[0].completion_time.unwrap()
     };
     let serialization = Time::from_ns(1600);
@@ -202,4 +202,27 @@ fn notification_latency_delays_the_reaction() {
     };
     let (now, later) = (first_cut(Time::ZERO), first_cut(Time::from_us(50)));
     assert!(later >= now + 49 && later <= now + 51, "{now} {later}");
+}
+
+#[test]
+fn poisson_arrivals_make_finite_flows_that_complete() {
+    use dcbsim_core::config::ArrivalSpec;
+    use dcbsim_core::dist::SizeDist;
+    let mut cfg = star(2, Rate::from_gbps(10), Rate::from_gbps(10), Bytes::from_kb(256), Time::from_ms(200));
+    let template = flow("", 2, 1, FlowKind::Greedy, None);
+    cfg.arrivals.push(ArrivalSpec { name: "short".into(), rate_per_s: 1000.0, size: SizeDist::Fixed(100_000), flow: template });
+    let mut background = flow("bg", 3, 1, FlowKind::Constant, Some(Rate::from_gbps(2)));
+    background.stop = Some(Time::from_ms(150));
+    cfg.flows.push(background);
+    let r = Simulation::new(cfg.clone(), 3).unwrap().run();
+    let a = &r.arrivals[0];
+    // About 200 arrivals (Poisson: within 4 standard deviations).
+    assert!((a.flows as f64 - 200.0).abs() < 4.0 * 200f64.sqrt(), "{}", a.flows);
+    assert_eq!(a.sent_frames, a.delivered_frames + a.dropped_frames + a.in_network_frames);
+    assert_eq!(r.flows.len(), 1, "arrivals are reported apart from the configured flows");
+    // Lightly loaded: nearly all complete, in about 100 KB at 10 Gb/s plus two hops.
+    assert!(a.completion_s.len() as u64 + 3 >= a.flows);
+    let fastest = a.completion_s.iter().cloned().fold(f64::INFINITY, f64::min);
+    assert!(fastest >= 80e-6 && fastest < 200e-6, "{fastest}");
+    assert_eq!(Simulation::new(cfg, 3).unwrap().run().arrivals, r.arrivals);
 }

@@ -87,7 +87,7 @@ fn read_flow(t: &Table, run: &RunSection, topo: &Topology) -> Result<(Vec<(usize
     let kind_name = t.choice("kind", &["greedy", "constant", "finite"])?.unwrap_or("greedy");
     let size = t.positive("size_kb")?;
     let kind = match (kind_name, size) {
-        ("finite", Some(kb)) => FlowKind::Finite { size: Bytes((kb * 1024.0).round().max(1.0) as u64) },
+        ("finite", Some(kb)) => FlowKind::Finite { size: Bytes((kb * 1024.0).round().max(1.0) as u64).into() },
         ("finite", None) => return Err(t.error("size_kb", None, "is required for a finite flow")),
         (_, Some(_)) => return Err(t.error("size_kb", t.get("size_kb"), "is only for kind = \"finite\"")),
         ("constant", None) => FlowKind::Constant,

@@ -81,14 +81,17 @@ fn find_port(w: &Wiring, r: PortRef, path: &str) -> Result<u32, ConfigError> {
 
 fn check_flows(config: &SimConfig, routes: &Routes, w: &Wiring) -> Result<(), ConfigError> {
     let n = config.nodes.len();
-    for (i, f) in config.flows.iter().enumerate() {
+    let templates = config.arrivals.iter().map(|a| ("arrivals", &a.flow));
+    for (i, (key, f)) in config.flows.iter().map(|f| ("flows", f)).chain(templates).enumerate() {
+        let i = if key == "flows" { i } else { i - config.flows.len() };
+        let group = key;
         for (key, node) in [("src", f.src), ("dst", f.dst)] {
             if node >= n || config.nodes[node].kind != NodeKind::Host {
-                return Err(ConfigError::new(format!("flows[{i}].{key}"), "must name a host"));
+                return Err(ConfigError::new(format!("{group}[{i}].{key}"), "must name a host"));
             }
         }
         if f.src == f.dst {
-            return Err(ConfigError::new(format!("flows[{i}].dst"), "must differ from src"));
+            return Err(ConfigError::new(format!("{group}[{i}].dst"), "must differ from src"));
         }
         let peer_of = |p: u32| w.ports[p as usize].peer;
         if routes.path(f.src as u32, f.dst as u32, peer_of).is_none() {
@@ -96,11 +99,17 @@ fn check_flows(config: &SimConfig, routes: &Routes, w: &Wiring) -> Result<(), Co
                 "no path from \"{}\" to \"{}\"",
                 config.nodes[f.src].name, config.nodes[f.dst].name
             );
-            return Err(ConfigError::new(format!("flows[{i}].dst"), msg));
+            return Err(ConfigError::new(format!("{group}[{i}].dst"), msg));
         }
         if f.frame_bytes == 0 {
-            return Err(ConfigError::new(format!("flows[{i}].frame_bytes"), "must be > 0"));
+            return Err(ConfigError::new(format!("{group}[{i}].frame_bytes"), "must be > 0"));
         }
+    }
+    for (i, a) in config.arrivals.iter().enumerate() {
+        if !(a.rate_per_s.is_finite() && a.rate_per_s > 0.0) {
+            return Err(ConfigError::new(format!("arrivals[{i}].rate_per_s"), "must be > 0"));
+        }
+        a.size.check().map_err(|m| ConfigError::new(format!("arrivals[{i}].size_bytes"), m))?;
     }
     Ok(())
 }
@@ -191,7 +200,7 @@ impl Simulation {
             .map(|(i, spec)| {
                 let line_rate = w.ports[w.ports_of[spec.src][0].0 as usize].rate;
                 let initial_rate = spec.rate.unwrap_or(line_rate);
-                let rp = match spec.kind {
+                let rp = match &spec.kind {
                     FlowKind::Constant => ReactionPointKind::Fixed(FixedRate::new(initial_rate)),
                     _ => {
                         let init = RpInit { line_rate, initial_rate, flow: i as u32 };
@@ -214,7 +223,7 @@ impl Simulation {
         if samples > 0 {
             queue.push(interval, Event::Sample);
         }
-        Ok(Simulation {
+        let mut sim = Simulation {
             ports: w.ports,
             port_names: w.names,
             hosts,
@@ -226,12 +235,15 @@ impl Simulation {
             notify: Vec::with_capacity(16),
             cnm_rngs,
             pending: Vec::new(),
+            generators: config.arrivals.iter().map(|a| super::arrivals::Generator::new(a.clone(), seed)).collect(),
             free_slots: Vec::new(),
             now: crate::units::Time::ZERO,
             events: 0,
             wall_seconds: 0.0,
             seed,
             config,
-        })
+        };
+        sim.start_arrivals();
+        Ok(sim)
     }
 }

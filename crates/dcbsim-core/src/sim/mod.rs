@@ -4,6 +4,7 @@
 //! executes events in (time, sequence) order; [`Simulation::finish`] (in
 //! `report.rs`) turns the monitors into a [`RunReport`].
 
+mod arrivals;
 mod build;
 mod report;
 
@@ -33,6 +34,7 @@ pub struct Simulation {
     cnm_rngs: Vec<crate::rng::Rng>,
     /// Notifications waiting out their generation latency: (switch, frame).
     pending: Vec<(u32, Packet)>,
+    generators: Vec<arrivals::Generator>,
     free_slots: Vec<u32>,
     now: Time,
     events: u64,
@@ -112,6 +114,7 @@ impl Simulation {
                 }
             }
             Event::Timeline { entry } => self.apply(entry as usize),
+            Event::Arrival { generator } => self.on_arrival(generator),
             Event::NotificationReady { slot } => {
                 let (switch, note) = self.pending[slot as usize];
                 self.free_slots.push(slot);

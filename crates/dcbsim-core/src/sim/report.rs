@@ -50,9 +50,11 @@ impl Simulation {
             .map(|p| self.port_report(p, series[p].take().unwrap_or_default()))
             .collect();
         let node_name = |n: u32| self.config.nodes[n as usize].name.clone();
+        let arrivals = self.arrival_reports(&in_network);
         let flows = self
             .flows
             .iter()
+            .take(self.config.flows.len())
             .enumerate()
             .map(|(i, f)| FlowReport {
                 name: self.config.flows[i].name.clone(),
@@ -76,6 +78,7 @@ impl Simulation {
             sample_times: std::mem::take(&mut self.sampler.times),
             ports,
             flows,
+            arrivals,
             simulated: self.now.max(Time::ZERO),
             events: self.events,
             wall_seconds: self.wall_seconds,

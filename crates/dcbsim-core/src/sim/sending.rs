@@ -199,7 +199,7 @@ impl Simulation {
         for (port, series) in s.ports.iter_mut() {
             series.push(self.ports[*port as usize].queued_bytes);
         }
-        for (i, flow) in self.flows.iter().enumerate() {
+        for (i, flow) in self.flows.iter().take(self.config.flows.len()).enumerate() {
             let sending = flow.active && flow.remaining != 0;
             let rate = if sending { flow.rate.as_f64() } else { 0.0 };
             s.record_flow(i, rate, flow.counters.delivered_bytes, flow.counters.sent_bytes);

@@ -69,6 +69,8 @@ pub struct Flow {
     pub completed_at: Option<Time>,
     /// Counters.
     pub counters: FlowCounters,
+    /// The arrival source that made this flow, if any.
+    pub generator: Option<u32>,
     gap: TransmitMemo,
     jitter: f64,
     gap_factor: f64,
@@ -77,9 +79,12 @@ pub struct Flow {
 
 impl Flow {
     /// A flow from its spec, not yet started.
-    pub fn new(spec: &FlowSpec, rp: ReactionPointKind, line_rate: Rate, rng: Rng) -> Flow {
-        let (remaining, size) = match spec.kind {
-            FlowKind::Finite { size: Bytes(n) } => (n, Some(n)),
+    pub fn new(spec: &FlowSpec, rp: ReactionPointKind, line_rate: Rate, mut rng: Rng) -> Flow {
+        let (remaining, size) = match &spec.kind {
+            FlowKind::Finite { size } => {
+                let n = size.sample(&mut rng);
+                (n, Some(n))
+            }
             _ => (u64::MAX, None),
         };
         let rate = match spec.max_rate {
@@ -108,6 +113,7 @@ impl Flow {
             timer_generation: 0,
             completed_at: None,
             counters: FlowCounters::default(),
+            generator: None,
             gap: TransmitMemo::default(),
             jitter: spec.jitter,
             gap_factor: 1.0,

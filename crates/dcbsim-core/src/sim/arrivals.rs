@@ -1,0 +1,98 @@
+//! Flows that arrive during the run: Poisson arrivals of finite flows.
+
+use super::Simulation;
+use crate::cc::RpInit;
+use crate::config::{ArrivalSpec, FlowKind, FlowSpec};
+use crate::dist::SizeDist;
+use crate::report::ArrivalReport;
+use crate::rng::Rng;
+use crate::sched::Event;
+use crate::traffic::Flow;
+use crate::units::Time;
+
+/// The state of one arrival source.
+#[derive(Clone, Debug)]
+pub struct Generator {
+    spec: ArrivalSpec,
+    rng: Rng,
+    seed: u64,
+    made: u32,
+}
+
+impl Generator {
+    /// A source as its spec says, its random stream seeded by the run.
+    pub fn new(spec: ArrivalSpec, seed: u64) -> Generator {
+        let rng = Rng::stream(seed, &format!("arrivals:{}", spec.name));
+        Generator { spec, rng, seed, made: 0 }
+    }
+
+    /// The time of the next arrival after `now`, if it is before the source stops.
+    pub fn next_after(&mut self, now: Time, end: Time) -> Option<Time> {
+        let gap = Time::from_secs_f64(self.rng.exponential(1.0 / self.spec.rate_per_s));
+        let at = now.max(self.spec.flow.start) + gap;
+        let stop = self.spec.flow.stop.unwrap_or(end).min(end);
+        (at < stop).then_some(at)
+    }
+}
+
+impl Simulation {
+    /// Schedules the first arrival of every source.
+    pub(super) fn start_arrivals(&mut self) {
+        let end = self.config.duration;
+        for g in 0..self.generators.len() {
+            if let Some(at) = self.generators[g].next_after(Time::ZERO, end) {
+                self.queue.push(at, Event::Arrival { generator: g as u32 });
+            }
+        }
+    }
+
+    /// A flow of source `g` arrives: it is made, started, and the next is scheduled.
+    pub(super) fn on_arrival(&mut self, g: u32) {
+        let now = self.now;
+        let generator = &mut self.generators[g as usize];
+        let k = generator.made;
+        generator.made += 1;
+        let size = generator.spec.size.sample(&mut generator.rng);
+        let spec = FlowSpec { kind: FlowKind::Finite { size: SizeDist::Fixed(size) }, start: now, ..generator.spec.flow.clone() };
+        let stream = format!("{}#{k}", generator.spec.name);
+        let seed = generator.seed;
+        let line_rate = self.ports[self.hosts[spec.src].as_ref().expect("a host").nic as usize].rate;
+        let index = self.flows.len() as u32;
+        let init = RpInit { line_rate, initial_rate: spec.rate.unwrap_or(line_rate), flow: index };
+        let rp = self.config.scheme.reaction_point(init, Rng::stream(seed, &format!("rp:{stream}")));
+        let mut flow = Flow::new(&spec, rp, line_rate, Rng::stream(seed, &format!("flow:{stream}")));
+        flow.generator = Some(g);
+        flow.active = true;
+        flow.rp.on_start(now);
+        self.flows.push(flow);
+        self.rp_changed(index);
+        self.make_ready(index);
+        if let Some(at) = self.generators[g as usize].next_after(now, self.config.duration) {
+            self.queue.push(at, Event::Arrival { generator: g });
+        }
+    }
+
+    /// What each arrival source's flows did.
+    pub(super) fn arrival_reports(&self, in_network: &[u64]) -> Vec<ArrivalReport> {
+        let mut reports: Vec<ArrivalReport> = self
+            .generators
+            .iter()
+            .map(|g| ArrivalReport { name: g.spec.name.clone(), ..ArrivalReport::default() })
+            .collect();
+        for (i, f) in self.flows.iter().enumerate() {
+            let Some(g) = f.generator else { continue };
+            let r = &mut reports[g as usize];
+            r.flows += 1;
+            r.sent_frames += f.counters.sent_frames;
+            r.delivered_frames += f.counters.delivered_frames;
+            r.delivered_bytes += f.counters.delivered_bytes;
+            r.dropped_frames += f.counters.dropped_frames;
+            r.in_network_frames += in_network[i];
+            if let Some(done) = f.completed_at {
+                r.completion_s.push((done - f.start).as_secs_f64());
+                r.completed_bytes.push(f.size.unwrap_or(0));
+            }
+        }
+        reports
+    }
+}
