@@ -134,3 +134,22 @@ def test_a_timeline_parameter_change_reaches_the_reaction_points():
         std_after[bc] = r.ports["sw0:r0"].queue_bytes[after].std()
     # The byte counter at 30 KB makes every RP raise its rate five times as often.
     assert std_after[30000] > 2 * std_after[150000], std_after
+
+
+def test_poisson_arrivals_are_reported_per_source(small_text):
+    text = small_text + """
+[[arrivals]]
+name = "short"
+src = "s0"
+dst = "r0"
+rate_per_s = 2000.0
+size_kb = 10.0
+"""
+    r = dcbsim.run(dcbsim.loads(text.replace("rate_gbps = 4.0", "rate_gbps = 1.0")), seed=2)
+    a = r.arrivals["short"]
+    assert 0 < a.stats["flows"] < 40
+    assert a.completion_s.size == a.completed_bytes.size
+    assert np.all(a.completed_bytes == 10240)
+    s = r.summary["arrivals"]["short"]
+    assert s["completed"] == a.completion_s.size and s["fct_p50_s"] > 0
+    assert a.stats["sent_frames"] == a.stats["delivered_frames"] + a.stats["dropped_frames"] + a.stats["in_network_frames"]

@@ -52,6 +52,28 @@ class FlowResult:
     stats: dict[str, Any]
 
 
+@dataclass(frozen=True)
+class ArrivalResult:
+    """One Poisson arrival source: its flows' counters and completion times."""
+
+    name: str
+    completion_s: np.ndarray
+    completed_bytes: np.ndarray
+    stats: dict[str, Any]
+
+    def fct_summary(self) -> dict[str, float | int | None]:
+        """Flows, completed flows, and the mean, median and 99th percentile FCT (s)."""
+        fct = self.completion_s
+        pick = (lambda q: float(np.quantile(fct, q))) if fct.size else (lambda q: None)
+        return {
+            "flows": self.stats["flows"],
+            "completed": int(fct.size),
+            "fct_mean_s": float(fct.mean()) if fct.size else None,
+            "fct_p50_s": pick(0.5),
+            "fct_p99_s": pick(0.99),
+        }
+
+
 def moving_average(values: np.ndarray, samples: int) -> np.ndarray:
     """Mean over the last ``samples`` samples (fewer at the start)."""
     if samples <= 1 or values.size == 0:
@@ -120,6 +142,10 @@ class Result:
             series = {k: _array(f[k]) for k in ("rate_bps", "throughput_bps", "send_bps")}
             stats = {k: v for k, v in f.items() if k not in series and k != "name"}
             self.flows[f["name"]] = FlowResult(f["name"], stats=stats, **series)
+        self.arrivals: dict[str, ArrivalResult] = {}
+        for a in raw.get("arrivals", []):
+            stats = {k: v for k, v in a.items() if k not in ("name", "completion_s", "completed_bytes")}
+            self.arrivals[a["name"]] = ArrivalResult(a["name"], _array(a["completion_s"]), _array(a["completed_bytes"]), stats)
         self.run_stats = {k: raw[k] for k in ("simulated_s", "events", "wall_s", "sim_speed")}
 
     @property
@@ -150,12 +176,15 @@ class Result:
             key: sum(f.stats[key] for f in self.flows.values())
             for key in ("sent_frames", "delivered_frames", "dropped_frames", "in_network_frames", "notifications")
         }
+        for key in ("sent_frames", "delivered_frames", "dropped_frames", "in_network_frames"):
+            totals[key] += sum(a.stats[key] for a in self.arrivals.values())
         return {
             "scenario": self.scenario.name,
             "scheme": self.scenario.scheme,
             "seed": self.seed,
             "ports": {name: dict(p.stats) for name, p in self.ports.items()},
             "flows": flows,
+            "arrivals": {name: dict(a.stats, **a.fct_summary()) for name, a in self.arrivals.items()},
             "totals": totals,
             **self.run_stats,
         }

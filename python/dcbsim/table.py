@@ -44,11 +44,22 @@ def summary_table(summary: dict[str, Any], max_rows: int = 20) -> str:
         for name, f in flows
     ]
     totals = summary["totals"]
+    arrivals = list(summary.get("arrivals", {}).items())[:max_rows]
+    ms = lambda x: "" if x is None else f"{1e3 * x:.3f}"
+    arrival_rows = [
+        [name, str(a["flows"]), str(a["completed"]), str(a["dropped_frames"]), ms(a["fct_mean_s"]), ms(a["fct_p50_s"]), ms(a["fct_p99_s"])]
+        for name, a in arrivals
+    ]
     parts = [
         _table(["port", "mean q (KB)", "std q (KB)", "P(q=0) %", "util %", "drops", "notifications"], port_rows),
         "",
         _table(["flow", "Gb/s", "delivered", "dropped", "notifications", "FCT (ms)"], flow_rows),
         "",
+        *(
+            [_table(["arrivals", "flows", "completed", "dropped", "FCT mean (ms)", "p50", "p99"], arrival_rows), ""]
+            if arrival_rows
+            else []
+        ),
         (
             f"{summary['scenario']} ({summary['scheme']}, seed {summary['seed']}): "
             f"sent {totals['sent_frames']}, delivered {totals['delivered_frames']}, dropped {totals['dropped_frames']} frames; "

@@ -4,7 +4,7 @@
 //! and little-endian float64 byte strings (read with `numpy.frombuffer`). Runs release
 //! the GIL, slice by slice, and report progress between slices.
 
-use dcbsim_core::report::{FlowReport, PortReport, RunReport};
+use dcbsim_core::report::{ArrivalReport, FlowReport, PortReport, RunReport};
 use dcbsim_core::units::Time;
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
@@ -70,6 +70,20 @@ fn flow_dict<'py>(py: Python<'py>, f: &FlowReport) -> PyResult<Bound<'py, PyDict
     Ok(d)
 }
 
+fn arrival_dict<'py>(py: Python<'py>, a: &ArrivalReport) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("name", &a.name)?;
+    d.set_item("flows", a.flows)?;
+    d.set_item("sent_frames", a.sent_frames)?;
+    d.set_item("delivered_frames", a.delivered_frames)?;
+    d.set_item("delivered_bytes", a.delivered_bytes)?;
+    d.set_item("dropped_frames", a.dropped_frames)?;
+    d.set_item("in_network_frames", a.in_network_frames)?;
+    d.set_item("completion_s", floats(py, a.completion_s.iter().copied()))?;
+    d.set_item("completed_bytes", floats(py, a.completed_bytes.iter().map(|&b| b as f64)))?;
+    Ok(d)
+}
+
 fn report_dict<'py>(py: Python<'py>, r: &RunReport) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     d.set_item("time_s", floats(py, r.sample_times.iter().map(|t| t.as_secs_f64())))?;
@@ -83,6 +97,11 @@ fn report_dict<'py>(py: Python<'py>, r: &RunReport) -> PyResult<Bound<'py, PyDic
         flows.append(flow_dict(py, f)?)?;
     }
     d.set_item("flows", flows)?;
+    let arrivals = PyList::empty(py);
+    for a in &r.arrivals {
+        arrivals.append(arrival_dict(py, a)?)?;
+    }
+    d.set_item("arrivals", arrivals)?;
     d.set_item("simulated_s", r.simulated.as_secs_f64())?;
     d.set_item("events", r.events)?;
     d.set_item("wall_s", r.wall_seconds)?;

@@ -98,14 +98,17 @@ fn read(doc: &Node, file: &str) -> Result<Read, ScenarioError> {
     let (scheme, placement) = network::read_scheme(scheme_table.as_ref(), topo)?;
     let monitor_ports = network::read_monitor(top.table("monitor")?.as_ref(), topo)?;
     let flows = traffic::read_flows(&top.tables("flows")?, &run, topo)?;
+    let arrivals = traffic::read_arrivals(&top.tables("arrivals")?, &run, topo)?;
     let timeline = traffic::read_timeline(&top.tables("timeline")?, &run, topo, &flows, &scheme)?;
     top.get("sweep"); // read by the sweep runner, not by the engine
-    top.finish(&["run", "topology", "scheme", "monitor", "flows", "timeline", "sweep"])?;
-    check_buffers(file, &network, &flows.specs)?;
+    top.finish(&["run", "topology", "scheme", "monitor", "flows", "arrivals", "timeline", "sweep"])?;
+    let templates: Vec<_> = arrivals.iter().map(|a| a.flow.clone()).collect();
+    check_buffers(file, &network, &[flows.specs.as_slice(), templates.as_slice()].concat())?;
     let mut config = SimConfig::new(run.duration);
     config.nodes = network.topology.nodes.clone();
     config.links = network.topology.links.clone();
     config.flows = flows.specs;
+    config.arrivals = arrivals;
     config.timeline = timeline;
     config.scheme = scheme;
     config.congestion_points = placement;

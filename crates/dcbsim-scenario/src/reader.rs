@@ -2,7 +2,7 @@
 
 use crate::doc::{Entry, Node, Value};
 use crate::error::{Origin, ScenarioError};
-use dcbsim_core::dist::TimeDist;
+use dcbsim_core::dist::{SizeDist, TimeDist};
 use dcbsim_core::units::Time;
 use std::cell::Cell;
 
@@ -125,6 +125,52 @@ impl<'a> Table<'a> {
         }
     }
 
+    /// A size, from `size_kb` (KiB) or `size_bytes` (at most one): a number > 0,
+    /// `"websearch"`, `{ uniform = [low, high] }`, `{ exponential = mean }`,
+    /// `{ pareto = [mean, shape] }` or `{ empirical = [[size, cdf], ...] }`.
+    pub fn size(&self) -> Result<Option<SizeDist>> {
+        let (kb, bytes) = (self.get("size_kb"), self.get("size_bytes"));
+        let (key, node, scale) = match (kb, bytes) {
+            (Some(_), Some(n)) => return Err(self.error("size_bytes", Some(n), "give size_kb or size_bytes, not both")),
+            (Some(n), None) => ("size_kb", n, 1024.0),
+            (None, Some(n)) => ("size_bytes", n, 1.0),
+            (None, None) => return Ok(None),
+        };
+        let bad = |why: &str| self.error(key, Some(node), format!("{why}; a size is a number > 0, \"websearch\", {{ uniform = [low, high] }}, {{ exponential = mean }}, {{ pareto = [mean, shape] }} or {{ empirical = [[size, cdf], ...] }}"));
+        let num = |n: &Node| match n.value {
+            Value::Int(i) if i > 0 => Some(i as f64 * scale),
+            Value::Float(f) if f.is_finite() && f > 0.0 => Some(f * scale),
+            _ => None,
+        };
+        let dist = match &node.value {
+            Value::Str(s) if s == "websearch" => SizeDist::web_search(),
+            Value::Int(_) | Value::Float(_) => SizeDist::Fixed(num(node).ok_or_else(|| bad("must be > 0"))?.round() as u64),
+            Value::Table(entries) if entries.len() == 1 => {
+                let (name, v) = (entries[0].key.as_str(), &entries[0].node);
+                let list = |n: &Node| match &n.value {
+                    Value::Array(items) => items.iter().map(|i| num(i).ok_or_else(|| bad("values must be numbers > 0"))).collect::<Result<Vec<_>>>(),
+                    _ => Err(bad("expected a list")),
+                };
+                match name {
+                    "uniform" => match list(v)?.as_slice() {
+                        [low, high] => SizeDist::Uniform { low: low.round() as u64, high: high.round() as u64 },
+                        _ => return Err(bad("uniform takes [low, high]")),
+                    },
+                    "exponential" => SizeDist::Exponential { mean: num(v).ok_or_else(|| bad("the mean must be > 0"))? },
+                    "pareto" => match list(v)?.as_slice() {
+                        [mean, shape] => SizeDist::Pareto { mean: *mean, shape: shape / scale },
+                        _ => return Err(bad("pareto takes [mean, shape]")),
+                    },
+                    "empirical" => SizeDist::Empirical(empirical(v, scale).ok_or_else(|| bad("empirical takes [[size, cdf], ...]"))?),
+                    other => return Err(bad(&format!("unknown distribution \"{other}\""))),
+                }
+            }
+            _ => return Err(bad("not a size")),
+        };
+        dist.check().map_err(|m| self.error(key, Some(node), m))?;
+        Ok(Some(dist))
+    }
+
     /// A string.
     pub fn string(&self, key: &str) -> Result<Option<(&'a str, &'a Node)>> {
         let Some(node) = self.get(key) else { return Ok(None) };
@@ -206,4 +252,20 @@ impl<'a> Table<'a> {
     pub fn required<T>(&self, key: &str, value: Option<T>) -> Result<T> {
         value.ok_or_else(|| self.error(key, None, "is required"))
     }
+}
+
+/// The points of an empirical CDF: `[[size, cdf], ...]`, sizes scaled.
+fn empirical(node: &Node, scale: f64) -> Option<Vec<(f64, f64)>> {
+    let Value::Array(rows) = &node.value else { return None };
+    let number = |n: &Node| match n.value {
+        Value::Int(i) => Some(i as f64),
+        Value::Float(f) if f.is_finite() => Some(f),
+        _ => None,
+    };
+    rows.iter()
+        .map(|row| match &row.value {
+            Value::Array(pair) if pair.len() == 2 => Some((number(&pair[0])? * scale, number(&pair[1])?)),
+            _ => None,
+        })
+        .collect()
 }

@@ -4,13 +4,13 @@ use crate::doc::Node;
 use crate::network::{RunSection, param_value, port_ref};
 use crate::reader::{Result, Table};
 use dcbsim_core::cc::SchemeConfig;
-use dcbsim_core::config::{Action, FlowKind, FlowSpec, NodeKind, TimelineEntry};
+use dcbsim_core::config::{Action, ArrivalSpec, FlowKind, FlowSpec, NodeKind, TimelineEntry};
 use dcbsim_core::topology::Topology;
-use dcbsim_core::units::{Bytes, Rate, Time};
+use dcbsim_core::units::{Rate, Time};
 
 const FLOW_KEYS: &[&str] = &[
-    "name", "src", "dst", "kind", "rate_gbps", "rate_mbps", "max_rate_gbps", "max_rate_mbps", "size_kb", "frame_bytes",
-    "jitter", "priority", "start_ms", "stop_ms",
+    "name", "src", "dst", "kind", "rate_gbps", "rate_mbps", "max_rate_gbps", "max_rate_mbps", "size_kb", "size_bytes",
+    "frame_bytes", "jitter", "priority", "start_ms", "stop_ms",
 ];
 
 /// The spread of the gaps between frames, in [0, 1).
@@ -71,7 +71,8 @@ fn rate(t: &Table, stem: &str) -> Result<Option<Rate>> {
     }
 }
 
-fn read_flow(t: &Table, run: &RunSection, topo: &Topology) -> Result<(Vec<(usize, usize)>, FlowSpec)> {
+/// The source–destination pairs of an entry (`src`, `dst`: names, globs or lists).
+fn pairs(t: &Table, topo: &Topology) -> Result<Vec<(usize, usize)>> {
     let sources = endpoints(t, "src", topo)?;
     let sinks = endpoints(t, "dst", topo)?;
     let dst_node = t.get("dst").expect("read above");
@@ -84,39 +85,75 @@ fn read_flow(t: &Table, run: &RunSection, topo: &Topology) -> Result<(Vec<(usize
     if let Some(&(s, _)) = pairs.iter().find(|(s, d)| s == d) {
         return Err(t.error("dst", Some(dst_node), format!("a flow from \"{}\" to itself", topo.nodes[s].name)));
     }
-    let kind_name = t.choice("kind", &["greedy", "constant", "finite"])?.unwrap_or("greedy");
-    let size = t.positive("size_kb")?;
-    let kind = match (kind_name, size) {
-        ("finite", Some(kb)) => FlowKind::Finite { size: Bytes((kb * 1024.0).round().max(1.0) as u64).into() },
-        ("finite", None) => return Err(t.error("size_kb", None, "is required for a finite flow")),
-        (_, Some(_)) => return Err(t.error("size_kb", t.get("size_kb"), "is only for kind = \"finite\"")),
-        ("constant", None) => FlowKind::Constant,
-        _ => FlowKind::Greedy,
-    };
-    let rate_value = rate(t, "rate")?;
-    if kind == FlowKind::Constant && rate_value.is_none() {
-        return Err(t.error("rate_gbps", None, "a constant flow needs rate_gbps or rate_mbps"));
-    }
+    Ok(pairs)
+}
+
+/// The settings a flow and an arrival source share: rates, frames, priority, times.
+fn template(t: &Table, run: &RunSection, kind: FlowKind) -> Result<FlowSpec> {
     let start = t.non_negative("start_ms")?.unwrap_or(0.0);
     let stop = t.positive("stop_ms")?;
     if let Some(stop) = stop.filter(|&s| s <= start) {
         return Err(t.error("stop_ms", t.get("stop_ms"), format!("must be after start_ms ({stop} <= {start})")));
     }
-    let spec = FlowSpec {
+    Ok(FlowSpec {
         name: String::new(),
         src: 0,
         dst: 0,
         kind,
-        rate: rate_value,
+        rate: rate(t, "rate")?,
         max_rate: rate(t, "max_rate")?,
         frame_bytes: t.integer("frame_bytes", 64, 9216)?.map_or(run.frame_bytes, |b| b as u32),
         jitter: jitter(t)?,
         priority: t.integer("priority", 0, 7)?.unwrap_or(0) as u8,
         start: Time::from_ms_f64(start),
         stop: stop.map(Time::from_ms_f64),
+    })
+}
+
+fn read_flow(t: &Table, run: &RunSection, topo: &Topology) -> Result<(Vec<(usize, usize)>, FlowSpec)> {
+    let pairs = pairs(t, topo)?;
+    let kind_name = t.choice("kind", &["greedy", "constant", "finite"])?.unwrap_or("greedy");
+    let size = t.size()?;
+    let kind = match (kind_name, size) {
+        ("finite", Some(size)) => FlowKind::Finite { size },
+        ("finite", None) => return Err(t.error("size_kb", None, "a finite flow needs size_kb or size_bytes")),
+        (_, Some(_)) => return Err(t.error("size_kb", None, "a size is only for kind = \"finite\"")),
+        ("constant", None) => FlowKind::Constant,
+        _ => FlowKind::Greedy,
     };
+    let spec = template(t, run, kind)?;
+    if spec.kind == FlowKind::Constant && spec.rate.is_none() {
+        return Err(t.error("rate_gbps", None, "a constant flow needs rate_gbps or rate_mbps"));
+    }
     t.finish(FLOW_KEYS)?;
     Ok((pairs, spec))
+}
+
+const ARRIVAL_KEYS: &[&str] = &[
+    "name", "src", "dst", "rate_per_s", "size_kb", "size_bytes", "rate_gbps", "rate_mbps", "max_rate_gbps",
+    "max_rate_mbps", "frame_bytes", "jitter", "priority", "start_ms", "stop_ms",
+];
+
+/// Reads every `[[arrivals]]` entry: one Poisson source per source–destination pair.
+pub fn read_arrivals(tables: &[Table], run: &RunSection, topo: &Topology) -> Result<Vec<ArrivalSpec>> {
+    let mut out: Vec<ArrivalSpec> = Vec::new();
+    for t in tables {
+        let (name, name_node) = t.required("name", t.string("name")?)?;
+        let pairs = pairs(t, topo)?;
+        let rate_per_s = t.required("rate_per_s", t.positive("rate_per_s")?)?;
+        let size = t.required("size_kb", t.size()?)?;
+        let flow = template(t, run, FlowKind::Finite { size: size.clone() })?;
+        t.finish(ARRIVAL_KEYS)?;
+        for (k, &(src, dst)) in pairs.iter().enumerate() {
+            let name = if pairs.len() > 1 { format!("{name}{k}") } else { name.to_string() };
+            if out.iter().any(|a| a.name == name) {
+                return Err(t.error("name", Some(name_node), format!("arrival source \"{name}\" is named twice")));
+            }
+            let flow = FlowSpec { name: name.clone(), src, dst, ..flow.clone() };
+            out.push(ArrivalSpec { name, rate_per_s, size: size.clone(), flow });
+        }
+    }
+    Ok(out)
 }
 
 /// Reads every `[[flows]]` entry, expanding globs.

@@ -1,0 +1,48 @@
+//! Flow sizes from distributions and Poisson arrival sources.
+
+use dcbsim_core::config::FlowKind;
+use dcbsim_core::dist::SizeDist;
+use dcbsim_scenario::load_str;
+
+fn scenario(body: &str) -> String {
+    format!("[run]\nduration_ms = 10.0\n[topology]\nkind = \"dumbbell\"\nsenders = 3\n{body}")
+}
+
+#[test]
+fn finite_flows_take_sizes_from_distributions() {
+    let text = scenario(
+        "[[flows]]\nsrc = \"s0\"\ndst = \"r0\"\nkind = \"finite\"\nsize_bytes = { uniform = [1250, 62500000] }\n\
+         [[flows]]\nsrc = \"s1\"\ndst = \"r0\"\nkind = \"finite\"\nsize_kb = { pareto = [10, 1.1] }\n\
+         [[flows]]\nsrc = \"s2\"\ndst = \"r0\"\nkind = \"finite\"\nsize_bytes = \"websearch\"\n",
+    );
+    let s = load_str(&text, "t.toml", &[]).unwrap();
+    let sizes: Vec<&FlowKind> = s.config.flows.iter().map(|f| &f.kind).collect();
+    assert_eq!(sizes[0], &FlowKind::Finite { size: SizeDist::Uniform { low: 1250, high: 62_500_000 } });
+    assert_eq!(sizes[1], &FlowKind::Finite { size: SizeDist::Pareto { mean: 10_240.0, shape: 1.1 } });
+    assert_eq!(sizes[2], &FlowKind::Finite { size: SizeDist::web_search() });
+}
+
+#[test]
+fn arrival_sources_expand_per_pair() {
+    let text = scenario(
+        "[[arrivals]]\nname = \"short\"\nsrc = \"s*\"\ndst = \"r0\"\nrate_per_s = 200.0\nsize_bytes = \"websearch\"\nstop_ms = 8.0\n",
+    );
+    let s = load_str(&text, "t.toml", &[]).unwrap();
+    let names: Vec<&str> = s.config.arrivals.iter().map(|a| a.name.as_str()).collect();
+    assert_eq!(names, ["short0", "short1", "short2"]);
+    assert_eq!(s.config.arrivals[1].rate_per_s, 200.0);
+}
+
+#[test]
+fn bad_sizes_and_arrivals_are_named() {
+    for (body, words) in [
+        ("[[flows]]\nsrc = \"s0\"\ndst = \"r0\"\nkind = \"finite\"\nsize_bytes = { normal = [1, 2] }\n", "unknown distribution"),
+        ("[[flows]]\nsrc = \"s0\"\ndst = \"r0\"\nkind = \"finite\"\nsize_kb = { pareto = [10, 0.5] }\n", "Pareto shape > 1"),
+        ("[[flows]]\nsrc = \"s0\"\ndst = \"r0\"\nsize_kb = 5\n", "only for kind = \"finite\""),
+        ("[[arrivals]]\nname = \"a\"\nsrc = \"s0\"\ndst = \"r0\"\nsize_kb = 5\n", "arrivals[0].rate_per_s: is required"),
+        ("[[arrivals]]\nname = \"a\"\nsrc = \"s0\"\ndst = \"r0\"\nrate_per_s = 5\n", "arrivals[0].size_kb: is required"),
+    ] {
+        let e = load_str(&scenario(body), "t.toml", &[]).unwrap_err().to_string();
+        assert!(e.contains(words), "{e}");
+    }
+}
