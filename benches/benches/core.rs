@@ -34,7 +34,7 @@ fn dumbbell(duration: Time) -> SimConfig {
         a,
         b,
         rate: Rate::from_gbps(10),
-        delay: Time::from_us(1),
+        delay: Time::from_us(1).into(),
         buffer: Bytes(131_072),
         priorities: 1,
         frame_service: None,

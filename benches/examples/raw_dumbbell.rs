@@ -6,7 +6,7 @@ fn main() {
     let mut cfg = SimConfig::new(Time::from_ms(1000));
     cfg.nodes.push(NodeSpec { name: "sw0".into(), kind: NodeKind::Switch });
     cfg.nodes.push(NodeSpec { name: "r0".into(), kind: NodeKind::Host });
-    let link = |a, b| LinkSpec { a, b, rate: Rate::from_gbps(10), delay: Time::from_us(1), buffer: Bytes(131072), priorities: 1, frame_service: None };
+    let link = |a, b| LinkSpec { a, b, rate: Rate::from_gbps(10), delay: Time::from_us(1).into(), buffer: Bytes(131072), priorities: 1, frame_service: None };
     cfg.links.push(link(0, 1));
     for i in 0..5 {
         cfg.nodes.push(NodeSpec { name: format!("s{i}"), kind: NodeKind::Host });

@@ -9,7 +9,7 @@ fn main() {
     let mut cfg = SimConfig::new(Time::from_ms(2000));
     cfg.nodes.push(NodeSpec { name: "sw0".into(), kind: NodeKind::Switch });
     cfg.nodes.push(NodeSpec { name: "r0".into(), kind: NodeKind::Host });
-    let link = |a, b| LinkSpec { a, b, rate: Rate::from_gbps(1), delay: Time::from_us(1), buffer: Bytes::from_kb(128), priorities: 1, frame_service: None };
+    let link = |a, b| LinkSpec { a, b, rate: Rate::from_gbps(1), delay: Time::from_us(1).into(), buffer: Bytes::from_kb(128), priorities: 1, frame_service: None };
     cfg.links.push(link(0, 1));
     let mut sc = SchemeConfig::by_name(scheme).unwrap();
     let _ = sc.set_param("q_eq_kb", &ParamValue::Number(64.0));

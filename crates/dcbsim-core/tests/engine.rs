@@ -223,6 +223,6 @@ fn poisson_arrivals_make_finite_flows_that_complete() {
     // Lightly loaded: nearly all complete, in about 100 KB at 10 Gb/s plus two hops.
     assert!(a.completion_s.len() as u64 + 3 >= a.flows);
     let fastest = a.completion_s.iter().cloned().fold(f64::INFINITY, f64::min);
-    assert!(fastest >= 80e-6 && fastest < 200e-6, "{fastest}");
+    assert!((80e-6..200e-6).contains(&fastest), "{fastest}");
     assert_eq!(Simulation::new(cfg, 3).unwrap().run().arrivals, r.arrivals);
 }
