@@ -232,18 +232,25 @@ impl DsmCp {
         let q_v = (q as f64 - self.q_prev as f64) * 8.0;
         let (pf, pv) = self.predictor.predict(q_f, q_v, self.gains.period);
         let g = &self.gains;
-        match dsm_region(pf, pv, g.omega) {
+        let u = match dsm_region(pf, pv, g.omega) {
             DsmRegion::C => -g.c * pf,
             DsmRegion::A => -g.a * pf,
             DsmRegion::B => -g.b * pv,
             DsmRegion::None => 0.0,
-        }
+        };
+        // No adjustment can move the aggregate rate by more than the port's capacity;
+        // bounding it keeps the predictor's sums to what could actually happen.
+        let c = self.capacity.as_f64();
+        u.clamp(-c, c)
     }
 }
 
 impl CongestionPoint for DsmCp {
     #[inline]
     fn on_arrival(&mut self, arrival: &Arrival, out: &mut Vec<Notify>) {
+        if arrival.dropped {
+            return;
+        }
         self.count += 1;
         if self.count < self.every {
             return;
