@@ -77,19 +77,22 @@ fn gains_at_10_gbps_and_300_us_are_the_papers_defaults() {
 }
 
 #[test]
-fn the_cp_samples_every_hundredth_frame_and_reaches_fast_when_far_off() {
+fn the_cp_samples_every_hundredth_admitted_frame_and_reaches_fast_when_far_off() {
     let mut cp = DsmCp::new(DsmParams::default(), Rate::from_gbps(10));
     let mut out = Vec::new();
     let arrival = |q| Arrival { now: Time::ZERO, flow: 1, bytes: 1000, queue_bytes: q, dropped: false };
+    let dropped = Arrival { dropped: true, ..arrival(100_000) };
     for _ in 0..99 {
         cp.on_arrival(&arrival(100_000), &mut out);
+        cp.on_arrival(&dropped, &mut out);
     }
     assert!(out.is_empty());
     cp.on_arrival(&arrival(100_000), &mut out);
     // First sample: Qf = (100000 - 65536) x 8 bits, Qv = 100000 x 8 bits, no history:
-    // Qf_hat = Qf + 4 Qv > 0 and Qv_hat > 0: State C, F_b = -c Qf_hat.
+    // Qf_hat = Qf + 4 Qv > 0 and Qv_hat > 0: State C, F_b = -c Qf_hat, bounded to -C.
     let q_f: f64 = (100_000.0 - 65_536.0) * 8.0;
-    let expect: f64 = -10e3 * (q_f + 4.0 * 800_000.0);
+    let expect: f64 = (-10e3 * (q_f + 4.0 * 800_000.0)).max(-10e9);
+    assert_eq!(expect, -10e9);
     let Feedback::RateDelta { kbps } = out[0].feedback else { panic!() };
     assert_eq!(kbps as i64, (expect.round() as i64) / 1000);
 }
