@@ -208,6 +208,19 @@ pub fn read_scheme(t: Option<&Table>, topo: &Topology) -> Result<(SchemeConfig, 
         None => CpPlacement::AllSwitchPorts,
     };
     for (key, node) in t.rest() {
+        if SchemeConfig::NAMES.contains(&key) {
+            // `[scheme.<name>]`: parameters of that scheme, applied when it is the one run.
+            let sub = Table::new(t.file(), &t.key_path(key), node)?;
+            let mut other = SchemeConfig::by_name(key).expect("a listed name");
+            for (param, value_node) in sub.rest() {
+                let value = param_value(value_node).ok_or_else(|| sub.error(param, Some(value_node), "must be a number, a boolean or a string"))?;
+                other.set_param(param, &value).map_err(|m| sub.error(param, Some(value_node), m))?;
+                if key == name {
+                    scheme.set_param(param, &value).map_err(|m| sub.error(param, Some(value_node), m))?;
+                }
+            }
+            continue;
+        }
         let value = param_value(node).ok_or_else(|| t.error(key, Some(node), "must be a number, a boolean or a string"))?;
         scheme.set_param(key, &value).map_err(|m| t.error(key, Some(node), m))?;
     }

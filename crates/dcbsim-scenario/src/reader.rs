@@ -34,6 +34,11 @@ impl<'a> Table<'a> {
         }
     }
 
+    /// The scenario file's name.
+    pub fn file(&self) -> &'a str {
+        self.file
+    }
+
     /// The key path of `key` in this table.
     pub fn key_path(&self, key: &str) -> String {
         if self.path.is_empty() { key.to_string() } else { format!("{}.{}", self.path, key) }

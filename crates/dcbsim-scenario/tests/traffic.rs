@@ -46,3 +46,19 @@ fn bad_sizes_and_arrivals_are_named() {
         assert!(e.contains(words), "{e}");
     }
 }
+
+
+#[test]
+fn per_scheme_tables_apply_to_the_scheme_that_runs() {
+    let text = scenario(
+        "[scheme]\nname = \"smcc\"\n[scheme.qcn]\nq_eq_kb = 64.0\n[scheme.smcc]\nr_a_mbps = 128.0\n[[flows]]\nsrc = \"s*\"\ndst = \"r0\"\n",
+    );
+    let smcc = load_str(&text, "t.toml", &[]).unwrap();
+    assert_eq!(smcc.config.scheme.name(), "smcc");
+    let qcn = load_str(&text, "t.toml", &["scheme.name=qcn".into()]).unwrap();
+    let dcbsim_core::cc::SchemeConfig::Qcn { params, .. } = &qcn.config.scheme else { panic!() };
+    assert_eq!(params.q_eq, 64 * 1024);
+    let bad = text.replace("r_a_mbps", "r_q_mbps");
+    let e = load_str(&bad, "t.toml", &[]).unwrap_err().to_string();
+    assert!(e.contains("scheme.smcc.r_q_mbps: unknown parameter"), "{e}");
+}
