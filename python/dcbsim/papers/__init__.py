@@ -75,21 +75,22 @@ def median(values: Sequence[float | None], missing: float) -> float:
 
 def registry() -> dict[str, list[Claim]]:
     """Every paper's claims, by paper name."""
-    from dcbsim.papers import dcc, qcnt, smcc
+    from dcbsim.papers import dcc, dsm, qcnt, smcc
 
-    return {"qcnt": qcnt.CLAIMS, "smcc": smcc.CLAIMS, "dcc": dcc.CLAIMS}
+    return {"qcnt": qcnt.CLAIMS, "smcc": smcc.CLAIMS, "dsm": dsm.CLAIMS, "dcc": dcc.CLAIMS}
 
 
 def figures(paper: str) -> Callable[[Runs, str], list[str]]:
     """The function drawing a paper's figures into a directory."""
-    from dcbsim.papers import dcc, qcnt, smcc
+    from dcbsim.papers import dcc, dsm, qcnt, smcc
 
-    return {"qcnt": qcnt.figures, "smcc": smcc.figures, "dcc": dcc.figures}[paper]
+    return {"qcnt": qcnt.figures, "smcc": smcc.figures, "dsm": dsm.figures, "dcc": dcc.figures}[paper]
 
 
 TITLES = {
     "qcnt": "QCN-T: R. Shu, J. Zhang, F. Ren, C. Lin, \"Analysing Convergence of Quantized Congestion Notification in Data Center Ethernet\"",
-    "smcc": "SMCC: W. Jiang, F. Ren, R. Shu, C. Lin et al., \"Sliding Mode Congestion Control for Data Center Ethernet Networks\" (QCN's side, §3.1)",
+    "smcc": "SMCC: W. Jiang, F. Ren, R. Shu, C. Lin et al., \"Sliding Mode Congestion Control for Data Center Ethernet Networks\" (§3.1, §5.3)",
+    "dsm": "DSM: W. Cheng, W. Jiang, T. Zhang, B. Wang, K. Qian, F. Ren, \"Congestion Control in Converged Ethernet with Heterogeneous and Time-Varying Delays\" (Fig. 5a, §VI)",
     "dcc": "DCC: S. Fang, C. H. Foh, K. M. M. Aung, \"Differentiated Congestion Management of Data Traffic for Data Center Ethernet\" (Exp. 1)",
 }
 

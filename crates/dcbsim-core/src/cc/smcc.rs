@@ -102,15 +102,19 @@ impl SmccParams {
 /// Which side of the switching line the feedback falls on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SmccState {
-    /// `Qoff·Qδ > 0`: move by `−a·Qoff`.
+    /// `Qoff·Qδ > 0` (or `Qδ = 0`, `Qoff ≠ 0`): move by `−a·Qoff`.
     A,
     /// Otherwise: move by `−b·Qδ`.
     B,
 }
 
-/// The state chosen for a feedback pair.
+/// The state chosen for a feedback pair: A when `Qoff` and `Qδ` have the same sign,
+/// and also when the queue is off target but not moving (`Qδ = 0`, our choice: under the
+/// paper's rule a full or empty queue would get no feedback at all and stay so); B
+/// otherwise.
 pub fn smcc_state(q_off: i32, q_delta: i32) -> SmccState {
-    if (q_off as i64) * (q_delta as i64) > 0 { SmccState::A } else { SmccState::B }
+    let same_sign = (q_off as i64) * (q_delta as i64) > 0;
+    if same_sign || (q_delta == 0 && q_off != 0) { SmccState::A } else { SmccState::B }
 }
 
 /// An SMCC congestion point.
@@ -235,7 +239,8 @@ mod tests {
         assert_eq!(smcc_state(5, -3), SmccState::B);
         assert_eq!(smcc_state(-5, 3), SmccState::B);
         assert_eq!(smcc_state(0, 3), SmccState::B);
-        assert_eq!(smcc_state(5, 0), SmccState::B);
+        assert_eq!(smcc_state(5, 0), SmccState::A, "off target and still: move toward q0");
+        assert_eq!(smcc_state(0, 0), SmccState::B);
     }
 
     #[test]
