@@ -5,6 +5,7 @@ in Scenario I (§5.3, Figs. 15-19)."""
 from __future__ import annotations
 
 import os
+from typing import Callable
 
 import numpy as np
 
@@ -112,6 +113,33 @@ def _fig19(runs: Runs) -> Outcome:
     return Outcome(f"queue std {two:.1f} KB two-stage vs {one:.1f} KB", two < one)
 
 
+PATTERN_II = ("run.duration_ms=5000", "flows[1].start_ms=1000", "flows[1].stop_ms=3000",
+              "flows[2].start_ms=3000", "flows[2].stop_ms=5000", "flows[2].rate_mbps=750")
+#: Per traffic pattern: the overrides, then (from, to, port) of each bottleneck phase.
+PATTERNS = {"I": ((), [(0.1, 2.0, "c1:c2"), (2.1, 4.0, "c2:c3")]), "II": (PATTERN_II, [(1.1, 3.0, "c1:c2"), (3.1, 5.0, "c2:c3")])}
+
+
+def parking_std(runs: Runs, scheme: str, pattern: str, phase: int) -> float:
+    """Median over 3 seeds of the queue std (KB) at the bottleneck of one phase."""
+    overrides, phases = PATTERNS[pattern]
+    lo, hi, port = phases[phase]
+    stds = []
+    for seed in runs.seeds(3):
+        r = runs.get("fig20_parking_lot", overrides + (f"scheme.name={scheme}",), seed)
+        inside = (r.time_s > lo) & (r.time_s <= hi)
+        stds.append(r.ports[port].queue_bytes[inside].std() / 1024)
+    return float(np.median(stds))
+
+
+def _parking(phase: int) -> Callable[[Runs], Outcome]:
+    def measure(runs: Runs) -> Outcome:
+        pairs = {p: (parking_std(runs, "smcc", p, phase), parking_std(runs, "qcn", p, phase)) for p in PATTERNS}
+        ours = "; ".join(f"pattern {p}: SMCC {s:.1f} vs QCN {q:.1f} KB" for p, (s, q) in pairs.items())
+        return Outcome(ours, all(s < q for s, q in pairs.values()))
+
+    return measure
+
+
 WHY_SMCC_FAIR = ("Our SMCC moves each sampled source by the same absolute amount whatever its rate, and samples "
                  "frames, so a fast source is both cut and raised more often: nothing pulls the rates together, "
                  "and slow sources stick near R_min under the CPID rule. The paper's Fig. 17 reaches the fair share; "
@@ -137,6 +165,13 @@ CLAIMS = [
           "grows", "queue std after 2 s increasing in G (3 seeds)", _fig18, holds_here=False,
           note="Ours grows from 500 to 750 Mb/s but is smaller at 875 than at 750 Mb/s: with 125 Mb/s left for "
                "two sources, both sit near R_min most of the time and the queue swings less."),
+    Claim("smcc", "fig20-first", "Figs. 20–22", "parking lot: SMCC's queue oscillates less than QCN's (BC = 30 KB) "
+          "at the first bottleneck (c1→c2)", "smaller", "queue std lower in patterns I and II (3 seeds)", _parking(0)),
+    Claim("smcc", "fig20-second", "Figs. 20–22", "parking lot: … and at the second bottleneck (c2→c3) once the "
+          "bottleneck moves", "smaller", "queue std lower in patterns I and II (3 seeds)", _parking(1), holds_here=False,
+          note="At the second bottleneck our SMCC swings more than QCN (std about 25 and 35 KB vs 18 and 22 KB): the "
+               "flows from s1 and s2 cross both congestion points, and under the CPID rule an increase from c2 is "
+               "refused after a decrease from c1 (and back), so the rates adjust in bursts."),
     Claim("smcc", "fig19", "Fig. 19", "the two-stage a (256/128 Mb/s, T1 = 8 KB) reduces the oscillation at 875 Mb/s",
           "smaller", "queue std lower than with R_a = 256 alone (3 seeds)", _fig19, holds_here=False,
           note="Ours is larger with the two-stage a: the smaller step below T1 keeps the queue further from q0 "
@@ -181,6 +216,24 @@ def _scenario_one_figure(runs: Runs, outdir: str) -> str:
     return path
 
 
+def _parking_figure(runs: Runs, outdir: str) -> str:
+    """Figs. 20-21: both bottleneck queues under SMCC and QCN, pattern I, seed 1."""
+    fig = Figure(figsize=(10, 3.6), layout="constrained")
+    axes = fig.subplots(1, 2, sharey=True)
+    for ax, scheme in zip(axes, ("smcc", "qcn")):
+        r = runs.get("fig20_parking_lot", (f"scheme.name={scheme}",), 1)
+        for port in ("c1:c2", "c2:c3"):
+            ax.plot(r.time_s, r.ports[port].queue_bytes / 1024, lw=0.5, label=port)
+        ax.set_title(f"Figs. 20-21, pattern I: {scheme.upper()}", fontsize=9)
+        ax.set_xlabel("time (s)")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7)
+    axes[0].set_ylabel("queue (KB)")
+    path = os.path.join(outdir, "smcc_parking_lot.png")
+    fig.savefig(path, dpi=110)
+    return path
+
+
 def figures(runs: Runs, outdir: str) -> list[str]:
     """Fig. 5a (queue vs time) and 5b (queue CDF over the seeds), then Figs. 15-18."""
     fig = Figure(figsize=(10, 3.8), layout="constrained")
@@ -201,4 +254,4 @@ def figures(runs: Runs, outdir: str) -> list[str]:
         ax.grid(alpha=0.3)
     path = os.path.join(outdir, "smcc_fig05.png")
     fig.savefig(path, dpi=110)
-    return [path, _scenario_one_figure(runs, outdir)]
+    return [path, _scenario_one_figure(runs, outdir), _parking_figure(runs, outdir)]
