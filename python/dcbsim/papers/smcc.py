@@ -140,6 +140,43 @@ def _parking(phase: int) -> Callable[[Runs], Outcome]:
     return measure
 
 
+M2O = "fig23_many_to_one"
+FINITE = ("flows[0].kind=finite", "flows[0].size_bytes={ uniform = [1250, 62500000] }", "run.duration_ms=6000")
+
+
+def absorb_time(runs: Runs, scheme: str) -> float:
+    """Median over 3 seeds of the time until the fabric's queue towards tor0 first
+    falls below 96 KB after the 15 sources start at line rate (s)."""
+    times = []
+    for seed in runs.seeds(3):
+        r = runs.get(M2O, (f"scheme.name={scheme}",), seed)
+        below = np.flatnonzero(r.ports["fab:tor0"].queue_bytes < 96 * 1024)
+        times.append(float(r.time_s[below[0]]) if below.size else float(r.time_s[-1]))
+    return float(np.median(times))
+
+
+def empty_share(runs: Runs, scheme: str) -> float:
+    """Median over 3 seeds of the share of samples with the receiver's queue empty,
+    from the start until the last frame is delivered (finite flows)."""
+    shares = []
+    for seed in runs.seeds(3):
+        r = runs.get(M2O, FINITE + (f"scheme.name={scheme}",), seed)
+        delivering = np.flatnonzero(sum(f.throughput_bps for f in r.flows.values()) > 0)
+        end = delivering[-1] if delivering.size else 0
+        shares.append(float((r.ports["tor0:h0_0"].queue_bytes[:end] == 0).mean()) if end else 1.0)
+    return float(np.median(shares))
+
+
+def _fig23_burst(runs: Runs) -> Outcome:
+    smcc, qcn = absorb_time(runs, "smcc"), absorb_time(runs, "qcn")
+    return Outcome(f"SMCC {1e3 * smcc:.0f} ms vs QCN {1e3 * qcn:.0f} ms", smcc <= qcn / 2)
+
+
+def _fig23_empty(runs: Runs) -> Outcome:
+    smcc, qcn = empty_share(runs, "smcc"), empty_share(runs, "qcn")
+    return Outcome(f"empty {100 * qcn:.0f} % of the time under QCN vs {100 * smcc:.0f} % under SMCC", qcn > smcc)
+
+
 WHY_SMCC_FAIR = ("Our SMCC moves each sampled source by the same absolute amount whatever its rate, and samples "
                  "frames, so a fast source is both cut and raised more often: nothing pulls the rates together, "
                  "and slow sources stick near R_min under the CPID rule. The paper's Fig. 17 reaches the fair share; "
@@ -172,6 +209,10 @@ CLAIMS = [
           note="At the second bottleneck our SMCC swings more than QCN (std about 25 and 35 KB vs 18 and 22 KB): the "
                "flows from s1 and s2 cross both congestion points, and under the CPID rule an increase from c2 is "
                "refused after a decrease from c1 (and back), so the rates adjust in bursts."),
+    Claim("smcc", "fig23-burst", "Fig. 23", "many-to-one (15 senders): SMCC absorbs the initial burst faster than QCN",
+          "faster", "fabric queue below 96 KB at least 2x sooner (median of 3 seeds)", _fig23_burst),
+    Claim("smcc", "fig23-empty", "Fig. 23", "with sizes U[10 kb, 500 Mb], QCN leaves the buffer empty longer after flows end",
+          "longer", "receiver queue empty a larger share of the time under QCN (median of 3 seeds)", _fig23_empty),
     Claim("smcc", "fig19", "Fig. 19", "the two-stage a (256/128 Mb/s, T1 = 8 KB) reduces the oscillation at 875 Mb/s",
           "smaller", "queue std lower than with R_a = 256 alone (3 seeds)", _fig19, holds_here=False,
           note="Ours is larger with the two-stage a: the smaller step below T1 keeps the queue further from q0 "
@@ -234,6 +275,24 @@ def _parking_figure(runs: Runs, outdir: str) -> str:
     return path
 
 
+def _m2o_figure(runs: Runs, outdir: str) -> str:
+    """Fig. 23: the fabric queue towards tor0, long-lived and finite flows, seed 1."""
+    fig = Figure(figsize=(10, 3.6), layout="constrained")
+    axes = fig.subplots(1, 2, sharey=True)
+    for ax, (label, extra) in zip(axes, [("long-lived flows", ()), ("sizes U[10 kb, 500 Mb]", FINITE)]):
+        for scheme in ("smcc", "qcn"):
+            r = runs.get(M2O, extra + (f"scheme.name={scheme}",), 1)
+            ax.plot(r.time_s, r.ports["fab:tor0"].queue_bytes / 1024, lw=0.5, label=scheme.upper())
+        ax.set_title(f"Fig. 23, many-to-one: {label}", fontsize=9)
+        ax.set_xlabel("time (s)")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7)
+    axes[0].set_ylabel("queue fab→tor0 (KB)")
+    path = os.path.join(outdir, "smcc_many_to_one.png")
+    fig.savefig(path, dpi=110)
+    return path
+
+
 def figures(runs: Runs, outdir: str) -> list[str]:
     """Fig. 5a (queue vs time) and 5b (queue CDF over the seeds), then Figs. 15-18."""
     fig = Figure(figsize=(10, 3.8), layout="constrained")
@@ -254,4 +313,4 @@ def figures(runs: Runs, outdir: str) -> list[str]:
         ax.grid(alpha=0.3)
     path = os.path.join(outdir, "smcc_fig05.png")
     fig.savefig(path, dpi=110)
-    return [path, _scenario_one_figure(runs, outdir), _parking_figure(runs, outdir)]
+    return [path, _scenario_one_figure(runs, outdir), _parking_figure(runs, outdir), _m2o_figure(runs, outdir)]
