@@ -88,10 +88,7 @@ impl DsmParams {
             self.auto = value.bool(name)?;
             return Ok(());
         }
-        let x = value.number(name)?;
-        if !(x.is_finite() && x > 0.0) {
-            return Err(format!("{name} must be > 0 (got {x})"));
-        }
+        let x = value.positive(name)?;
         match name {
             "q0_kb" => self.q0 = (x * 1024.0).round() as u64,
             "p" if x <= 1.0 => self.p = x,

@@ -47,6 +47,13 @@ impl ParamValue {
             _ => Err(format!("{name} must be a number")),
         }
     }
+    /// The value as a finite number > 0, or a message naming what was expected.
+    pub fn positive(&self, name: &str) -> Result<f64, String> {
+        match self.number(name)? {
+            x if x.is_finite() && x > 0.0 => Ok(x),
+            x => Err(format!("{name} must be > 0 (got {x})")),
+        }
+    }
     /// The value as a switch, or a message naming what was expected.
     pub fn bool(&self, name: &str) -> Result<bool, String> {
         match self {

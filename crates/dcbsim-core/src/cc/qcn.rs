@@ -109,10 +109,6 @@ impl Default for QcnParams {
     }
 }
 
-fn positive(name: &str, x: f64) -> Result<f64, String> {
-    if x.is_finite() && x > 0.0 { Ok(x) } else { Err(format!("{name} must be > 0 (got {x})")) }
-}
-
 fn fraction(name: &str, x: f64) -> Result<f64, String> {
     if (0.0..=1.0).contains(&x) { Ok(x) } else { Err(format!("{name} must be in [0, 1] (got {x})")) }
 }
@@ -149,7 +145,7 @@ impl QcnParams {
     pub fn set(&mut self, name: &str, value: &ParamValue) -> Result<(), String> {
         let num = |v: &ParamValue| v.number(name);
         match name {
-            "q_eq_kb" => self.q_eq = (positive(name, num(value)?)? * 1024.0).round() as u64,
+            "q_eq_kb" => self.q_eq = (value.positive(name)? * 1024.0).round() as u64,
             "w" => self.w = num(value).and_then(|x| if x >= 0.0 { Ok(x) } else { Err(format!("w must be >= 0 (got {x})")) })?,
             "sampling" => {
                 self.sampling = match value {
@@ -159,22 +155,22 @@ impl QcnParams {
                     _ => return Err("sampling must be \"table\", \"linear\" or \"fixed\"".into()),
                 }
             }
-            "p" => self.p = positive(name, fraction(name, num(value)?)?)?,
+            "p" => self.p = fraction(name, value.positive(name)?)?,
             "sample_jitter" => self.sample_jitter = value.bool(name)?,
-            "gd" => self.gd = positive(name, num(value)?)?,
+            "gd" => self.gd = value.positive(name)?,
             "min_decrease" => self.min_decrease = fraction(name, num(value)?)?,
-            "r_min_mbps" => self.r_min = Rate::from_bps_f64(positive(name, num(value)?)? * 1e6),
-            "bc_limit_bytes" => self.bc_limit = positive(name, num(value)?)?.round() as u64,
+            "r_min_mbps" => self.r_min = Rate::from_bps_f64(value.positive(name)? * 1e6),
+            "bc_limit_bytes" => self.bc_limit = value.positive(name)?.round() as u64,
             "bc_jitter" => self.bc_jitter = value.bool(name)?,
             "byte_counter" => self.byte_counter = value.bool(name)?,
-            "timer_ms" => self.timer_period = Time::from_ms_f64(positive(name, num(value)?)?),
+            "timer_ms" => self.timer_period = Time::from_ms_f64(value.positive(name)?),
             "timer" => self.timer = value.bool(name)?,
-            "fast_recovery_cycles" => self.fast_recovery_cycles = positive(name, num(value)?)?.round() as u32,
-            "r_ai_mbps" => self.r_ai = Some(Rate::from_bps_f64(positive(name, num(value)?)? * 1e6)),
-            "r_hai_mbps" => self.r_hai = Some(Rate::from_bps_f64(positive(name, num(value)?)? * 1e6)),
+            "fast_recovery_cycles" => self.fast_recovery_cycles = value.positive(name)?.round() as u32,
+            "r_ai_mbps" => self.r_ai = Some(Rate::from_bps_f64(value.positive(name)? * 1e6)),
+            "r_hai_mbps" => self.r_hai = Some(Rate::from_bps_f64(value.positive(name)? * 1e6)),
             "target_reduction" => self.target_reduction = value.bool(name)?,
             "hyper_active" => self.hyper_active = value.bool(name)?,
-            "hai_threshold" => self.hai_threshold = Some(positive(name, num(value)?)?.round() as u32),
+            "hai_threshold" => self.hai_threshold = Some(value.positive(name)?.round() as u32),
             _ => return Err(format!("unknown parameter; allowed: {}", Self::NAMES.join(", "))),
         }
         Ok(())

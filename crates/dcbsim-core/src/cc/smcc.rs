@@ -71,10 +71,7 @@ impl SmccParams {
             self.two_stage = value.bool(name)?;
             return Ok(());
         }
-        let x = value.number(name)?;
-        if !(x.is_finite() && x > 0.0) {
-            return Err(format!("{name} must be > 0 (got {x})"));
-        }
+        let x = value.positive(name)?;
         let rate = Rate::from_bps_f64(x * 1e6);
         let mbps = Some(rate);
         match name {
