@@ -1,4 +1,4 @@
-"""The ``dcbsim`` command: run, sweep, repro, validate."""
+"""The ``dcbsim`` command: run, sweep, repro, model, validate."""
 
 from __future__ import annotations
 
@@ -40,6 +40,9 @@ def _parser() -> argparse.ArgumentParser:
     repro.add_argument("paper", help="qcnt, smcc, dcc or all")
     repro.add_argument("--out", default="out/repro", help="output directory (default out/repro)")
     repro.add_argument("--quick", action="store_true", help="fewer seeds, for a smoke check")
+    from dcbsim import models_cli
+
+    models_cli.add_parsers(sub, _Parser)
     check = sub.add_parser("validate", help="check a scenario without running it")
     check.add_argument("file", help="scenario file (TOML)")
     check.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a scenario key")
@@ -156,7 +159,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``dcbsim`` command; returns the exit status."""
     args = _parser().parse_args(argv)
     try:
-        commands = {"run": _run, "sweep": _sweep, "repro": _repro, "validate": _validate}
+        from dcbsim import models_cli
+
+        commands = {"run": _run, "sweep": _sweep, "repro": _repro, "validate": _validate, "model": models_cli.run}
         return commands[args.command](args)
     except (dcbsim.ScenarioError, ValueError) as e:
         return _fail(str(e))

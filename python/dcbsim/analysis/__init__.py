@@ -1,0 +1,7 @@
+"""Analytic models of the papers, beside the simulator: each module computes what a
+paper's analysis predicts, so that a plot can show the model next to a run.
+
+- :mod:`dcbsim.analysis.dcc`: differentiated AIMD (DCC eqs. 5-7).
+- :mod:`dcbsim.analysis.dsm`: DSM's parameter calculator (eq. 31, §V-A).
+- :mod:`dcbsim.analysis.maxmin`: weighted max-min fair shares (water-filling).
+"""

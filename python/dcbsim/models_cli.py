@@ -1,0 +1,78 @@
+"""``dcbsim model NAME ...``: the analytic models from the command line."""
+
+from __future__ import annotations
+
+import argparse
+
+from dcbsim.analysis import dcc, dsm
+
+
+def add_parsers(sub: argparse._SubParsersAction, parser_class: type) -> None:
+    """Adds ``dcbsim model dcc`` and ``dcbsim model dsm``."""
+    model = sub.add_parser("model", help="analytic models: dcc, dsm")
+    models = model.add_subparsers(dest="model", required=True, parser_class=parser_class)
+    d = models.add_parser("dcc", help="differentiated AIMD: ratios and marking probability (DCC eqs. 5-7)")
+    d.add_argument("--aimd", action="append", required=True, metavar="A,B[,COUNT]",
+                   help="a class: AIMD(a, b) and how many sources (default 1); repeat per class")
+    d.add_argument("--capacity", type=float, help="capacity in rate steps u (e.g. 5.52): gives p and the sampling")
+    d.add_argument("--frame-bytes", type=float, default=1500.0)
+    d.add_argument("--plot", metavar="PNG", help="draw the ratio to the first class vs a and b (Fig. 9)")
+    s = models.add_parser("dsm", help="DSM's parameters from capacity and loop delay (eq. 31)")
+    s.add_argument("--capacity-gbps", type=float, required=True)
+    s.add_argument("--loop-us", type=float, required=True, help="worst feedback-loop delay")
+    s.add_argument("--p", type=float, default=0.01)
+    s.add_argument("--frame-bytes", type=float, default=1000.0)
+
+
+def _classes(specs: list[str]) -> list[tuple[int, dcc.Aimd]]:
+    out = []
+    for spec in specs:
+        parts = spec.split(",")
+        if len(parts) not in (2, 3):
+            raise ValueError(f"--aimd {spec}: expected A,B or A,B,COUNT")
+        count = int(parts[2]) if len(parts) == 3 else 1
+        out.append((count, dcc.Aimd(float(parts[0]), float(parts[1]))))
+    return out
+
+
+def _print(rows: list[tuple[str, ...]]) -> None:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    for r in rows:
+        print("  ".join(c.ljust(w) for c, w in zip(r, widths)))
+
+
+def run(args: argparse.Namespace) -> int:
+    """Prints the model's table (and draws its plot)."""
+    if args.model == "dsm":
+        result = dsm.calculate(args.capacity_gbps, args.loop_us, args.p, args.frame_bytes)
+        _print([("parameter", "value", "from"), *result.rows()])
+        return 0
+    classes = _classes(args.aimd)
+    ratios = dcc.ratios([s for _, s in classes])
+    rows = [("class", "AIMD(a, b)", "sources", "ratio")]
+    rows += [(str(i), f"({s.a:g}, {s.b:g})", str(n), f"{r:.3f}") for i, ((n, s), r) in enumerate(zip(classes, ratios))]
+    _print(rows)
+    if args.capacity:
+        p = dcc.marking_probability(classes, args.capacity)
+        print(f"marking probability {p:.3f}: sample every {dcc.sampling_bytes(p, args.frame_bytes):.0f} bytes")
+    if args.plot:
+        _plot(classes[0][1], args.plot)
+        print(f"plot in {args.plot}")
+    return 0
+
+
+def _plot(reference: dcc.Aimd, path: str) -> None:
+    import numpy as np
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(6, 4), layout="constrained")
+    ax = fig.add_subplot()
+    a_values = np.linspace(0.5, 2.0, 61)
+    for b in (0.5, 0.6, 0.7, 0.8, 0.9):
+        ax.plot(a_values, [dcc.Aimd(a, b).weight / reference.weight for a in a_values], label=f"b = {b}")
+    ax.set_xlabel("a")
+    ax.set_ylabel(f"ratio to AIMD({reference.a:g}, {reference.b:g})")
+    ax.set_title("DCC eq. 6: bandwidth ratio of AIMD(a, b)", fontsize=10)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.savefig(path, dpi=110)

@@ -1,0 +1,77 @@
+"""Analytic models against numbers worked by hand or printed in the papers."""
+
+from __future__ import annotations
+
+import pytest
+
+from dcbsim.analysis import dcc, dsm, maxmin
+
+
+def test_dcc_ratios_of_table_vi():
+    lan = dcc.Aimd(1.0, 0.5)
+    # Table VI prints 1:1.96 for AIMD(1.5, 0.8); eq. 6 gives sqrt(7.5)/sqrt(2) = 1.936.
+    assert dcc.ratios([lan, dcc.Aimd(1.5, 0.8)])[1] == pytest.approx(1.936, abs=0.001)
+    assert dcc.ratios([lan, dcc.Aimd(1.0, 0.8)])[1] == pytest.approx(1.58, abs=0.005)
+
+
+def test_dcc_marking_probability_of_exp_4():
+    # Exp. 4: C = 5.52 rate steps for the two SRs, AIMD(1.5, 0.8) and AIMD(1, 0.5): p = 0.56, 2700 B.
+    p = dcc.marking_probability([(1, dcc.Aimd(1.5, 0.8)), (1, dcc.Aimd(1.0, 0.5))], 5.52)
+    assert p == pytest.approx(0.566, abs=0.002)
+    assert dcc.sampling_bytes(p) == pytest.approx(2650, abs=50)
+    # At that p both windows together fill C exactly (eq. 7 with equality).
+    total = dcc.steady_window(dcc.Aimd(1.5, 0.8), p) + dcc.steady_window(dcc.Aimd(1.0, 0.5), p)
+    assert total == pytest.approx(5.52)
+
+
+def test_dcc_propose_reaches_the_targets_of_exp_5():
+    settings = dcc.propose([1.0, 1.4, 1.8])
+    assert settings[0] == dcc.Aimd(1.0, 0.5)
+    got = dcc.ratios(settings)
+    assert got[1] == pytest.approx(1.4, rel=0.05) and got[2] == pytest.approx(1.8, rel=0.05)
+    assert settings[1].a <= settings[2].a and settings[1].b <= settings[2].b
+    with pytest.raises(ValueError):
+        dcc.Aimd(1.0, 1.0)
+
+
+def test_dsm_defaults_at_10_gbps_and_300_us():
+    s = dsm.calculate(10.0, 300.0)
+    assert s.period_s == pytest.approx(80e-6)
+    assert s.m == 4
+    assert s.c_hz * 2 == pytest.approx(20e3)
+    assert s.a_hz == pytest.approx(20e3 / 34) and s.b_hz == pytest.approx(20e3 / 11)
+    assert dsm.calculate(100.0, 160.0).m == 20
+
+
+def test_max_min_on_a_parking_lot():
+    caps = {"c1c2": 10.0, "c2c3": 10.0}
+    paths = {"f1": ["c1c2", "c2c3"], "f2": ["c1c2", "c2c3"], "f3": ["c1c2"], "f4": ["c2c3"]}
+    rates = maxmin.weighted_max_min(caps, paths)
+    assert rates == pytest.approx({"f1": 10 / 3, "f2": 10 / 3, "f3": 10 / 3, "f4": 10 / 3})
+    # Without f4 the second link has room, but f1 and f2 are held by the first.
+    del paths["f4"]
+    assert maxmin.weighted_max_min(caps, paths)["f1"] == pytest.approx(10 / 3)
+
+
+def test_weighted_max_min_follows_weights_and_demands():
+    caps = {"l": 10.0}
+    paths = {f: ["l"] for f in "abcd"}
+    rates = maxmin.weighted_max_min(caps, paths, weights={"a": 4, "b": 3, "c": 2, "d": 1})
+    assert rates == pytest.approx({"a": 4.0, "b": 3.0, "c": 2.0, "d": 1.0})
+    # FQCN Fig. 8: flow a capped at 1 -> the rest share 9 by weight 3:2:1.
+    rates = maxmin.weighted_max_min(caps, paths, weights={"a": 4, "b": 3, "c": 2, "d": 1}, demands={"a": 1.0})
+    assert rates == pytest.approx({"a": 1.0, "b": 4.5, "c": 3.0, "d": 1.5})
+
+
+def test_the_model_command(tmp_path):
+    import subprocess
+    import sys
+
+    run = lambda *a: subprocess.run([sys.executable, "-m", "dcbsim.cli", "model", *a], capture_output=True, text=True, timeout=120)
+    done = run("dcc", "--aimd", "1,0.5", "--aimd", "1.5,0.8", "--capacity", "5.52", "--plot", str(tmp_path / "r.png"))
+    assert done.returncode == 0, done.stderr
+    assert "1.936" in done.stdout and "0.566" in done.stdout and (tmp_path / "r.png").exists()
+    done = run("dsm", "--capacity-gbps", "10", "--loop-us", "300")
+    assert done.returncode == 0 and "m  " in done.stdout and "10000.0 Hz" in done.stdout
+    done = run("dcc", "--aimd", "1,1")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
