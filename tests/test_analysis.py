@@ -75,3 +75,25 @@ def test_the_model_command(tmp_path):
     assert done.returncode == 0 and "m  " in done.stdout and "10000.0 Hz" in done.stdout
     done = run("dcc", "--aimd", "1,1")
     assert done.returncode == 2 and done.stderr.count("\n") == 1
+
+
+def test_qcn_convergence_model_matches_the_paper_and_the_simulator():
+    from dcbsim.analysis.qcn_convergence import VARIANTS, QcnModel
+    from dcbsim.papers import Runs, qcnt
+
+    model = QcnModel()
+    # §V: p[Fb>0] is about 0.2 whatever the rates.
+    assert model.solve_p_fb([900e6, 100e6]) == pytest.approx(0.2, abs=0.04)
+    assert model.solve_p_fb([500e6, 500e6]) == pytest.approx(0.2, abs=0.04)
+    # Fig. 5: about 12 s from (900, 100) Mb/s; the model gives 13.5 s.
+    t_model = model.convergence_time([900e6, 100e6])
+    assert t_model == pytest.approx(12.0, rel=0.2)
+    # Fig. 10: the timer at 2.4 ms converges several times faster.
+    assert VARIANTS["QCN-Timer, T = 2.4 ms"].convergence_time([900e6, 100e6]) < t_model / 3
+    # Agreement with our simulator's QCN from (900, 100) (median of 6 seeds): within 30 %.
+    t_sim = qcnt.convergence(Runs("qcnt"), qcnt.BASE)
+    assert t_sim == pytest.approx(t_model, rel=0.3)
+    # The model's rates conserve the capacity and move towards each other.
+    times, rates = model.evolve([900e6, 100e6], 5.0)
+    assert rates.sum(axis=1) == pytest.approx(1e9, rel=1e-3)
+    assert rates[-1, 0] < 900e6 and rates[-1, 1] > 100e6

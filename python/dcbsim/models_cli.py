@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import argparse
 
-from dcbsim.analysis import dcc, dsm
+from dcbsim.analysis import dcc, dsm, qcn_convergence
 
 
 def add_parsers(sub: argparse._SubParsersAction, parser_class: type) -> None:
     """Adds ``dcbsim model dcc`` and ``dcbsim model dsm``."""
-    model = sub.add_parser("model", help="analytic models: dcc, dsm")
+    model = sub.add_parser("model", help="analytic models: dcc, dsm, qcn")
     models = model.add_subparsers(dest="model", required=True, parser_class=parser_class)
     d = models.add_parser("dcc", help="differentiated AIMD: ratios and marking probability (DCC eqs. 5-7)")
     d.add_argument("--aimd", action="append", required=True, metavar="A,B[,COUNT]",
@@ -17,6 +17,14 @@ def add_parsers(sub: argparse._SubParsersAction, parser_class: type) -> None:
     d.add_argument("--capacity", type=float, help="capacity in rate steps u (e.g. 5.52): gives p and the sampling")
     d.add_argument("--frame-bytes", type=float, default=1500.0)
     d.add_argument("--plot", metavar="PNG", help="draw the ratio to the first class vs a and b (Fig. 9)")
+    q = models.add_parser("qcn", help="QCN convergence model (QCN-T paper eqs. 6-28): time to fairness")
+    q.add_argument("--rates-mbps", default="900,100", help="initial rates, comma separated (default 900,100)")
+    q.add_argument("--capacity-gbps", type=float, default=1.0)
+    q.add_argument("--r-ai-mbps", type=float, default=0.5)
+    q.add_argument("--variant", choices=["qcn", "qcn_timer", "qcn_aimd"], default="qcn")
+    q.add_argument("--timer-ms", type=float, help="QCN-Timer's period")
+    q.add_argument("--epsilon", type=float, default=0.9)
+    q.add_argument("--plot", metavar="PNG", help="draw the rates over time")
     s = models.add_parser("dsm", help="DSM's parameters from capacity and loop delay (eq. 31)")
     s.add_argument("--capacity-gbps", type=float, required=True)
     s.add_argument("--loop-us", type=float, required=True, help="worst feedback-loop delay")
@@ -43,6 +51,8 @@ def _print(rows: list[tuple[str, ...]]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Prints the model's table (and draws its plot)."""
+    if args.model == "qcn":
+        return _qcn(args)
     if args.model == "dsm":
         result = dsm.calculate(args.capacity_gbps, args.loop_us, args.p, args.frame_bytes)
         _print([("parameter", "value", "from"), *result.rows()])
@@ -57,6 +67,36 @@ def run(args: argparse.Namespace) -> int:
         print(f"marking probability {p:.3f}: sample every {dcc.sampling_bytes(p, args.frame_bytes):.0f} bytes")
     if args.plot:
         _plot(classes[0][1], args.plot)
+        print(f"plot in {args.plot}")
+    return 0
+
+
+def _qcn(args: argparse.Namespace) -> int:
+    rates = [float(x) * 1e6 for x in args.rates_mbps.split(",")]
+    timer = args.timer_ms / 1e3 if args.timer_ms else None
+    model = qcn_convergence.QcnModel(args.capacity_gbps * 1e9, r_ai_bps=args.r_ai_mbps * 1e6, variant=args.variant, timer_s=timer)
+    p_fb = model.solve_p_fb(rates)
+    t = model.convergence_time(rates, args.epsilon)
+    _print([
+        ("quantity", "value"),
+        ("sampling period T_s", f"{1e3 * model.round_s:.3f} ms"),
+        ("p[Fb>0] at the start", "none" if p_fb is None else f"{p_fb:.4f}"),
+        (f"time to min/max ≥ {args.epsilon:g}", "not within 60 s" if t is None else f"{t:.2f} s"),
+    ])
+    if args.plot:
+        from matplotlib.figure import Figure
+
+        times, evolution = model.evolve(rates, max(1.0, 1.5 * (t or 20.0)))
+        fig = Figure(figsize=(6, 4), layout="constrained")
+        ax = fig.add_subplot()
+        for i in range(evolution.shape[1]):
+            ax.plot(times, evolution[:, i] / 1e6, label=f"RP {i + 1}")
+        ax.set_xlabel("time (s)")
+        ax.set_ylabel("expected rate (Mb/s)")
+        ax.set_title(f"QCN convergence model: {args.variant}", fontsize=10)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+        fig.savefig(args.plot, dpi=110)
         print(f"plot in {args.plot}")
     return 0
 

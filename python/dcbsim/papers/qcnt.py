@@ -23,7 +23,7 @@ BASE = "fig05_qcn_900_100"
 FROM_700_300 = ("flows[0].rate_mbps=700", "flows[1].rate_mbps=300")
 
 #: Variants of Figs. 10-11 and 12, as overrides of the Fig. 5 scenario.
-VARIANTS = {
+VARIANTS_SIM = VARIANTS = {
     "QCN": (),
     "QCN-T, t = 2.4 ms": ("scheme.name=qcn_t", "scheme.timer_ms=2.4"),
     "QCN-Timer, T = 15 ms": ("scheme.name=qcn_timer",),
@@ -179,4 +179,27 @@ def figures(runs: Runs, outdir: str) -> list[str]:
     ax.set_title("QCN-T paper, Figs. 10-12: convergence by variant (median of seeds)", fontsize=10)
     bars_path = os.path.join(outdir, "qcnt_convergence.png")
     fig.savefig(bars_path, dpi=110)
-    return [rates, bars_path]
+    return [rates, bars_path, _model_figure(runs, outdir)]
+
+
+def _model_figure(runs: Runs, outdir: str) -> str:
+    """The convergence model (eqs. 25-28) beside our simulated rates, from (900, 100)."""
+    from dcbsim.analysis.qcn_convergence import VARIANTS
+    from dcbsim.results import moving_average
+
+    fig = Figure(figsize=(10, 3.8), layout="constrained")
+    axes = fig.subplots(1, 2, sharey=True)
+    cases = [("QCN", (), "QCN"), ("QCN-Timer, T = 2.4 ms", VARIANTS_SIM["QCN-Timer, T = 2.4 ms"], "QCN-Timer, T = 2.4 ms")]
+    for ax, (title, overrides, model_name) in zip(axes, cases):
+        r = runs.get(BASE, overrides, 1)
+        for f in r.flows.values():
+            ax.plot(r.time_s, moving_average(f.rate_bps, 100) / 1e6, lw=0.8, alpha=0.8)
+        times, rates = VARIANTS[model_name].evolve([900e6, 100e6], HORIZON_S)
+        ax.plot(times, rates / 1e6, "k--", lw=1.2)
+        ax.set_title(f"{title}: simulated (100 ms averages, seed 1) and model (dashed)", fontsize=9)
+        ax.set_xlabel("time (s)")
+        ax.grid(alpha=0.3)
+    axes[0].set_ylabel("rate (Mb/s)")
+    path = os.path.join(outdir, "qcnt_model_vs_sim.png")
+    fig.savefig(path, dpi=110)
+    return path
