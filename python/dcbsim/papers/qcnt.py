@@ -196,7 +196,7 @@ def _model_figure(runs: Runs, outdir: str) -> str:
             ax.plot(r.time_s, moving_average(f.rate_bps, 100) / 1e6, lw=0.8, alpha=0.8)
         times, rates = VARIANTS[model_name].evolve([900e6, 100e6], HORIZON_S)
         ax.plot(times, rates / 1e6, "k--", lw=1.2)
-        ax.set_title(f"{title}: simulated (100 ms averages, seed 1) and model (dashed)", fontsize=9)
+        ax.set_title(f"{title}: simulated, seed 1 (solid); model (dashed)", fontsize=9)
         ax.set_xlabel("time (s)")
         ax.grid(alpha=0.3)
     axes[0].set_ylabel("rate (Mb/s)")
