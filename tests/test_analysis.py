@@ -97,3 +97,41 @@ def test_qcn_convergence_model_matches_the_paper_and_the_simulator():
     times, rates = model.evolve([900e6, 100e6], 5.0)
     assert rates.sum(axis=1) == pytest.approx(1e9, rel=1e-3)
     assert rates[-1, 0] < 900e6 and rates[-1, 1] > 100e6
+
+
+def test_theorem_2_conditions_worked_by_hand():
+    from dcbsim.analysis import fluid
+
+    c = fluid.frames_per_s(1.0)  # 122070.3 frames/s of 1 KB
+    # (2) √(Gd/4C)·w/p = √(1/128/488281)·200 = 0.0253.
+    conditions = fluid.theorem2(0.0012, 2.0, 0.01, 1 / 128, c, 2, 10.0, 0.6 * c)
+    assert [x.holds for x in conditions] == [True, True, True]
+    assert "0.0253" in conditions[1].detail
+    # (1) fails when the target rate is below the fair share: N·R(0) − C < 0 < (2T − w/(pC))·x0.
+    assert not fluid.theorem2(0.0012, 2.0, 0.01, 1 / 128, c, 2, 10.0, 0.4 * c)[0].holds
+    # (3) needs x0 > 0; (2) fails for a tiny p.
+    assert not fluid.theorem2(0.0012, 2.0, 0.01, 1 / 128, c, 2, -1.0, 0.6 * c)[2].holds
+    assert not fluid.theorem2(0.0012, 2.0, 1e-5, 1 / 128, c, 2, 10.0, 0.6 * c)[1].holds
+
+
+def test_smcc_fluid_model_reaches_the_sliding_line_and_theorem_3():
+    from dcbsim.analysis import fluid
+
+    c = fluid.frames_per_s(1.0)
+    assert all(x.holds for x in fluid.theorem3(2 * 2000.0, 0.0))
+    assert not fluid.theorem3(0.0, 0.0)[0].holds and not fluid.theorem3(1.0, 0.5)[1].holds
+    model = fluid.SmccFluid(c, 2, a=2000.0, b=500.0)
+    tr = model.trajectory(20.0, 0.01 * c, 0.1)
+    # From State A the trajectory bends down to y = 0 (the sliding regime) and stays near it.
+    assert abs(tr[-1, 2]) < 1e-3 * c
+    assert tr[:, 2].min() > -1e-3 * c
+
+
+def test_qcn_fluid_model_decreases_above_the_switching_line():
+    from dcbsim.analysis import fluid
+
+    c = fluid.frames_per_s(1.0)
+    model = fluid.QcnFluid(c, 2)
+    tr = model.trajectory(20.0, 0.01 * c, 0.01)
+    assert model.feedback(20.0, 0.01 * c) < 0
+    assert tr[-1, 2] < tr[0, 2], "the rate excess falls while Fb < 0"

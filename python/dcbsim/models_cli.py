@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import argparse
 
-from dcbsim.analysis import dcc, dsm, qcn_convergence
+from dcbsim.analysis import dcc, dsm, fluid, qcn_convergence
 
 
 def add_parsers(sub: argparse._SubParsersAction, parser_class: type) -> None:
     """Adds ``dcbsim model dcc`` and ``dcbsim model dsm``."""
-    model = sub.add_parser("model", help="analytic models: dcc, dsm, qcn")
+    model = sub.add_parser("model", help="analytic models: dcc, dsm, qcn, theorem2, phase")
     models = model.add_subparsers(dest="model", required=True, parser_class=parser_class)
     d = models.add_parser("dcc", help="differentiated AIMD: ratios and marking probability (DCC eqs. 5-7)")
     d.add_argument("--aimd", action="append", required=True, metavar="A,B[,COUNT]",
@@ -25,6 +25,15 @@ def add_parsers(sub: argparse._SubParsersAction, parser_class: type) -> None:
     q.add_argument("--timer-ms", type=float, help="QCN-Timer's period")
     q.add_argument("--epsilon", type=float, default=0.9)
     q.add_argument("--plot", metavar="PNG", help="draw the rates over time")
+    t2 = models.add_parser("theorem2", help="does QCN enter the sliding mode from (x0, y0)? (SMCC Theorem 2)")
+    for name, default in [("cycle-ms", 1.2), ("w", 2.0), ("p", 0.01), ("gd", 1 / 128), ("capacity-gbps", 1.0),
+                          ("flows", 2), ("x0-frames", 10.0), ("target-gbps", 0.6), ("frame-bytes", 1024.0)]:
+        t2.add_argument(f"--{name}", type=type(default), default=default)
+    ph = models.add_parser("phase", help="QCN's (and SMCC's) fluid-model phase plane")
+    ph.add_argument("--capacity-gbps", type=float, default=1.0)
+    ph.add_argument("--flows", type=int, default=2)
+    ph.add_argument("--smcc", metavar="A,B", help="also SMCC's plane with gains a, b (1/s)")
+    ph.add_argument("--plot", metavar="PNG", required=True)
     s = models.add_parser("dsm", help="DSM's parameters from capacity and loop delay (eq. 31)")
     s.add_argument("--capacity-gbps", type=float, required=True)
     s.add_argument("--loop-us", type=float, required=True, help="worst feedback-loop delay")
@@ -53,6 +62,20 @@ def run(args: argparse.Namespace) -> int:
     """Prints the model's table (and draws its plot)."""
     if args.model == "qcn":
         return _qcn(args)
+    if args.model == "theorem2":
+        c = fluid.frames_per_s(args.capacity_gbps, args.frame_bytes)
+        target = fluid.frames_per_s(args.target_gbps, args.frame_bytes)
+        conditions = fluid.theorem2(args.cycle_ms / 1e3, args.w, args.p, args.gd, c, args.flows, args.x0_frames, target)
+        _print([("condition", "holds", "why"), *[(x.name, "yes" if x.holds else "no", x.detail) for x in conditions]])
+        print("sliding mode: " + ("yes" if all(x.holds for x in conditions) else "not guaranteed"))
+        return 0
+    if args.model == "phase":
+        smcc = tuple(float(v) for v in args.smcc.split(",")) if args.smcc else None
+        if smcc is not None and len(smcc) != 2:
+            raise ValueError("--smcc takes A,B")
+        fluid.plot_phase_plane(args.plot, fluid.frames_per_s(args.capacity_gbps), args.flows, smcc=smcc)
+        print(f"plot in {args.plot}")
+        return 0
     if args.model == "dsm":
         result = dsm.calculate(args.capacity_gbps, args.loop_us, args.p, args.frame_bytes)
         _print([("parameter", "value", "from"), *result.rows()])
