@@ -135,3 +135,24 @@ def test_qcn_fluid_model_decreases_above_the_switching_line():
     tr = model.trajectory(20.0, 0.01 * c, 0.01)
     assert model.feedback(20.0, 0.01 * c) < 0
     assert tr[-1, 2] < tr[0, 2], "the rate excess falls while Fb < 0"
+
+
+def test_dsm_predictor_equals_the_model_and_the_engine():
+    import random
+
+    from dcbsim import _core
+    from dcbsim.analysis import dsm as model
+
+    rng = random.Random(3)
+    m, period = 4, 80e-6
+    feedback = [rng.randint(-10**9, 10**9) for _ in range(200)]
+    q_f, q_v = model.discrete_model(5000.0, -300.0, feedback, m, period)
+    for k in range(len(feedback)):
+        sent = feedback[:k]
+        mine = model.predict(q_f[k], q_v[k], sent, m, period)
+        # Eq. 14 vs eq. 13 with ξ = 0: the prediction is the queue m samples ahead.
+        assert mine[0] == pytest.approx(q_f[k + m], rel=1e-9, abs=1e-6)
+        assert mine[1] == pytest.approx(q_v[k + m], rel=1e-9, abs=1e-6)
+        # The engine's congestion point (O(1) sums) predicts the same.
+        engine = _core.dsm_predict(m, period, sent, q_f[k], q_v[k])
+        assert engine == pytest.approx(mine, rel=1e-12, abs=1e-6)

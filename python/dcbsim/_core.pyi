@@ -47,3 +47,6 @@ class Scenario:
         steps: int = 100,
     ) -> dict[str, Any]:
         """Runs with ``seed``; returns the raw report (float64 arrays as bytes)."""
+
+def dsm_predict(m: int, period_s: float, sent: list[int], q_f: float, q_v: float) -> tuple[float, float]:
+    """DSM's predictor (eq. 14) as the engine's congestion point computes it."""

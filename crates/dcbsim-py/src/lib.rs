@@ -197,10 +197,23 @@ impl Scenario {
     }
 }
 
+/// DSM's predictor (eq. 14) as the engine's congestion point computes it: after the
+/// feedback values `sent` (bits/s, oldest first) over a horizon of `m` samples, the
+/// predicted `(Q̂f, Q̂v)` for queue offset `q_f` and growth `q_v` (bits), period `period_s`.
+#[pyfunction]
+fn dsm_predict(m: u32, period_s: f64, sent: Vec<i64>, q_f: f64, q_v: f64) -> (f64, f64) {
+    let mut predictor = dcbsim_core::cc::dsm::DsmPredictor::new(m);
+    for u in sent {
+        predictor.record(u);
+    }
+    predictor.predict(q_f, q_v, period_s)
+}
+
 /// The native part of dcbsim.
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Scenario>()?;
+    m.add_function(wrap_pyfunction!(dsm_predict, m)?)?;
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

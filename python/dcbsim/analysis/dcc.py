@@ -84,3 +84,44 @@ def propose(
         close = [c for c in candidates if c[0] <= tolerance]
         out.append(close[0][1] if close else min(candidates, key=lambda c: c[0])[1])
     return out
+
+
+def plot_figures(outdir: str) -> list[str]:
+    """The DCC paper's Figs. 8-10 from the model: the ratio of AIMD(1, 0.5) to AIMD(a, b)
+    for gentler LAN settings (Fig. 8), of AIMD(a, b) to AIMD(1, 0.5) for more aggressive
+    SAN settings (Fig. 9), and the marking probability that fills a capacity (Fig. 10)."""
+    import os
+
+    import numpy as np
+    from matplotlib.figure import Figure
+
+    reference = Aimd(1.0, 0.5)
+    paths = []
+    fig = Figure(figsize=(11, 3.6), layout="constrained")
+    left, middle, right = fig.subplots(1, 3)
+    for b in (0.1, 0.2, 0.3, 0.4, 0.5):
+        a_values = np.linspace(0.1, 1.0, 46)
+        left.plot(a_values, [reference.weight / Aimd(a, b).weight for a in a_values], label=f"LAN b = {b}")
+    left.set_xlabel("LAN a")
+    left.set_ylabel("SAN AIMD(1, 0.5) : LAN AIMD(a, b)")
+    left.set_title("Fig. 8 (model)", fontsize=9)
+    for b in (0.5, 0.6, 0.7, 0.8, 0.9):
+        a_values = np.linspace(1.0, 2.0, 51)
+        middle.plot(a_values, [Aimd(a, b).weight / reference.weight for a in a_values], label=f"SAN b = {b}")
+    middle.set_xlabel("SAN a")
+    middle.set_ylabel("SAN AIMD(a, b) : LAN AIMD(1, 0.5)")
+    middle.set_title("Fig. 9 (model)", fontsize=9)
+    capacities = np.linspace(2, 20, 91)
+    for san in (Aimd(1.0, 0.5), Aimd(1.5, 0.8), Aimd(1.0, 0.8), Aimd(2.0, 0.9)):
+        p = [marking_probability([(1, san), (1, reference)], c) for c in capacities]
+        right.plot(capacities, p, label=f"SAN AIMD({san.a:g}, {san.b:g})")
+    right.set_xlabel("capacity (rate steps u)")
+    right.set_ylabel("marking probability")
+    right.set_title("Fig. 10 (model): one SAN and one LAN source", fontsize=9)
+    for ax in (left, middle, right):
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7)
+    path = os.path.join(outdir, "dcc_model_figs8_10.png")
+    fig.savefig(path, dpi=110)
+    paths.append(path)
+    return paths

@@ -1,4 +1,4 @@
-"""DSM's parameter calculator (DSM paper, eq. 31 and §V-A).
+"""DSM's parameter calculator (DSM paper, eq. 31 and §V-A) and its predictor (eqs. 13–14).
 
 The sampling period is ``T = L·8 / (p·C)``; the horizon ``m = ⌈worst loop delay / T⌉``;
 the gains stay below their bounds by the factor ``h_fraction`` of ``2/T``:
@@ -54,3 +54,24 @@ def calculate(
     bound = 2 / period
     h = h_fraction * bound
     return DsmSettings(period, m, h / (m * m + 4 * m + 2), h / (2 * m + 3), h / 2, omega, bound)
+
+
+def predict(q_f: float, q_v: float, sent: list[float], m: int, period_s: float) -> tuple[float, float]:
+    """DSM's predictor (eq. 14) by its direct sums: with ``u(k−i)`` the last ``m``
+    feedback values sent (``sent``, oldest first; missing ones are 0),
+    ``Q̂f = Qf + m·Qv + T·Σ i·u(k−i)`` and ``Q̂v = Qv + T·Σ u(k−i)``, i = 1..m."""
+    recent = list(reversed(sent[-m:])) if m else []
+    s1 = sum(recent)
+    s2 = sum((i + 1) * u for i, u in enumerate(recent))
+    return q_f + m * q_v + period_s * s2, q_v + period_s * s1
+
+
+def discrete_model(q_f0: float, q_v0: float, feedback: list[float], m: int, period_s: float) -> tuple[list[float], list[float]]:
+    """The paper's discrete queue model with constant delays (eq. 10, ξ = 0):
+    ``Qv(n+1) = Qv(n) + T·u(n−m)`` and ``Qf(n+1) = Qf(n) + Qv(n+1)``."""
+    q_f, q_v = [q_f0], [q_v0]
+    for n in range(len(feedback) + m):
+        applied = feedback[n - m] if n >= m else 0.0
+        q_v.append(q_v[n] + period_s * applied)
+        q_f.append(q_f[n] + q_v[n + 1])
+    return q_f, q_v
