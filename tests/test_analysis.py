@@ -156,3 +156,16 @@ def test_dsm_predictor_equals_the_model_and_the_engine():
         # The engine's congestion point (O(1) sums) predicts the same.
         engine = _core.dsm_predict(m, period, sent, q_f[k], q_v[k])
         assert engine == pytest.approx(mine, rel=1e-12, abs=1e-6)
+
+
+def test_qcn_model_parameter_studies_match_the_papers_text():
+    from dcbsim.analysis.qcn_convergence import QcnModel
+
+    t = lambda **kw: QcnModel(**kw).convergence_time([900e6, 100e6])
+    base = t()
+    # Fig. 7: larger G_d is faster, but "even G_d = 1/16 only halves" the time.
+    assert t(gd_fb=1 / 256) > base > t(gd_fb=1 / 64) > t(gd_fb=1 / 16)
+    assert 0.35 < t(gd_fb=1 / 16) / base < 0.65
+    # Fig. 8: a larger R_AI is dramatically faster; Fig. 9: a longer T_AI is slower.
+    assert t(r_ai_bps=5e6) < base / 3
+    assert t(ai_fraction=37.5 / 150) < base < t(ai_fraction=1.0)

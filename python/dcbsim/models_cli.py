@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import argparse
 
-from dcbsim.analysis import dcc, dsm, fluid, qcn_convergence
+from dcbsim.analysis import dcc, dsm, fluid, maxmin, qcn_convergence
 
 
 def add_parsers(sub: argparse._SubParsersAction, parser_class: type) -> None:
     """Adds ``dcbsim model dcc`` and ``dcbsim model dsm``."""
-    model = sub.add_parser("model", help="analytic models: dcc, dsm, qcn, theorem2, phase")
+    model = sub.add_parser("model", help="analytic models: dcc, dsm, qcn, theorem2, phase, maxmin")
     models = model.add_subparsers(dest="model", required=True, parser_class=parser_class)
     d = models.add_parser("dcc", help="differentiated AIMD: ratios and marking probability (DCC eqs. 5-7)")
     d.add_argument("--aimd", action="append", required=True, metavar="A,B[,COUNT]",
@@ -34,6 +34,10 @@ def add_parsers(sub: argparse._SubParsersAction, parser_class: type) -> None:
     ph.add_argument("--flows", type=int, default=2)
     ph.add_argument("--smcc", metavar="A,B", help="also SMCC's plane with gains a, b (1/s)")
     ph.add_argument("--plot", metavar="PNG", required=True)
+    mm = models.add_parser("maxmin", help="weighted max-min fair shares (water-filling)")
+    mm.add_argument("--link", action="append", required=True, metavar="NAME=CAPACITY", help="a link and its capacity")
+    mm.add_argument("--flow", action="append", required=True, metavar="NAME=L1+L2[:WEIGHT[:DEMAND]]",
+                    help="a flow, the links it crosses, its weight (1) and largest rate")
     s = models.add_parser("dsm", help="DSM's parameters from capacity and loop delay (eq. 31)")
     s.add_argument("--capacity-gbps", type=float, required=True)
     s.add_argument("--loop-us", type=float, required=True, help="worst feedback-loop delay")
@@ -62,6 +66,8 @@ def run(args: argparse.Namespace) -> int:
     """Prints the model's table (and draws its plot)."""
     if args.model == "qcn":
         return _qcn(args)
+    if args.model == "maxmin":
+        return _maxmin(args)
     if args.model == "theorem2":
         c = fluid.frames_per_s(args.capacity_gbps, args.frame_bytes)
         target = fluid.frames_per_s(args.target_gbps, args.frame_bytes)
@@ -91,6 +97,25 @@ def run(args: argparse.Namespace) -> int:
     if args.plot:
         _plot(classes[0][1], args.plot)
         print(f"plot in {args.plot}")
+    return 0
+
+
+def _maxmin(args: argparse.Namespace) -> int:
+    capacities = {}
+    for spec in args.link:
+        name, _, value = spec.partition("=")
+        capacities[name] = float(value)
+    paths, weights, demands = {}, {}, {}
+    for spec in args.flow:
+        name, _, rest = spec.partition("=")
+        parts = rest.split(":")
+        paths[name] = [link for link in parts[0].split("+") if link]
+        if len(parts) > 1 and parts[1]:
+            weights[name] = float(parts[1])
+        if len(parts) > 2 and parts[2]:
+            demands[name] = float(parts[2])
+    rates = maxmin.weighted_max_min(capacities, paths, weights, demands)
+    _print([("flow", "links", "weight", "fair share"), *[(f, "+".join(paths[f]), f"{weights.get(f, 1.0):g}", f"{r:.4g}") for f, r in rates.items()]])
     return 0
 
 

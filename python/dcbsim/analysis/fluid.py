@@ -170,6 +170,13 @@ def plot_phase_plane(path: str, capacity: float, flows: int, w: float = 2.0, p: 
     slope = -p * capacity / w / capacity
     xs = np.array([-1.2 * reach / abs(slope), 1.2 * reach / abs(slope)])
     axes[0].plot(xs, slope * xs, "k--", lw=1, label="switching line Fb = 0")
+    # Theorem 2 region: the points (x0 > 0) of the switching line from which QCN enters
+    # the sliding mode, for a target rate 5 % above the fair share.
+    x_line = np.linspace(1e-3, xs[1], 200)
+    ok = [all(c.holds for c in theorem2(qcn.cycle_s, w, p, qcn.gd, capacity, flows, x0, 1.05 * capacity / flows)) for x0 in x_line]
+    x_ok = x_line[np.array(ok, dtype=bool)]
+    if x_ok.size:
+        axes[0].plot(x_ok, slope * x_ok, color="green", lw=4, alpha=0.5, label="Theorem 2 holds (R(0) = 1.05 C/N)")
     axes[0].set_ylim(-1.3 * reach, 1.3 * reach)
     axes[0].set_title(f"QCN fluid model, N = {flows}", fontsize=9)
     if smcc:
@@ -185,4 +192,49 @@ def plot_phase_plane(path: str, capacity: float, flows: int, w: float = 2.0, p: 
         ax.grid(alpha=0.3)
     axes[0].set_ylabel("y / C = (N·r − C) / C")
     axes[0].legend(fontsize=7)
+    fig.savefig(path, dpi=110)
+
+
+def smcc_from_run(capacity: float, flows: int, p: float, frame_bytes: float, r_a_mbps: float = 256.0,
+                  r_b_mbps: float = 64.0, span_kb: float = 64.0) -> SmccFluid:
+    """SMCC's fluid model for the engine's SMCC: a source moves by ``R_a/Q_span`` per frame
+    of offset at each of its samples (``p·C/N`` per second), so ``a = (R_a/Q_span)·p·C/N``
+    and likewise ``b``; rates in frames/s."""
+    to_frames = 1e6 / (frame_bytes * 8)
+    span = span_kb * 1024 / frame_bytes
+    per_sample = p * capacity / flows
+    return SmccFluid(capacity, flows, r_a_mbps * to_frames / span * per_sample, r_b_mbps * to_frames / span * per_sample, p)
+
+
+def plot_beside_simulation(path: str, result, port: str, q0_bytes: float, frame_bytes: float = 1024.0,
+                           start_s: float = 0.5, duration_s: float = 0.2, r_ai_mbps: float = 1.0, p: float = 0.01,
+                           byte_counter: float = 150_000) -> None:
+    """A simulated run's (x, y) = (q − q0, Σ rates − C) over ``duration_s`` from
+    ``start_s``, beside the QCN fluid model started from the same point (its cycle T is
+    the byte counter at the fair share, its R_AI and p the run's)."""
+    from matplotlib.figure import Figure
+
+    t = result.time_s
+    inside = (t >= start_s) & (t <= start_s + duration_s)
+    capacity = result.ports[port].stats["capacity_bps"] / (frame_bytes * 8)
+    x = (result.ports[port].queue_bytes[inside] - q0_bytes) / frame_bytes
+    y = sum(f.rate_bps for f in result.flows.values())[inside] / (frame_bytes * 8) - capacity
+    n = len(result.flows)
+    if result.scenario.scheme == "smcc":
+        model = smcc_from_run(capacity, n, p, frame_bytes)
+    else:
+        cycle = byte_counter / (frame_bytes * capacity / n)
+        model = QcnFluid(capacity, n, p=p, cycle_s=cycle, r_ai=r_ai_mbps * 1e6 / (frame_bytes * 8))
+    tr = model.trajectory(float(x[0]), float(y[0]), duration_s)
+    fig = Figure(figsize=(5.5, 4.2), layout="constrained")
+    ax = fig.add_subplot()
+    ax.plot(x, y / capacity, lw=0.6, alpha=0.7, label="simulated (1 ms samples)")
+    ax.plot(tr[:, 1], tr[:, 2] / capacity, "k", lw=1.2, label="fluid model from the same start")
+    ax.axhline(0, color="grey", lw=0.6)
+    ax.axvline(0, color="grey", lw=0.6)
+    ax.set_xlabel("x = q − q0 (frames)")
+    ax.set_ylabel("y / C")
+    ax.set_title(f"{result.scenario.name}: phase plane, simulation and model", fontsize=9)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7)
     fig.savefig(path, dpi=110)

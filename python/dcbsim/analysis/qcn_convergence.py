@@ -29,6 +29,9 @@ class QcnModel:
     byte_counter_bytes: float = 150_000
     variant: str = "qcn"
     timer_s: float | None = None
+    ai_fraction: float = 0.5
+    """An Active-Increase cycle as a fraction of a Fast-Recovery cycle (T_AI / 150 KB;
+    the standard halves it)."""
 
     @property
     def round_s(self) -> float:
@@ -54,8 +57,9 @@ class QcnModel:
             stay = q**k
             return decrease + self.r_ai_bps * p * stay / (1 - stay) if stay < 1 else decrease
         fast_recovery = 0.5 * g * rate * p * q**k / (1 - 0.5 * q**k)
-        active = q ** (5.5 * k)
-        half = q ** (k / 2)
+        f = self.ai_fraction
+        active = q ** ((5 + f) * k)
+        half = q ** (f * k)
         ai = self.r_ai_bps * p * active / (1 - half) - 0.5 * self.r_ai_bps * p * active / (1 - 0.5 * half)
         return decrease + fast_recovery + ai
 
@@ -138,6 +142,35 @@ VARIANTS = {
     "QCN-AIMD, R_AI = 0.5": QcnModel(variant="qcn_aimd"),
     "QCN-AIMD, R_AI = 5": QcnModel(variant="qcn_aimd", r_ai_bps=5e6),
 }
+
+
+#: The parameter studies of Figs. 7-11: (figure, [(label, model)]).
+STUDIES = [
+    ("Fig. 7: G_d", [(f"G_d = 1/{d}", QcnModel(gd_fb=1 / d)) for d in (16, 64, 128, 256)]),
+    ("Fig. 8: R_AI", [(f"R_AI = {r} Mb/s", QcnModel(r_ai_bps=r * 1e6)) for r in (0.5, 1, 5)]),
+    ("Fig. 9: T_AI", [(f"T_AI = {t} KB", QcnModel(ai_fraction=t / 150)) for t in (37.5, 75, 150)]),
+    ("Fig. 10: QCN-Timer", [(n, VARIANTS[n]) for n in ("QCN", "QCN-Timer, T = 15 ms", "QCN-Timer, T = 10 ms", "QCN-Timer, T = 2.4 ms")]),
+    ("Fig. 11: QCN-AIMD", [(n, VARIANTS[n]) for n in ("QCN", "QCN-AIMD, R_AI = 0.5", "QCN-AIMD, R_AI = 5")]),
+]
+
+
+def plot_parameter_studies(path: str, duration_s: float = 25.0) -> None:
+    """Figs. 7-11: the slower RP's expected rate from (900, 100) Mb/s for each setting."""
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(14, 3.4), layout="constrained")
+    axes = fig.subplots(1, len(STUDIES), sharey=True)
+    for ax, (title, cases) in zip(axes, STUDIES):
+        for label, model in cases:
+            times, rates = model.evolve([900e6, 100e6], duration_s)
+            ax.plot(times, rates[:, 1] / 1e6, lw=1, label=label)
+        ax.axhline(1e3 * 0.9 / 1.9, color="grey", ls=":", lw=0.8)
+        ax.set_title(title, fontsize=9)
+        ax.set_xlabel("time (s)")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=6)
+    axes[0].set_ylabel("slower RP's rate (Mb/s); dotted: ε = 0.9")
+    fig.savefig(path, dpi=110)
 
 
 def plot_convergence_times(path: str, high_rates_mbps: Sequence[float] = tuple(range(550, 1000, 50))) -> None:
