@@ -304,14 +304,6 @@ impl ReactionPoint for DsmRp {
         kbps != 0
     }
 
-    fn on_sent(&mut self, _now: Time, _bytes: u32) -> bool {
-        false
-    }
-
-    fn on_timer(&mut self, _now: Time) -> bool {
-        false
-    }
-
     fn set_param(&mut self, name: &str, value: &ParamValue) {
         if name == "r_min_mbps" {
             if let Ok(x) = value.number(name) {

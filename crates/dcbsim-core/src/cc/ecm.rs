@@ -221,10 +221,6 @@ impl ReactionPoint for EcmRp {
         true
     }
 
-    fn on_sent(&mut self, _now: Time, _bytes: u32) -> bool {
-        false
-    }
-
     fn on_timer(&mut self, _now: Time) -> bool {
         self.halted_until = None;
         self.rate = self.params.r_min.as_f64();

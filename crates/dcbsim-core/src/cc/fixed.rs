@@ -26,12 +26,6 @@ impl ReactionPoint for FixedRate {
     fn on_feedback(&mut self, _now: Time, _cpid: u32, _feedback: &Feedback) -> bool {
         false
     }
-    fn on_sent(&mut self, _now: Time, _bytes: u32) -> bool {
-        false
-    }
-    fn on_timer(&mut self, _now: Time) -> bool {
-        false
-    }
     fn set_param(&mut self, _name: &str, _value: &ParamValue) {}
 }
 

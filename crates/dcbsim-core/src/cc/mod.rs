@@ -138,10 +138,16 @@ pub trait ReactionPoint {
     }
     /// A notification arrived for this flow from congestion point `cpid`.
     fn on_feedback(&mut self, now: Time, cpid: u32, feedback: &Feedback) -> bool;
-    /// The flow put a frame of `bytes` on the wire.
-    fn on_sent(&mut self, now: Time, bytes: u32) -> bool;
-    /// The time asked for by [`ReactionPoint::timer`] has come.
-    fn on_timer(&mut self, now: Time) -> bool;
+    /// The flow put a frame of `bytes` on the wire (schemes without a byte counter
+    /// ignore it).
+    fn on_sent(&mut self, _now: Time, _bytes: u32) -> bool {
+        false
+    }
+    /// The time asked for by [`ReactionPoint::timer`] has come (schemes without
+    /// timers never ask).
+    fn on_timer(&mut self, _now: Time) -> bool {
+        false
+    }
     /// Changes one parameter (already validated by [`SchemeConfig::set_param`]).
     fn set_param(&mut self, name: &str, value: &ParamValue);
 }

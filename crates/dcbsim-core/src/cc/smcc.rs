@@ -206,14 +206,6 @@ impl ReactionPoint for SmccRp {
         delta != 0.0
     }
 
-    fn on_sent(&mut self, _now: Time, _bytes: u32) -> bool {
-        false
-    }
-
-    fn on_timer(&mut self, _now: Time) -> bool {
-        false
-    }
-
     fn set_param(&mut self, name: &str, value: &ParamValue) {
         let _ = self.params.set(name, value);
     }
