@@ -5,8 +5,16 @@
 //! cargo run --release -p dcbsim-bench -- scenarios/bench/dumbbell_10g.toml [--repeat N] [--set key=value ...]
 //! ```
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
+
+/// Prints a line; a closed pipe (`| head`) is not an error worth a panic.
+macro_rules! say {
+    ($($arg:tt)*) => {
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    };
+}
 
 /// What the command line asked for.
 struct Args {
@@ -62,7 +70,7 @@ fn main() -> ExitCode {
         let sim = scenario.build(scenario.seed).expect("validated at load");
         let report = sim.run();
         best = best.min(report.wall_seconds);
-        println!(
+        say!(
             "run {run}: simulated {:.3} s in {:.3} s wall = {:.2} sim-s/s, {:.1} M events/s ({} events), delivered {} frames, dropped {}",
             report.simulated.as_secs_f64(),
             report.wall_seconds,
@@ -74,9 +82,9 @@ fn main() -> ExitCode {
         );
     }
     let simulated = scenario.config.duration.as_secs_f64();
-    println!("best: {:.3} s wall, {:.2} simulated seconds per wall second", best, simulated / best);
+    say!("best: {:.3} s wall, {:.2} simulated seconds per wall second", best, simulated / best);
     if let Some(kib) = peak_rss_kib() {
-        println!("peak memory: {:.1} MiB", kib as f64 / 1024.0);
+        say!("peak memory: {:.1} MiB", kib as f64 / 1024.0);
     }
     ExitCode::SUCCESS
 }
