@@ -16,6 +16,8 @@ def _params():
     for paper, claims in registry().items():
         for claim in claims:
             marks = [] if claim.holds_here else [pytest.mark.xfail(strict=True, reason=claim.note)]
+            if claim.slow:
+                marks.append(pytest.mark.slow)
             yield pytest.param(claim, id=f"{paper}-{claim.key}", marks=marks)
 
 
