@@ -91,7 +91,7 @@ def figures(paper: str) -> Callable[[Runs, str], list[str]]:
 TITLES = {
     "qcnt": "QCN-T: R. Shu, J. Zhang, F. Ren, C. Lin, \"Analysing Convergence of Quantized Congestion Notification in Data Center Ethernet\"",
     "smcc": "SMCC: W. Jiang, F. Ren, R. Shu, C. Lin et al., \"Sliding Mode Congestion Control for Data Center Ethernet Networks\" (§3.1, §5.3)",
-    "dsm": "DSM: W. Cheng, W. Jiang, T. Zhang, B. Wang, K. Qian, F. Ren, \"Congestion Control in Converged Ethernet with Heterogeneous and Time-Varying Delays\" (Figs. 5a, 6–10, §VI)",
+    "dsm": "DSM: W. Cheng, W. Jiang, T. Zhang, B. Wang, K. Qian, F. Ren, \"Congestion Control in Converged Ethernet with Heterogeneous and Time-Varying Delays\" (Figs. 5, 6–10, §VI)",
     "dcc": "DCC: S. Fang, C. H. Foh, K. M. M. Aung, \"Differentiated Congestion Management of Data Traffic for Data Center Ethernet\" (Exp. 1)",
 }
 

@@ -1,5 +1,5 @@
 """Claims of the DSM paper (Cheng, Jiang, Zhang, Wang, Qian, Ren, "Congestion Control in
-Converged Ethernet with Heterogeneous and Time-Varying Delays"): Figs. 5a, 6–10 and the
+Converged Ethernet with Heterogeneous and Time-Varying Delays"): Figs. 5a, 5b, 6–10 and the
 conclusion. Fig. 8 (100 runs of 5 s per scheme) is marked slow."""
 
 from __future__ import annotations
@@ -78,6 +78,30 @@ def _fig6_smcc_full(runs: Runs) -> Outcome:
     return Outcome(f"queue above 100 KB after the arrivals: {ours}", full["smcc"] > 2 * max(full["qcn"], full["dsm"], 1.0))
 
 
+LOOPS_100G_US = (20, 40, 80, 160)
+
+
+def _at_100g(runs: Runs, scheme: str, loop_us: int) -> dict:
+    overrides = (f"scheme.name={scheme}", f"topology.feedback_loop_delay_us={loop_us}", f"scheme.dsm.loop_delay_us={loop_us}")
+    return runs.get("fig05b", overrides, 1).ports["sw0:r0"].stats
+
+
+def _unstable(stats: dict) -> bool:
+    return stats["std_bytes"] > 16 * 1024 or stats["utilization"] < 0.95
+
+
+def _fig5b_dsm(runs: Runs) -> Outcome:
+    stats = [_at_100g(runs, "dsm", loop) for loop in LOOPS_100G_US]
+    ours = ", ".join(f"{loop} µs: {s['mean_bytes'] / 1024:.0f} ± {s['std_bytes'] / 1024:.0f} KB" for loop, s in zip(LOOPS_100G_US, stats))
+    return Outcome(ours, not any(_unstable(s) for s in stats) and all(abs(s["mean_bytes"] / 1024 - 64) <= 16 for s in stats))
+
+
+def _fig5b_others(runs: Runs) -> Outcome:
+    at160 = {s: _at_100g(runs, s, 160) for s in ("qcn", "smcc")}
+    ours = "; ".join(f"{s.upper()} at 160 µs: std {v['std_bytes'] / 1024:.0f} KB, util {100 * v['utilization']:.0f} %" for s, v in at160.items())
+    return Outcome(ours, all(_unstable(v) for v in at160.values()))
+
+
 def _port_stats(runs: Runs, scenario: str, scheme: str, seed: int = 1, overrides=()) -> tuple[dict, dict]:
     r = runs.get(scenario, (f"scheme.name={scheme}", *overrides), seed)
     return {p.name: p.stats for p in r.monitored_ports}, r.summary["totals"]
@@ -129,6 +153,10 @@ WHY = ("With the paper's gains (H = 20 kHz: one feedback moves a rate by up to a
 CLAIMS = [
     Claim("dsm", "fig05a", "Fig. 5a", "DSM keeps the queue near q0 = 64 KB at loop delays of 100, 300 and 500 µs",
           "≈ 64 KB", "time-weighted mean within 64 ± 16 KB at each delay", _near_q0, holds_here=False, note=WHY),
+    Claim("dsm", "fig05b", "Fig. 5b", "at 100 Gb/s DSM keeps the queue near q0 at loop delays up to 160 µs",
+          "stable", "mean within 64 ± 16 KB, std ≤ 16 KB, util ≥ 95 % at 20–160 µs", _fig5b_dsm, holds_here=False, note=WHY),
+    Claim("dsm", "fig05b-others", "Fig. 5b", "at 100 Gb/s QCN and SMCC fail beyond tens of µs", "fail",
+          "at 160 µs queue std > 16 KB or utilization < 95 %", _fig5b_others),
     Claim("dsm", "fig06", "Fig. 6", "DSM drains the buffer when flows arrive and refills the link when they leave "
           "(about 100 % utilization throughout)", "≈ 100 %", "utilization ≥ 97 %", _fig6_dsm, holds_here=False, note=WHY),
     Claim("dsm", "fig06-smcc", "Fig. 6", "SMCC keeps the buffer full for a long time when flows arrive, unlike DSM and QCN",
