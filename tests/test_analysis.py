@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from dcbsim.analysis import dcc, dsm, maxmin
@@ -43,6 +44,45 @@ def test_dsm_defaults_at_10_gbps_and_300_us():
     assert dsm.calculate(100.0, 160.0).m == 20
 
 
+def test_dsm_eq30_rule_bounds_c_like_a():
+    s = dsm.calculate(10.0, 500.0, c_rule="eq30")
+    assert s.m == 7 and s.c_hz == s.a_hz == pytest.approx(20e3 / 79)
+    assert "eq. 30" in dict((r[0], r[2]) for r in s.rows())["c"]
+    with pytest.raises(ValueError):
+        dsm.calculate(10.0, 300.0, c_rule="slow")
+
+
+def test_dsm_closed_loop_settles_when_the_delay_is_the_design_one():
+    s = dsm.calculate(10.0, 320.0)  # m = 4, T = 80 us: the true delay is exactly m*T
+    loop = dsm.closed_loop(s, 10e9, 4 * s.period_s)
+    assert loop.settles()
+    assert abs(loop.queue_bits[-1]) < 1.0 and loop.rate_bps[-1] == pytest.approx(10e9, rel=1e-6)
+
+
+def test_dsm_paper_gains_do_not_tolerate_a_shorter_loop_but_eq30_does():
+    # Section IV-C: an m above the true delay "can always keep stable". With c = H/2
+    # the fluid model of the paper's own equations keeps oscillating at 0.8 m*T.
+    fast, eq30 = dsm.calculate(10.0, 300.0), dsm.calculate(10.0, 300.0, c_rule="eq30")
+    short = 0.8 * fast.m * fast.period_s
+    assert not dsm.closed_loop(fast, 10e9, short).settles()
+    assert dsm.closed_loop(eq30, 10e9, short).settles()
+    # Fig. 8's random loop delays, 400-800 us (m = 10).
+    rng = np.random.default_rng(1)
+    delays = rng.uniform(400e-6, 800e-6, 3000)
+    assert not dsm.closed_loop(dsm.calculate(10.0, 800.0), 10e9, delays, samples=3000).settles()
+    assert dsm.closed_loop(dsm.calculate(10.0, 800.0, c_rule="eq30"), 10e9, delays, samples=3000).settles()
+
+
+def test_dsm_closed_loop_keeps_the_queue_in_its_buffer():
+    s = dsm.calculate(10.0, 300.0)
+    q0, buffer = 64 * 1024 * 8, 128 * 1024 * 8
+    loop = dsm.closed_loop(s, 10e9, 0.8 * 4 * s.period_s, start_rate_bps=50e9, buffer_bits=buffer)
+    assert min(loop.queue_bits) >= -q0 - 1e-6 and max(loop.queue_bits) <= buffer - q0 + 1e-6
+    assert max(loop.queue_bits) == pytest.approx(buffer - q0)
+    with pytest.raises(ValueError):
+        dsm.closed_loop(s, 10e9, [-1e-6])
+
+
 def test_max_min_on_a_parking_lot():
     caps = {"c1c2": 10.0, "c2c3": 10.0}
     paths = {"f1": ["c1c2", "c2c3"], "f2": ["c1c2", "c2c3"], "f3": ["c1c2"], "f4": ["c2c3"]}
@@ -73,6 +113,8 @@ def test_the_model_command(tmp_path):
     assert "1.936" in done.stdout and "0.566" in done.stdout and (tmp_path / "r.png").exists()
     done = run("dsm", "--capacity-gbps", "10", "--loop-us", "300")
     assert done.returncode == 0 and "m  " in done.stdout and "10000.0 Hz" in done.stdout
+    done = run("dsm", "--capacity-gbps", "10", "--loop-us", "300", "--c-rule", "eq30")
+    assert done.returncode == 0 and "588.2 Hz" in done.stdout and "10000.0 Hz" not in done.stdout
     done = run("dcc", "--aimd", "1,1")
     assert done.returncode == 2 and done.stderr.count("\n") == 1
 

@@ -43,6 +43,10 @@ def add_parsers(sub: argparse._SubParsersAction, parser_class: type) -> None:
     s.add_argument("--loop-us", type=float, required=True, help="worst feedback-loop delay")
     s.add_argument("--p", type=float, default=0.01)
     s.add_argument("--frame-bytes", type=float, default=1000.0)
+    s.add_argument("--c-rule", choices=("fast", "eq30"), default="fast",
+                   help="reaching gain: c = H/2 (fast, the paper's default) or eq. 30's bound, as a (eq30)")
+    s.add_argument("--stability-map", metavar="PNG",
+                   help="also plot where the closed loop settles, by gain and true loop delay (fluid model)")
 
 
 def _classes(specs: list[str]) -> list[tuple[int, dcc.Aimd]]:
@@ -83,8 +87,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"plot in {args.plot}")
         return 0
     if args.model == "dsm":
-        result = dsm.calculate(args.capacity_gbps, args.loop_us, args.p, args.frame_bytes)
+        result = dsm.calculate(args.capacity_gbps, args.loop_us, args.p, args.frame_bytes, c_rule=args.c_rule)
         _print([("parameter", "value", "from"), *result.rows()])
+        if args.stability_map:
+            dsm.plot_stability_map(args.stability_map, args.capacity_gbps, args.loop_us)
+            print(f"plot in {args.stability_map}")
         return 0
     classes = _classes(args.aimd)
     ratios = dcc.ratios([s for _, s in classes])

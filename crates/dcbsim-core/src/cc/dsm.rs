@@ -35,6 +35,8 @@ pub struct DsmParams {
     pub omega: f64,
     /// Fraction of the stability bound `2/T` used for `H_a = H_b = H_c`.
     pub h_fraction: f64,
+    /// Which bound the reaching gain `c` comes from when it is not set.
+    pub c_rule: ReachingGain,
     /// Minimum rate.
     pub r_min: Rate,
 }
@@ -53,9 +55,22 @@ impl Default for DsmParams {
             c: None,
             omega: 5.0,
             h_fraction: 0.8,
+            c_rule: ReachingGain::Fast,
             r_min: Rate::from_mbps(10),
         }
     }
+}
+
+/// Where the reaching gain `c` (State C) comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReachingGain {
+    /// `c = H/2`: eq. 31 and §V-A, which drop the delay term of eq. 30 for `c` so
+    /// that the reaching process stays fast (the paper's default).
+    Fast,
+    /// `c = H/(m²+4m+2)`: eq. 30's bound with its delay term kept, the same bound as
+    /// `a`. Keeps the loop stable when the true delays are shorter than or differ from
+    /// `m·T` (see `docs/models/dsm.md`).
+    Eq30,
 }
 
 /// DSM's working values at one congestion point.
@@ -79,14 +94,25 @@ impl DsmParams {
     /// Every parameter name [`DsmParams::set`] accepts.
     pub const NAMES: &'static [&'static str] = &[
         "q0_kb", "p", "frame_bytes", "loop_delay_us", "auto", "m", "a_hz", "b_hz", "c_hz", "omega", "h_fraction",
-        "r_min_mbps",
+        "c_rule", "r_min_mbps",
     ];
 
     /// Sets one parameter by its scenario name, checking its range.
     pub fn set(&mut self, name: &str, value: &ParamValue) -> Result<(), String> {
-        if name == "auto" {
-            self.auto = value.bool(name)?;
-            return Ok(());
+        match name {
+            "auto" => {
+                self.auto = value.bool(name)?;
+                return Ok(());
+            }
+            "c_rule" => {
+                self.c_rule = match value {
+                    ParamValue::Text(s) if s == "fast" => ReachingGain::Fast,
+                    ParamValue::Text(s) if s == "eq30" => ReachingGain::Eq30,
+                    _ => return Err("c_rule must be \"fast\" (c = H/2, the paper's default) or \"eq30\"".into()),
+                };
+                return Ok(());
+            }
+            _ => {}
         }
         let x = value.positive(name)?;
         match name {
@@ -110,8 +136,9 @@ impl DsmParams {
 
     /// The gains at a port of capacity `capacity` (eq. 31 and §V-A): `T = L·8/(p·C)`,
     /// `m = ⌈loop delay / T⌉`, `H = h_fraction · 2/T`, `a = H/(m²+4m+2)`,
-    /// `b = H/(2m+3)`, `c = H/2`. Explicit values win; without `auto` the unset ones
-    /// take the paper's 10 Gb/s defaults (m = 4, H = 20 kHz).
+    /// `b = H/(2m+3)`, `c = H/2` (or `H/(m²+4m+2)` with [`ReachingGain::Eq30`]).
+    /// Explicit values win; without `auto` the unset ones take the paper's 10 Gb/s
+    /// defaults (m = 4, H = 20 kHz).
     pub fn resolve(&self, capacity: Rate) -> DsmGains {
         let period = self.frame_bytes as f64 * 8.0 / (self.p * capacity.as_f64());
         let (m_auto, h) = if self.auto {
@@ -122,12 +149,17 @@ impl DsmParams {
         };
         let m = self.m.unwrap_or(m_auto);
         let mf = m as f64;
+        let a = h / (mf * mf + 4.0 * mf + 2.0);
+        let c = match self.c_rule {
+            ReachingGain::Fast => h / 2.0,
+            ReachingGain::Eq30 => a,
+        };
         DsmGains {
             period,
             m,
-            a: self.a.unwrap_or(h / (mf * mf + 4.0 * mf + 2.0)),
+            a: self.a.unwrap_or(a),
             b: self.b.unwrap_or(h / (2.0 * mf + 3.0)),
-            c: self.c.unwrap_or(h / 2.0),
+            c: self.c.unwrap_or(c),
             omega: self.omega,
         }
     }

@@ -77,6 +77,23 @@ fn gains_at_10_gbps_and_300_us_are_the_papers_defaults() {
 }
 
 #[test]
+fn the_eq30_rule_bounds_c_like_a() {
+    let mut p = DsmParams::default();
+    p.set("c_rule", &ParamValue::Text("eq30".into())).unwrap();
+    // 10 Gb/s, 500 us: T = 80 us, m = 7, H = 20 kHz, c = a = H/(49 + 28 + 2).
+    p.set("loop_delay_us", &ParamValue::Number(500.0)).unwrap();
+    let g = p.resolve(Rate::from_gbps(10));
+    assert_eq!(g.m, 7);
+    assert!((g.c - 20e3 / 79.0).abs() < 1e-6);
+    assert_eq!(g.c, g.a);
+    p.set("c_rule", &ParamValue::Text("fast".into())).unwrap();
+    assert!((p.resolve(Rate::from_gbps(10)).c - 10e3).abs() < 1e-6);
+    let err = p.set("c_rule", &ParamValue::Text("slow".into())).unwrap_err();
+    assert!(err.contains("\"fast\"") && err.contains("\"eq30\""), "{err}");
+    assert!(p.set("c_rule", &ParamValue::Number(1.0)).is_err());
+}
+
+#[test]
 fn the_cp_samples_every_hundredth_admitted_frame_and_reaches_fast_when_far_off() {
     let mut cp = DsmCp::new(DsmParams::default(), Rate::from_gbps(10));
     let mut out = Vec::new();

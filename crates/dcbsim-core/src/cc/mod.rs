@@ -19,7 +19,7 @@ pub mod qcn;
 pub mod smcc;
 
 pub use cpid::CpidRule;
-pub use dsm::{DsmCp, DsmParams, DsmRp};
+pub use dsm::{DsmCp, DsmParams, DsmRp, ReachingGain};
 pub use ecm::{EcmCp, EcmParams, EcmRp};
 pub use fixed::FixedRate;
 pub use qcn::{QcnCp, QcnParams, QcnRp};
