@@ -111,15 +111,19 @@ def report(paper: str, outdir: str, quick: bool = False, figure_dir: str | None 
         "| figure | claim | paper | ours | tolerance | verdict |",
         "|---|---|---|---|---|---|",
     ]
-    notes = []
+    notes: list[str] = []
+    first_with: dict[str, str] = {}
     for claim in registry()[paper]:
         outcome = claim.measure(runs)
         verdict = "holds" if outcome.holds else "**differs**"
         lines.append(f"| {claim.figure} | {claim.statement} | {claim.paper_value} | {outcome.ours} | {claim.tolerance} | {verdict} |")
         if claim.note:
-            notes.append(f"- **{claim.figure}, {claim.statement}.** {claim.note}")
+            label = f"{claim.figure}, {claim.statement}"
+            text = claim.note if claim.note not in first_with else f"As for {first_with[claim.note]}."
+            first_with.setdefault(claim.note, label)
+            notes.append(f"- **{label}.** {text}")
     if notes:
-        lines += ["", "## Where we differ, and why", ""] + notes
+        lines += ["", "## Notes: where we differ, and why", ""] + notes
     lines += ["", "## Figures", ""]
     for path in figures(paper)(runs, figure_dir):
         rel = os.path.relpath(path, outdir)

@@ -1,0 +1,163 @@
+"""The DSM paper's figures as we reproduce them: each DSM claim's runs, drawn for DSM with
+the paper's gains, DSM with c bounded by eq. 30, QCN and SMCC."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from dcbsim.analysis import dsm as model
+from dcbsim.papers import Runs
+from dcbsim.papers.dsm import (
+    CAPACITIES,
+    DELAYS_US,
+    EQ30_DSM,
+    FIG9_BOTTLENECKS,
+    LOOPS_100G_US,
+    LOOPS_US,
+    PAPER_DSM,
+    _fig6,
+    run,
+    run_100g,
+    selecting,
+    utilization,
+)
+from dcbsim.plot import Figure
+
+#: The schemes drawn, their legend labels and colours (the same in every figure).
+SCHEMES = (PAPER_DSM, EQ30_DSM, "qcn", "smcc")
+LABELS = {PAPER_DSM: "DSM (paper's c)", EQ30_DSM: "DSM (c by eq. 30)", "qcn": "QCN", "smcc": "SMCC"}
+COLORS = {PAPER_DSM: "#8c8c8c", EQ30_DSM: "#1f77b4", "qcn": "#ff7f0e", "smcc": "#2ca02c"}
+
+
+def draw(runs: Runs, outdir: str) -> list[str]:
+    """Writes every figure into ``outdir``; returns their paths."""
+    drawers = (_fig5a, _fig5b, _fig6_7, _fig8, _fig9, _fig10, _stability)
+    return [drawer(runs, outdir) for drawer in drawers]
+
+
+def _queue(ax, time_s, queue_bytes, scheme: str) -> None:
+    ax.plot(time_s, queue_bytes / 1024, lw=0.6, color=COLORS[scheme], label=LABELS[scheme])
+
+
+def _panels(count: int, height: float = 3.6):
+    fig = Figure(figsize=(11, height), layout="constrained")
+    axes = fig.subplots(1, count, sharey=True)
+    return fig, axes
+
+
+def _save(fig, outdir: str, name: str) -> str:
+    path = os.path.join(outdir, name)
+    fig.savefig(path, dpi=110)
+    return path
+
+
+def _finish_queues(axes, xlabel: str = "time (s)") -> None:
+    for ax in axes:
+        ax.set_xlabel(xlabel)
+        ax.grid(alpha=0.3)
+    axes[0].set_ylabel("queue (KB)")
+    axes[0].legend(fontsize=7)
+
+
+def _fig5a(runs: Runs, outdir: str) -> str:
+    fig, axes = _panels(len(LOOPS_US))
+    for ax, loop in zip(axes, LOOPS_US):
+        for scheme in SCHEMES:
+            r = run(runs, scheme, loop)
+            _queue(ax, r.time_s, r.ports["sw0:r0"].queue_bytes, scheme)
+        ax.set_title(f"Fig. 5a: 10 Gb/s, loop delay {loop} µs", fontsize=9)
+    _finish_queues(axes)
+    return _save(fig, outdir, "dsm_fig05a.png")
+
+
+def _fig5b(runs: Runs, outdir: str) -> str:
+    fig, axes = _panels(len(LOOPS_100G_US))
+    for ax, loop in zip(axes, LOOPS_100G_US):
+        for scheme in SCHEMES:
+            r = run_100g(runs, scheme, loop)
+            _queue(ax, r.time_s, r.ports["sw0:r0"].queue_bytes, scheme)
+        ax.set_title(f"Fig. 5b: 100 Gb/s, loop delay {loop} µs", fontsize=9)
+    _finish_queues(axes)
+    return _save(fig, outdir, "dsm_fig05b.png")
+
+
+def _fig6_7(runs: Runs, outdir: str) -> str:
+    fig = Figure(figsize=(11, 3.6), layout="constrained")
+    left, right = fig.subplots(1, 2, width_ratios=[1.2, 1])
+    for scheme in SCHEMES:
+        r = _fig6(runs, scheme)
+        _queue(left, r.time_s, r.ports["sw0:r0"].queue_bytes, scheme)
+    left.set_title("Fig. 6: queue as flows arrive (0.1, 0.2 s) and leave (0.3, 0.4 s)", fontsize=9)
+    _finish_queues([left])
+    x = np.arange(len(CAPACITIES))
+    width = 0.8 / len(SCHEMES)
+    for i, scheme in enumerate(SCHEMES):
+        values = [100 * np.mean([utilization(runs, scheme, c, d) for d in DELAYS_US]) for c in CAPACITIES]
+        right.bar(x + (i - (len(SCHEMES) - 1) / 2) * width, values, width * 0.95, color=COLORS[scheme], label=LABELS[scheme])
+    right.set_xticks(x, [f"{c} Gb/s" for c in CAPACITIES])
+    right.set_ylabel("utilization (%), mean over 80/160/320 µs")
+    right.set_ylim(0, 105)
+    right.set_title("Fig. 7: utilization by capacity", fontsize=9)
+    right.grid(alpha=0.3, axis="y")
+    right.legend(fontsize=7, loc="lower left")
+    return _save(fig, outdir, "dsm_fig06_07.png")
+
+
+def _fig8(runs: Runs, outdir: str) -> str:
+    """Means over the seeds the Fig. 8 claims ran (100, or 2 when quick)."""
+    metrics = {"utilization (%)": [], "drops (%)": [], "time empty (%)": []}
+    for scheme in SCHEMES:
+        util, drops, empty = [], [], []
+        for seed in runs.seeds(100):
+            r = runs.get("fig08_random_delays", selecting(scheme), seed)
+            t = r.summary["totals"]
+            util.append(r.ports["sw0:r0"].stats["utilization"])
+            drops.append(t["dropped_frames"] / max(1, t["sent_frames"]))
+            empty.append(float((r.ports["sw0:r0"].queue_bytes == 0).mean()))
+        for values, series in zip((util, drops, empty), metrics.values()):
+            series.append(100 * float(np.mean(values)))
+    fig = Figure(figsize=(11, 3.2), layout="constrained")
+    axes = fig.subplots(1, 3)
+    for ax, (name, values) in zip(axes, metrics.items()):
+        ax.bar(range(len(SCHEMES)), values, color=[COLORS[s] for s in SCHEMES])
+        ax.set_xticks(range(len(SCHEMES)), [LABELS[s] for s in SCHEMES], fontsize=7)
+        ax.set_title(f"Fig. 8: {name}, loop delays U[400, 800] µs ({len(runs.seeds(100))} runs)", fontsize=8)
+        ax.grid(alpha=0.3, axis="y")
+    return _save(fig, outdir, "dsm_fig08.png")
+
+
+def _fig9(runs: Runs, outdir: str) -> str:
+    fig = Figure(figsize=(11, 5.2), layout="constrained")
+    axes = fig.subplots(2, 1, sharex=True)
+    for ax, port in zip(axes, FIG9_BOTTLENECKS):
+        for scheme in SCHEMES:
+            r = runs.get("fig09_parking_lot", selecting(scheme), 1)
+            _queue(ax, r.time_s, r.ports[port].queue_bytes, scheme)
+        ax.set_title(f"Fig. 9: parking lot, queue at {port}", fontsize=9)
+        ax.set_ylabel("queue (KB)")
+        ax.grid(alpha=0.3)
+    axes[0].legend(fontsize=7, ncol=4)
+    axes[1].set_xlabel("time (s)")
+    return _save(fig, outdir, "dsm_fig09.png")
+
+
+def _fig10(runs: Runs, outdir: str) -> str:
+    fig, axes = _panels(len(SCHEMES))
+    for ax, scheme in zip(axes, SCHEMES):
+        r = runs.get("fig10_mixed", selecting(scheme), 1)
+        queue_kb = r.ports["c1:c2"].queue_bytes / 1024
+        ax.hist(queue_kb, bins=np.linspace(0, 130, 27), color=COLORS[scheme], density=True)
+        ax.set_title(f"Fig. 10: {LABELS[scheme]}, c1:c2", fontsize=9)
+        ax.set_xlabel("queue (KB)")
+        ax.grid(alpha=0.3)
+    axes[0].set_ylabel("fraction of samples (per KB)")
+    return _save(fig, outdir, "dsm_fig10.png")
+
+
+def _stability(runs: Runs, outdir: str) -> str:
+    del runs  # the paper's fluid model, no simulation runs
+    path = os.path.join(outdir, "dsm_stability_map.png")
+    model.plot_stability_map(path)
+    return path
