@@ -112,18 +112,18 @@ def report(paper: str, outdir: str, quick: bool = False, figure_dir: str | None 
         "|---|---|---|---|---|---|",
     ]
     notes: list[str] = []
-    first_with: dict[str, str] = {}
+    first_with: dict[str, str] = {}  # note -> the figure it was first given for
     for claim in registry()[paper]:
         outcome = claim.measure(runs)
         verdict = "holds" if outcome.holds else "**differs**"
         lines.append(f"| {claim.figure} | {claim.statement} | {claim.paper_value} | {outcome.ours} | {claim.tolerance} | {verdict} |")
         if claim.note:
             label = f"{claim.figure}, {claim.statement}"
-            text = claim.note if claim.note not in first_with else f"As for {first_with[claim.note]}."
-            first_with.setdefault(claim.note, label)
+            text = claim.note if claim.note not in first_with else f"The same reason as for {first_with[claim.note]} (above)."
+            first_with.setdefault(claim.note, claim.figure)
             notes.append(f"- **{label}.** {text}")
     if notes:
-        lines += ["", "## Notes: where we differ, and why", ""] + notes
+        lines += ["", "## Where we differ, and why", ""] + notes
     lines += ["", "## Figures", ""]
     for path in figures(paper)(runs, figure_dir):
         rel = os.path.relpath(path, outdir)

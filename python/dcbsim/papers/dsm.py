@@ -52,7 +52,8 @@ def _conclusion(runs: Runs, dsm: str = PAPER_DSM) -> Outcome:
     stats = [run(runs, dsm, loop).summary for loop in LOOPS_US]
     util = [s["ports"]["sw0:r0"]["utilization"] for s in stats]
     drops = [s["totals"]["dropped_frames"] / max(1, s["totals"]["sent_frames"]) for s in stats]
-    ours = f"utilization {100 * min(util):.0f}–{100 * max(util):.0f} %, drops {100 * max(drops):.1f} % at most"
+    low, high = f"{100 * min(util):.0f}", f"{100 * max(util):.0f}"
+    ours = f"utilization {low if low == high else low + '–' + high} %, drops {100 * max(drops):.1f} % at most"
     return Outcome(ours, min(util) >= 0.95 and max(drops) < 0.05)
 
 
@@ -264,7 +265,7 @@ CLAIMS = [
                "persistent oscillation whenever the true delay is more than a few percent shorter than m·T: the "
                "predictor then counts adjustments that have already arrived. Eq. 30, before §IV-C drops its delay "
                "term for c, bounds c like a; with that bound the same model settles at every delay up to about "
-               "1.45·m·T (next row, and docs/figures/dsm_stability_map.png)."),
+               "1.45·m·T (next row, and docs/reproduction/figures/dsm_stability_map.png)."),
     Claim("dsm", "iv-c-eq30", "§IV-C", "the same, with c bounded by eq. 30 (c = a)", "stable",
           "settles at every delay from 0.5 to 1.0·m·T", partial(_horizon_claim, c_rule="eq30")),
     *_twins("fig06", "Fig. 6", "DSM drains the buffer when flows arrive and refills the link when they leave "
