@@ -16,8 +16,10 @@ from dcbsim.papers.dsm import (
     FIG9_BOTTLENECKS,
     LOOPS_100G_US,
     LOOPS_US,
+    SHORT_RATES,
     PAPER_DSM,
     _fig6,
+    mixed_measures,
     run,
     run_100g,
     selecting,
@@ -149,15 +151,22 @@ def _fig9(runs: Runs, outdir: str) -> str:
 
 
 def _fig10(runs: Runs, outdir: str) -> str:
-    fig, axes = _panels(len(SCHEMES))
-    for ax, scheme in zip(axes, SCHEMES):
-        r = runs.get("fig10_mixed", selecting(scheme), 1)
-        queue_kb = r.ports["c1:c2"].queue_bytes / 1024
-        ax.hist(queue_kb, bins=np.linspace(0, 130, 27), color=COLORS[scheme], density=True)
-        ax.set_title(f"Fig. 10: {LABELS[scheme]}, c1:c2", fontsize=9)
-        ax.set_xlabel("queue (KB)")
+    """Fig. 10a (queue mean and std at the worse bottleneck) and 10b (utilization, drops)
+    against the short-flow rate."""
+    fig = Figure(figsize=(11, 3.4), layout="constrained")
+    queue_ax, util_ax, drop_ax = fig.subplots(1, 3)
+    rates = np.array(SHORT_RATES)
+    for k, scheme in enumerate(SCHEMES):
+        mean, std, util, drops = np.array([mixed_measures(runs, scheme, r) for r in SHORT_RATES]).T
+        style = {"color": COLORS[scheme], "label": LABELS[scheme], "marker": "o", "ms": 3}
+        queue_ax.errorbar(rates + (k - 1.5) * 2.5, mean, yerr=std, capsize=2, lw=1, **style)
+        util_ax.plot(rates, 100 * util, **style)
+        drop_ax.plot(rates, 100 * drops, **style)
+    for ax, name in ((queue_ax, "10a: queue mean ± std (KB)"), (util_ax, "10b: utilization (%)"), (drop_ax, "10b: frames dropped (%)")):
+        ax.set_title(f"Fig. {name}", fontsize=9)
+        ax.set_xlabel("short flows per second per source")
         ax.grid(alpha=0.3)
-    axes[0].set_ylabel("fraction of samples (per KB)")
+    queue_ax.legend(fontsize=7)
     return _save(fig, outdir, "dsm_fig10.png")
 
 
