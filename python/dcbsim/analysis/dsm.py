@@ -8,7 +8,7 @@ the gains stay below their bounds by the factor ``h_fraction`` of ``2/T``:
 
 from __future__ import annotations
 
-import bisect
+import heapq
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -141,18 +141,15 @@ def closed_loop(
     delays = [loop_delay_s] if isinstance(loop_delay_s, (int, float)) else list(loop_delay_s)
     if not delays or min(delays) < 0:
         raise ValueError("loop delays must be >= 0")
-    sent: list[float] = [0.0] * m  # u(k−1) first
-    pending: list[tuple[float, float]] = []  # (time, u), in time order
+    sent: list[float] = []  # the feedback sent, oldest first (the last m are used)
+    pending: list[tuple[float, float]] = []  # (time, u): a heap of the changes to come
     out_q, out_u, out_r = [], [], []
     for k in range(samples):
         q_f, q_v = queue - q0_bits, queue - q_prev
-        s1 = sum(sent)
-        s2 = sum((i + 1) * u for i, u in enumerate(sent))
-        pf, pv = q_f + m * q_v + period * s2, q_v + period * s1
-        u = _feedback(settings, pf, pv)
-        u = max(-capacity_bps, min(capacity_bps, u))
-        sent = [u] + sent[:-1]
-        bisect.insort(pending, (k * period + delays[k % len(delays)], u))
+        pf, pv = predict(q_f, q_v, sent, m, period)
+        u = max(-capacity_bps, min(capacity_bps, _feedback(settings, pf, pv)))
+        sent = (sent + [u])[-m:]
+        heapq.heappush(pending, (k * period + delays[k % len(delays)], u))
         out_q.append(q_f)
         out_u.append(u)
         out_r.append(rate)
@@ -179,7 +176,7 @@ def _advance(queue, rate, pending, start, period, capacity, buffer):
     end = start + period
     t = start
     while pending and pending[0][0] < end:
-        at, u = pending.pop(0)
+        at, u = heapq.heappop(pending)
         queue = _fill(queue, (rate - capacity) * (max(at, t) - t), buffer)
         t = max(at, t)
         rate += u

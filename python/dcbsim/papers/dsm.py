@@ -29,6 +29,12 @@ def selecting(name: str) -> tuple[str, ...]:
     return (f"scheme.name={name}",)
 
 
+def drop_fraction(result) -> float:
+    """The fraction of the frames sent in a run that were dropped."""
+    totals = result.summary["totals"]
+    return totals["dropped_frames"] / max(1, totals["sent_frames"])
+
+
 def _label(name: str) -> str:
     return "DSM" if name in (PAPER_DSM, EQ30_DSM) else name.upper()
 
@@ -49,9 +55,9 @@ def _near_q0(runs: Runs, dsm: str = PAPER_DSM) -> Outcome:
 
 
 def _conclusion(runs: Runs, dsm: str = PAPER_DSM) -> Outcome:
-    stats = [run(runs, dsm, loop).summary for loop in LOOPS_US]
-    util = [s["ports"]["sw0:r0"]["utilization"] for s in stats]
-    drops = [s["totals"]["dropped_frames"] / max(1, s["totals"]["sent_frames"]) for s in stats]
+    results = [run(runs, dsm, loop) for loop in LOOPS_US]
+    util = [r.summary["ports"]["sw0:r0"]["utilization"] for r in results]
+    drops = [drop_fraction(r) for r in results]
     low, high = f"{100 * min(util):.0f}", f"{100 * max(util):.0f}"
     ours = f"utilization {low if low == high else low + '–' + high} %, drops {100 * max(drops):.1f} % at most"
     return Outcome(ours, min(util) >= 0.95 and max(drops) < 0.05)
@@ -144,11 +150,6 @@ def _fig5b_others(runs: Runs) -> Outcome:
     return Outcome(ours, all(_unstable(v) for v in at160.values()))
 
 
-def _port_stats(runs: Runs, scenario: str, scheme: str, seed: int = 1) -> tuple[dict, dict]:
-    r = runs.get(scenario, selecting(scheme), seed)
-    return {p.name: p.stats for p in r.monitored_ports}, r.summary["totals"]
-
-
 #: Fig. 9's bottlenecks, from its flow schedule: the flows each port carries and the
 #: phases (s) in which it limits them. F1 and F2 cross both ports, F3 (1–3 s) only c1:c2,
 #: F4 (from 2 s) only c2:c3; F2 leaves at 4 s.
@@ -199,12 +200,11 @@ def mixed_measures(runs: Runs, scheme: str, rate_per_s: int) -> tuple[float, flo
     lower utilization, and the fraction of frames dropped."""
     r = run_mixed(runs, scheme, rate_per_s)
     ports = [p.stats for p in r.monitored_ports]
-    totals = r.summary["totals"]
     return (
         max(p["mean_bytes"] for p in ports) / 1024,
         max(p["std_bytes"] for p in ports) / 1024,
         min(p["utilization"] for p in ports),
-        totals["dropped_frames"] / max(1, totals["sent_frames"]),
+        drop_fraction(r),
     )
 
 
@@ -221,18 +221,25 @@ def _fig10(runs: Runs, dsm: str = PAPER_DSM) -> Outcome:
     return Outcome(f"DSM best at: {counts} of the rates; at 100/s: {detail}", all(w == len(SHORT_RATES) for w in wins))
 
 
+def random_delay_runs(runs: Runs, scheme: str) -> list:
+    """Fig. 8's runs of ``scheme``, one per seed (100, or 2 when quick)."""
+    return [runs.get("fig08_random_delays", selecting(scheme), seed) for seed in runs.seeds(100)]
+
+
+def random_delay_means(runs: Runs, scheme: str) -> tuple[float, float, float]:
+    """Fig. 8's utilization, fraction of frames dropped and fraction of time the queue is
+    empty, each the mean over the seeds."""
+    results = random_delay_runs(runs, scheme)
+    port = [r.ports["sw0:r0"] for r in results]
+    return (
+        float(np.mean([p.stats["utilization"] for p in port])),
+        float(np.mean([drop_fraction(r) for r in results])),
+        float(np.mean([(p.queue_bytes == 0).mean() for p in port])),
+    )
+
+
 def _fig8(runs: Runs, dsm: str = PAPER_DSM) -> Outcome:
-    agg = {}
-    for scheme in (dsm, "qcn", "smcc"):
-        util, drops, empty = [], [], []
-        for seed in runs.seeds(100):
-            r = runs.get("fig08_random_delays", selecting(scheme), seed)
-            p = r.ports["sw0:r0"]
-            t = r.summary["totals"]
-            util.append(p.stats["utilization"])
-            drops.append(t["dropped_frames"] / max(1, t["sent_frames"]))
-            empty.append(float((p.queue_bytes == 0).mean()))
-        agg[scheme] = (float(np.mean(util)), float(np.mean(drops)), float(np.mean(empty)))
+    agg = {scheme: random_delay_means(runs, scheme) for scheme in (dsm, "qcn", "smcc")}
     ours = "; ".join(f"{_label(s)}: util {100 * u:.0f} %, drops {100 * d:.1f} %, empty {100 * e:.0f} %" for s, (u, d, e) in agg.items())
     mine = agg[dsm]
     return Outcome(ours, mine[0] > agg["qcn"][0] and mine[1] < agg["smcc"][1] and mine[2] < 0.05)

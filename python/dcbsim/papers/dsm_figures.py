@@ -20,6 +20,8 @@ from dcbsim.papers.dsm import (
     PAPER_DSM,
     _fig6,
     mixed_measures,
+    random_delay_means,
+    random_delay_runs,
     run,
     run_100g,
     selecting,
@@ -63,26 +65,24 @@ def _finish_queues(axes, xlabel: str = "time (s)") -> None:
     axes[0].legend(fontsize=7)
 
 
-def _fig5a(runs: Runs, outdir: str) -> str:
-    fig, axes = _panels(len(LOOPS_US))
-    for ax, loop in zip(axes, LOOPS_US):
+def _by_loop_delay(runs: Runs, outdir: str, name: str, title: str, loops, run_of) -> str:
+    """One panel per loop delay: the bottleneck queue under each scheme."""
+    fig, axes = _panels(len(loops))
+    for ax, loop in zip(axes, loops):
         for scheme in SCHEMES:
-            r = run(runs, scheme, loop)
+            r = run_of(runs, scheme, loop)
             _queue(ax, r.time_s, r.ports["sw0:r0"].queue_bytes, scheme)
-        ax.set_title(f"Fig. 5a: 10 Gb/s, loop delay {loop} µs", fontsize=9)
+        ax.set_title(f"{title}, loop delay {loop} µs", fontsize=9)
     _finish_queues(axes)
-    return _save(fig, outdir, "dsm_fig05a.png")
+    return _save(fig, outdir, name)
+
+
+def _fig5a(runs: Runs, outdir: str) -> str:
+    return _by_loop_delay(runs, outdir, "dsm_fig05a.png", "Fig. 5a: 10 Gb/s", LOOPS_US, run)
 
 
 def _fig5b(runs: Runs, outdir: str) -> str:
-    fig, axes = _panels(len(LOOPS_100G_US))
-    for ax, loop in zip(axes, LOOPS_100G_US):
-        for scheme in SCHEMES:
-            r = run_100g(runs, scheme, loop)
-            _queue(ax, r.time_s, r.ports["sw0:r0"].queue_bytes, scheme)
-        ax.set_title(f"Fig. 5b: 100 Gb/s, loop delay {loop} µs", fontsize=9)
-    _finish_queues(axes)
-    return _save(fig, outdir, "dsm_fig05b.png")
+    return _by_loop_delay(runs, outdir, "dsm_fig05b.png", "Fig. 5b: 100 Gb/s", LOOPS_100G_US, run_100g)
 
 
 def _fig6_7(runs: Runs, outdir: str) -> str:
@@ -113,15 +113,12 @@ def _fig8(runs: Runs, outdir: str) -> str:
     seeds = runs.seeds(100)
     fig = Figure(figsize=(11, 3.4), layout="constrained")
     cdf, util_ax, drop_ax = fig.subplots(1, 3, width_ratios=[1.4, 1, 1])
-    util, drops = [], []
     for scheme in SCHEMES:
-        results = [runs.get("fig08_random_delays", selecting(scheme), seed) for seed in seeds]
+        results = random_delay_runs(runs, scheme)
         queue_kb = np.sort(np.concatenate([r.ports["sw0:r0"].queue_bytes for r in results])) / 1024
         cdf.step(queue_kb, np.arange(1, len(queue_kb) + 1) / len(queue_kb), where="post", lw=1.0,
                  color=COLORS[scheme], label=LABELS[scheme])
-        util.append(100 * np.mean([r.ports["sw0:r0"].stats["utilization"] for r in results]))
-        totals = [r.summary["totals"] for r in results]
-        drops.append(100 * np.mean([t["dropped_frames"] / max(1, t["sent_frames"]) for t in totals]))
+    util, drops, _ = (100 * np.array(m) for m in zip(*(random_delay_means(runs, s) for s in SCHEMES)))
     cdf.set_title(f"Fig. 8a: queue CDF, loop delays U[400, 800] µs ({len(seeds)} runs of 5 s)", fontsize=9)
     cdf.set_xlabel("queue (KB)")
     cdf.set_ylabel("fraction of samples")
