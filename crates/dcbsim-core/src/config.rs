@@ -97,6 +97,9 @@ pub struct FlowSpec {
     pub jitter: f64,
     /// Priority class (0 is served first).
     pub priority: u8,
+    /// Weight in weighted fair sharing (FQCN, AF-QCN, the weighted max-min share);
+    /// 1 by default, finite and > 0.
+    pub weight: f64,
     /// When the flow starts sending.
     pub start: Time,
     /// When it stops producing new frames (`None`: never).

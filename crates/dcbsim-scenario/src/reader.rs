@@ -212,6 +212,21 @@ impl<'a> Table<'a> {
         }
     }
 
+    /// A number > 0, or a list of them (one per flow of a glob, say).
+    pub fn positives(&self, key: &str) -> Result<Option<Vec<f64>>> {
+        let Some(node) = self.get(key) else { return Ok(None) };
+        let one = |n: &Node| match n.value {
+            Value::Int(i) if i > 0 => Ok(i as f64),
+            Value::Float(f) if f.is_finite() && f > 0.0 => Ok(f),
+            _ => Err(self.error(key, Some(n), "must be a finite number > 0 or a list of them")),
+        };
+        match &node.value {
+            Value::Array(items) if items.is_empty() => Err(self.error(key, Some(node), "must not be an empty list")),
+            Value::Array(items) => items.iter().map(one).collect::<Result<Vec<_>>>().map(Some),
+            _ => one(node).map(|x| Some(vec![x])),
+        }
+    }
+
     /// A sub-table.
     pub fn table(&self, key: &str) -> Result<Option<Table<'a>>> {
         match self.get(key) {

@@ -10,7 +10,7 @@ use dcbsim_core::units::{Rate, Time};
 
 const FLOW_KEYS: &[&str] = &[
     "name", "src", "dst", "kind", "rate_gbps", "rate_mbps", "max_rate_gbps", "max_rate_mbps", "size_kb", "size_bytes",
-    "frame_bytes", "jitter", "priority", "start_ms", "stop_ms",
+    "frame_bytes", "jitter", "priority", "weight", "start_ms", "stop_ms",
 ];
 
 /// The spread of the gaps between frames, in [0, 1).
@@ -105,12 +105,23 @@ fn template(t: &Table, run: &RunSection, kind: FlowKind) -> Result<FlowSpec> {
         frame_bytes: t.integer("frame_bytes", 64, 9216)?.map_or(run.frame_bytes, |b| b as u32),
         jitter: jitter(t)?,
         priority: t.integer("priority", 0, 7)?.unwrap_or(0) as u8,
+        weight: 1.0,
         start: Time::from_ms_f64(start),
         stop: stop.map(Time::from_ms_f64),
     })
 }
 
-fn read_flow(t: &Table, run: &RunSection, topo: &Topology) -> Result<(Vec<(usize, usize)>, FlowSpec)> {
+/// The weight of each of `n` flows: one number for all, or one per flow.
+fn weights(t: &Table, n: usize) -> Result<Vec<f64>> {
+    match t.positives("weight")? {
+        None => Ok(vec![1.0; n]),
+        Some(w) if w.len() == 1 => Ok(vec![w[0]; n]),
+        Some(w) if w.len() == n => Ok(w),
+        Some(w) => Err(t.error("weight", t.get("weight"), format!("{} weights for {n} flows; give one, or one per flow", w.len()))),
+    }
+}
+
+fn read_flow(t: &Table, run: &RunSection, topo: &Topology) -> Result<(Vec<(usize, usize)>, Vec<f64>, FlowSpec)> {
     let pairs = pairs(t, topo)?;
     let kind_name = t.choice("kind", &["greedy", "constant", "finite"])?.unwrap_or("greedy");
     let size = t.size()?;
@@ -125,13 +136,14 @@ fn read_flow(t: &Table, run: &RunSection, topo: &Topology) -> Result<(Vec<(usize
     if spec.kind == FlowKind::Constant && spec.rate.is_none() {
         return Err(t.error("rate_gbps", None, "a constant flow needs rate_gbps or rate_mbps"));
     }
+    let weights = weights(t, pairs.len())?;
     t.finish(FLOW_KEYS)?;
-    Ok((pairs, spec))
+    Ok((pairs, weights, spec))
 }
 
 const ARRIVAL_KEYS: &[&str] = &[
     "name", "src", "dst", "rate_per_s", "size_kb", "size_bytes", "rate_gbps", "rate_mbps", "max_rate_gbps",
-    "max_rate_mbps", "frame_bytes", "jitter", "priority", "start_ms", "stop_ms",
+    "max_rate_mbps", "frame_bytes", "jitter", "priority", "weight", "start_ms", "stop_ms",
 ];
 
 /// Reads every `[[arrivals]]` entry: one Poisson source per source–destination pair.
@@ -142,7 +154,8 @@ pub fn read_arrivals(tables: &[Table], run: &RunSection, topo: &Topology) -> Res
         let pairs = pairs(t, topo)?;
         let rate_per_s = t.required("rate_per_s", t.positive("rate_per_s")?)?;
         let size = t.required("size_kb", t.size()?)?;
-        let flow = template(t, run, FlowKind::Finite { size: size.clone() })?;
+        let mut flow = template(t, run, FlowKind::Finite { size: size.clone() })?;
+        flow.weight = t.positive("weight")?.unwrap_or(1.0);
         t.finish(ARRIVAL_KEYS)?;
         for (k, &(src, dst)) in pairs.iter().enumerate() {
             let name = if pairs.len() > 1 { format!("{name}{k}") } else { name.to_string() };
@@ -161,7 +174,7 @@ pub fn read_flows(tables: &[Table], run: &RunSection, topo: &Topology) -> Result
     let mut flows = Flows { specs: Vec::new(), origin: Vec::new(), group_names: Vec::new() };
     for (i, t) in tables.iter().enumerate() {
         let given = t.string("name")?;
-        let (pairs, spec) = read_flow(t, run, topo)?;
+        let (pairs, weights, spec) = read_flow(t, run, topo)?;
         let several = pairs.len() > 1;
         for (k, (src, dst)) in pairs.into_iter().enumerate() {
             let name = match given {
@@ -173,7 +186,7 @@ pub fn read_flows(tables: &[Table], run: &RunSection, topo: &Topology) -> Result
                 return Err(t.error("name", Some(node), format!("flow name \"{name}\" is used twice")));
             }
             let name = unique(&flows.specs, name);
-            flows.specs.push(FlowSpec { name, src, dst, ..spec.clone() });
+            flows.specs.push(FlowSpec { name, src, dst, weight: weights[k], ..spec.clone() });
             flows.origin.push(i);
         }
         flows.group_names.push(given.map(|(n, _)| n.to_string()));

@@ -97,7 +97,7 @@ fn the_eq30_rule_bounds_c_like_a() {
 fn the_cp_samples_every_hundredth_admitted_frame_and_reaches_fast_when_far_off() {
     let mut cp = DsmCp::new(DsmParams::default(), Rate::from_gbps(10));
     let mut out = Vec::new();
-    let arrival = |q| Arrival { now: Time::ZERO, flow: 1, bytes: 1000, queue_bytes: q, dropped: false };
+    let arrival = |q| Arrival { now: Time::ZERO, flow: 1, weight: 1.0, bytes: 1000, queue_bytes: q, dropped: false };
     let dropped = Arrival { dropped: true, ..arrival(100_000) };
     for _ in 0..99 {
         cp.on_arrival(&arrival(100_000), &mut out);

@@ -237,7 +237,7 @@ mod tests {
     use super::*;
 
     fn arrival(queue_bytes: u64) -> Arrival {
-        Arrival { now: Time::ZERO, flow: 2, bytes: 1500, queue_bytes, dropped: false }
+        Arrival { now: Time::ZERO, flow: 2, weight: 1.0, bytes: 1500, queue_bytes, dropped: false }
     }
 
     #[test]

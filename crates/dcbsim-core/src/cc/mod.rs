@@ -11,14 +11,18 @@
 //! [`SchemeConfig`], [`CongestionPointKind`] and [`ReactionPointKind`], and the
 //! [`Feedback`] variant its notifications carry.
 
+pub mod afqcn;
 pub mod dsm;
 pub mod ecm;
+pub mod fqcn;
 mod cpid;
 mod fixed;
 pub mod qcn;
 pub mod smcc;
 
 pub use cpid::CpidRule;
+pub use afqcn::{AfQcnCp, AfQcnParams};
+pub use fqcn::FqcnCp;
 pub use dsm::{DsmCp, DsmParams, DsmRp, ReachingGain};
 pub use ecm::{EcmCp, EcmParams, EcmRp};
 pub use fixed::FixedRate;
@@ -100,12 +104,14 @@ pub struct Notify {
 }
 
 /// What a congestion point sees of one arriving frame.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Arrival {
     /// The current time.
     pub now: Time,
     /// The frame's flow.
     pub flow: u32,
+    /// The flow's weight (1 unless the scenario sets it).
+    pub weight: f64,
     /// The frame's size.
     pub bytes: u32,
     /// Bytes queued at the port after the drop-tail decision (the frame included
@@ -217,6 +223,15 @@ pub enum SchemeConfig {
     Smcc(SmccParams),
     /// DSM.
     Dsm(DsmParams),
+    /// FQCN: QCN's parameters; its congestion point notifies every overrated flow.
+    Fqcn(QcnParams),
+    /// AF-QCN: QCN's parameters and the fairness controller's.
+    AfQcn {
+        /// QCN's parameters.
+        qcn: QcnParams,
+        /// The fairness controller's.
+        af: AfQcnParams,
+    },
 }
 
 impl SchemeConfig {
@@ -228,11 +243,13 @@ impl SchemeConfig {
             SchemeConfig::Ecm(_) => "ecm",
             SchemeConfig::Smcc(_) => "smcc",
             SchemeConfig::Dsm(_) => "dsm",
+            SchemeConfig::Fqcn(_) => "fqcn",
+            SchemeConfig::AfQcn { .. } => "afqcn",
         }
     }
 
     /// Every scheme name a scenario may use.
-    pub const NAMES: &'static [&'static str] = &["none", "qcn", "qcn_timer", "qcn_aimd", "qcn_t", "ecm", "smcc", "dsm"];
+    pub const NAMES: &'static [&'static str] = &["none", "qcn", "qcn_timer", "qcn_aimd", "qcn_t", "ecm", "smcc", "dsm", "fqcn", "afqcn"];
 
     /// The default configuration of the scheme called `name`.
     pub fn by_name(name: &str) -> Option<SchemeConfig> {
@@ -246,6 +263,8 @@ impl SchemeConfig {
             "ecm" => Some(SchemeConfig::Ecm(EcmParams::default())),
             "smcc" => Some(SchemeConfig::Smcc(SmccParams::default())),
             "dsm" => Some(SchemeConfig::Dsm(DsmParams::default())),
+            "fqcn" => Some(SchemeConfig::Fqcn(QcnParams::default())),
+            "afqcn" => Some(SchemeConfig::AfQcn { qcn: QcnParams::default(), af: AfQcnParams::default() }),
             _ => None,
         }
     }
@@ -264,6 +283,14 @@ impl SchemeConfig {
             }
             SchemeConfig::Smcc(params) => params.set(name, value),
             SchemeConfig::Dsm(params) => params.set(name, value),
+            SchemeConfig::Fqcn(params) => params.set(name, value),
+            SchemeConfig::AfQcn { qcn, af } => match af.set(name, value)? {
+                true => Ok(()),
+                false => qcn.set(name, value).map_err(|m| match m.strip_prefix("unknown parameter; allowed: ") {
+                    Some(list) => format!("unknown parameter; allowed: {list}, {}", AfQcnParams::NAMES.join(", ")),
+                    None => m,
+                }),
+            },
         }
     }
 
@@ -275,6 +302,10 @@ impl SchemeConfig {
             SchemeConfig::Ecm(params) => Some(CongestionPointKind::Ecm(EcmCp::new(params.clone()))),
             SchemeConfig::Smcc(params) => Some(CongestionPointKind::Smcc(SmccCp::new(params.clone(), rng))),
             SchemeConfig::Dsm(params) => Some(CongestionPointKind::Dsm(DsmCp::new(params.clone(), init.capacity))),
+            SchemeConfig::Fqcn(params) => Some(CongestionPointKind::Fqcn(FqcnCp::new(params.clone(), rng))),
+            SchemeConfig::AfQcn { qcn, af } => {
+                Some(CongestionPointKind::AfQcn(AfQcnCp::new(qcn.clone(), af.clone(), rng)))
+            }
         }
     }
 
@@ -290,6 +321,9 @@ impl SchemeConfig {
                 ReactionPointKind::Smcc(SmccRp::new(params.clone(), init.line_rate, init.initial_rate))
             }
             SchemeConfig::Dsm(params) => ReactionPointKind::Dsm(DsmRp::new(params, init.line_rate, init.initial_rate)),
+            SchemeConfig::Fqcn(params) | SchemeConfig::AfQcn { qcn: params, .. } => {
+                ReactionPointKind::Qcn(QcnRp::new(params.clone(), init.line_rate, init.initial_rate, rng))
+            }
         }
     }
 }
@@ -305,6 +339,10 @@ pub enum CongestionPointKind {
     Smcc(SmccCp),
     /// DSM.
     Dsm(DsmCp),
+    /// FQCN.
+    Fqcn(FqcnCp),
+    /// AF-QCN.
+    AfQcn(AfQcnCp),
 }
 
 macro_rules! dispatch_cp {
@@ -314,6 +352,8 @@ macro_rules! dispatch_cp {
             CongestionPointKind::Ecm($cp) => $body,
             CongestionPointKind::Smcc($cp) => $body,
             CongestionPointKind::Dsm($cp) => $body,
+            CongestionPointKind::Fqcn($cp) => $body,
+            CongestionPointKind::AfQcn($cp) => $body,
         }
     };
 }

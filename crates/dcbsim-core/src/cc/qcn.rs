@@ -242,13 +242,14 @@ impl QcnCp {
         let q_delta = q as f64 - self.q_old as f64;
         -(q_off + self.params.w * q_delta)
     }
-}
 
-impl CongestionPoint for QcnCp {
+    /// Sees one arriving frame; if it is sampled, returns the quantized feedback Ψ of
+    /// this sample (0 when `Fb ≥ 0` or too small to quantize) and moves the sampler
+    /// on. The schemes built on QCN's CP (FQCN, AF-QCN) call this and decide who hears.
     #[inline]
-    fn on_arrival(&mut self, arrival: &Arrival, out: &mut Vec<Notify>) {
+    pub fn sample(&mut self, arrival: &Arrival) -> Option<u8> {
         if !self.is_sample(arrival.bytes) {
-            return;
+            return None;
         }
         let fb = self.feedback(arrival.queue_bytes);
         self.q_old = arrival.queue_bytes;
@@ -257,7 +258,19 @@ impl CongestionPoint for QcnCp {
         if self.params.sampling == Sampling::Table {
             self.bytes_to_sample = self.next_interval();
         }
-        if psi > 0 {
+        Some(psi)
+    }
+
+    /// The parameters in force.
+    pub fn params(&self) -> &QcnParams {
+        &self.params
+    }
+}
+
+impl CongestionPoint for QcnCp {
+    #[inline]
+    fn on_arrival(&mut self, arrival: &Arrival, out: &mut Vec<Notify>) {
+        if let Some(psi @ 1..) = self.sample(arrival) {
             out.push(Notify { flow: arrival.flow, feedback: Feedback::Quantized { psi } });
         }
     }

@@ -164,7 +164,7 @@ fn quantization_at_its_edges() {
 }
 
 fn arrival(queue_bytes: u64) -> Arrival {
-    Arrival { now: Time::ZERO, flow: 3, bytes: 1000, queue_bytes, dropped: false }
+    Arrival { now: Time::ZERO, flow: 3, weight: 1.0, bytes: 1000, queue_bytes, dropped: false }
 }
 
 #[test]

@@ -65,6 +65,7 @@ impl Simulation {
         flow.active = true;
         flow.rp.on_start(now);
         self.flows.push(flow);
+        self.weights.push(spec.weight);
         self.rp_changed(index);
         self.make_ready(index);
         if let Some(at) = self.generators[g as usize].next_after(now, self.config.duration) {

@@ -104,6 +104,9 @@ fn check_flows(config: &SimConfig, routes: &Routes, w: &Wiring) -> Result<(), Co
         if f.frame_bytes == 0 {
             return Err(ConfigError::new(format!("{group}[{i}].frame_bytes"), "must be > 0"));
         }
+        if !(f.weight.is_finite() && f.weight > 0.0) {
+            return Err(ConfigError::new(format!("{group}[{i}].weight"), "must be a finite number > 0"));
+        }
     }
     for (i, a) in config.arrivals.iter().enumerate() {
         if !(a.rate_per_s.is_finite() && a.rate_per_s > 0.0) {
@@ -228,6 +231,7 @@ impl Simulation {
             port_names: w.names,
             hosts,
             routes,
+            weights: config.flows.iter().map(|f| f.weight).collect(),
             flows,
             timeline,
             queue,

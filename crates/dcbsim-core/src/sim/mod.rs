@@ -26,6 +26,8 @@ pub struct Simulation {
     hosts: Vec<Option<Host>>,
     routes: Routes,
     flows: Vec<Flow>,
+    /// Each flow's weight, beside `flows` so a congestion point reads it cheaply.
+    weights: Vec<f64>,
     timeline: Vec<TimelineEntry>,
     queue: EventQueue,
     sampler: Sampler,
@@ -172,7 +174,8 @@ impl Simulation {
     fn congestion_point(&mut self, out: u32, pkt: &Packet, dropped: bool) {
         let port = &mut self.ports[out as usize];
         let Some(cp) = port.cp.as_mut() else { return };
-        let arrival = Arrival { now: self.now, flow: pkt.flow, bytes: pkt.bytes, queue_bytes: port.queued_bytes, dropped };
+        let weight = self.weights[pkt.flow as usize];
+        let arrival = Arrival { now: self.now, flow: pkt.flow, weight, bytes: pkt.bytes, queue_bytes: port.queued_bytes, dropped };
         cp.on_arrival(&arrival, &mut self.notify);
         if self.notify.is_empty() {
             return;
