@@ -75,7 +75,7 @@ def test_tidy_tables(small_text):
     # every switch port's queue (4 ports, none listed in [monitor]) + 3 series per
     # flow, 10 samples each.
     assert pl_frame.height == (4 + 3 * 3) * 10
-    assert set(pl_frame["metric"].unique()) == {"queue_bytes", "rate_bps", "throughput_bps", "send_bps"}
+    assert set(pl_frame["metric"].unique()) == {"queue_bytes", "rate_bps", "throughput_bps", "send_bps", "fair_share_bps"}
     pd_frame = r.to_pandas()
     assert list(pd_frame.columns) == ["time_s", "metric", "entity", "value", "seed"]
     assert len(pd_frame) == pl_frame.height

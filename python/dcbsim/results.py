@@ -20,6 +20,7 @@ METRICS = {
     "rate_bps": "bits/s",
     "throughput_bps": "bits/s",
     "send_bps": "bits/s",
+    "fair_share_bps": "bits/s",
 }
 
 
@@ -49,6 +50,7 @@ class FlowResult:
     rate_bps: np.ndarray
     throughput_bps: np.ndarray
     send_bps: np.ndarray
+    fair_share_bps: np.ndarray
     stats: dict[str, Any]
 
 
@@ -139,7 +141,7 @@ class Result:
             self.ports[p["name"]] = PortResult(p["name"], _array(p["queue_bytes"]), stats)
         self.flows: dict[str, FlowResult] = {}
         for f in raw["flows"]:
-            series = {k: _array(f[k]) for k in ("rate_bps", "throughput_bps", "send_bps")}
+            series = {k: _array(f[k]) for k in ("rate_bps", "throughput_bps", "send_bps", "fair_share_bps")}
             stats = {k: v for k, v in f.items() if k not in series and k != "name"}
             self.flows[f["name"]] = FlowResult(f["name"], stats=stats, **series)
         self.arrivals: dict[str, ArrivalResult] = {}
@@ -165,13 +167,36 @@ class Result:
         names = list(flows) if flows is not None else list(self.flows)
         return convergence_time(self.time_s, (self.flows[n].rate_bps for n in names), epsilon, window_s, hold_s)
 
+    def fairness(self, flows: Iterable[str] | None = None, start_s: float = 0.0, end_s: float | None = None) -> dict[str, Any]:
+        """Jain's index, min/max ratio and deviation from the weighted max-min fair share
+        of ``flows`` (default: all) over the samples in ``(start_s, end_s]``; see
+        :func:`dcbsim.fairness.fairness`."""
+        from dcbsim.fairness import fairness
+
+        names = list(flows) if flows is not None else list(self.flows)
+        end = float("inf") if end_s is None else end_s
+        window = (self.time_s > start_s) & (self.time_s <= end)
+        if not names:
+            return fairness(np.zeros((0, int(window.sum()))), np.zeros((0, int(window.sum()))))
+        thr = np.array([self.flows[n].throughput_bps[window] for n in names])
+        fair = np.array([self.flows[n].fair_share_bps[window] for n in names])
+        return fairness(thr, fair)
+
     @property
     def summary(self) -> dict[str, Any]:
-        """Per port statistics, per flow counters and mean throughput, and totals."""
+        """Per port statistics, per flow counters, mean throughput and fair share, the
+        run's fairness, and totals."""
         duration = self.run_stats["simulated_s"] or 1.0
+        fair = self.fairness()
         flows = {}
-        for name, f in self.flows.items():
-            flows[name] = dict(f.stats, throughput_bps=f.stats["delivered_bytes"] * 8 / duration)
+        for k, (name, f) in enumerate(self.flows.items()):
+            share = f.fair_share_bps[f.fair_share_bps > 0]
+            flows[name] = dict(
+                f.stats,
+                throughput_bps=f.stats["delivered_bytes"] * 8 / duration,
+                fair_share_bps=float(share.mean()) if share.size else None,
+                share_rms_bps=fair["per_flow_rms_bps"][k],
+            )
         totals = {
             key: sum(f.stats[key] for f in self.flows.values())
             for key in ("sent_frames", "delivered_frames", "dropped_frames", "in_network_frames", "notifications")
@@ -185,6 +210,7 @@ class Result:
             "ports": {name: dict(p.stats) for name, p in self.ports.items()},
             "flows": flows,
             "arrivals": {name: dict(a.stats, **a.fct_summary()) for name, a in self.arrivals.items()},
+            "fairness": {k: v for k, v in fair.items() if not k.startswith("per_flow")},
             "totals": totals,
             **self.run_stats,
         }
@@ -196,7 +222,7 @@ class Result:
         for p in self.monitored_ports:
             parts.append(("queue_bytes", p.name, p.queue_bytes))
         for f in self.flows.values():
-            for metric in ("rate_bps", "throughput_bps", "send_bps"):
+            for metric in ("rate_bps", "throughput_bps", "send_bps", "fair_share_bps"):
                 parts.append((metric, f.name, getattr(f, metric)))
         if not parts:
             empty = np.array([], dtype=object)

@@ -14,6 +14,15 @@ def _table(headers: Sequence[str], rows: list[Sequence[str]]) -> str:
     return "\n".join(out)
 
 
+def _fairness_line(f: dict[str, Any]) -> str:
+    """One line on how fairly the flows shared (against their weighted max-min shares)."""
+    rel = "" if f["share_rms_rel"] is None else f" ({100 * f['share_rms_rel']:.1f} %)"
+    return (
+        f"fairness (throughput / weighted max-min share, mean over samples): Jain {f['jain']:.3f}, "
+        f"min/max {f['min_max']:.3f}; rms from the share {f['share_rms_bps'] / 1e9:.3f} Gb/s{rel}"
+    )
+
+
 def summary_table(summary: dict[str, Any], max_rows: int = 20) -> str:
     """Ports (queue, emptiness, utilization, drops) and flows (throughput, counts)."""
     ports = [
@@ -36,6 +45,8 @@ def summary_table(summary: dict[str, Any], max_rows: int = 20) -> str:
         [
             name,
             f"{f['throughput_bps'] / 1e9:.3f}",
+            "" if f.get("fair_share_bps") is None else f"{f['fair_share_bps'] / 1e9:.3f}",
+            f"{f.get('weight', 1.0):g}",
             str(f["delivered_frames"]),
             str(f["dropped_frames"]),
             str(f["notifications"]),
@@ -53,7 +64,8 @@ def summary_table(summary: dict[str, Any], max_rows: int = 20) -> str:
     parts = [
         _table(["port", "mean q (KB)", "std q (KB)", "P(q=0) %", "util %", "drops", "notifications"], port_rows),
         "",
-        _table(["flow", "Gb/s", "delivered", "dropped", "notifications", "FCT (ms)"], flow_rows),
+        _table(["flow", "Gb/s", "fair Gb/s", "weight", "delivered", "dropped", "notifications", "FCT (ms)"], flow_rows),
+        *([_fairness_line(summary["fairness"]), ""] if summary.get("fairness", {}).get("jain") is not None else []),
         "",
         *(
             [_table(["arrivals", "flows", "completed", "dropped", "FCT mean (ms)", "p50", "p99"], arrival_rows), ""]

@@ -39,6 +39,7 @@
 pub mod cc;
 pub mod config;
 pub mod dist;
+pub mod fairshare;
 pub mod monitor;
 pub mod net;
 pub mod packet;

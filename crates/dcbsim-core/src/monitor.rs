@@ -85,6 +85,8 @@ pub struct Sampler {
     pub throughput: Vec<Vec<f64>>,
     /// Per flow: sending throughput over each interval, bits/s.
     pub send: Vec<Vec<f64>>,
+    /// Per flow: weighted max-min fair share at each sample, bits/s.
+    pub fair: Vec<Vec<f64>>,
     last_delivered: Vec<u64>,
     last_sent: Vec<u64>,
 }
@@ -100,6 +102,7 @@ impl Sampler {
             rate: series(),
             throughput: series(),
             send: series(),
+            fair: series(),
             last_delivered: vec![0; flows],
             last_sent: vec![0; flows],
         }

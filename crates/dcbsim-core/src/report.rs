@@ -77,6 +77,12 @@ pub struct FlowReport {
     pub throughput_bps: Vec<f64>,
     /// Sending throughput over each sample interval, bits/s.
     pub send_bps: Vec<f64>,
+    /// The flow's weight.
+    pub weight: f64,
+    /// Its weighted max-min fair share at each sample time, bits/s, from the ports'
+    /// capacities and the flows' demands then (flows made by `[[arrivals]]` not
+    /// counted).
+    pub fair_share_bps: Vec<f64>,
 }
 
 /// What the flows of one arrival source did.

@@ -67,6 +67,8 @@ fn flow_dict<'py>(py: Python<'py>, f: &FlowReport) -> PyResult<Bound<'py, PyDict
     d.set_item("rate_bps", floats(py, f.rate_bps.iter().copied()))?;
     d.set_item("throughput_bps", floats(py, f.throughput_bps.iter().copied()))?;
     d.set_item("send_bps", floats(py, f.send_bps.iter().copied()))?;
+    d.set_item("fair_share_bps", floats(py, f.fair_share_bps.iter().copied()))?;
+    d.set_item("weight", f.weight)?;
     Ok(d)
 }
 

@@ -5,6 +5,7 @@ use super::Simulation;
 use crate::cc::{CpInit, RpInit};
 use crate::config::{Action, ConfigError, CpPlacement, FlowKind, NodeKind, PortRef, SimConfig, TimelineEntry};
 use crate::monitor::Sampler;
+use crate::fairshare::Paths;
 use crate::net::{Host, Port, Routes};
 use crate::rng::Rng;
 use crate::sched::{Event, EventQueue};
@@ -216,6 +217,12 @@ impl Simulation {
                 Ok(Flow::new(spec, rp, line_rate, Rng::stream(seed, &format!("flow:{}", spec.name))))
             })
             .collect::<Result<Vec<_>, ConfigError>>()?;
+        let mut paths = Paths::new();
+        for f in &config.flows {
+            let peer_of = |p: u32| w.ports[p as usize].peer;
+            paths.push(&routes.path(f.src as u32, f.dst as u32, peer_of).expect("checked above"));
+        }
+        let fair = super::fair::FairShares::new(paths, w.ports.len());
         let interval = config.monitor.sample_interval;
         let samples = (config.duration.0 / interval.0) as usize;
         let sampler = Sampler::new(interval, monitored_ports(&config, &w)?, config.flows.len(), samples);
@@ -232,6 +239,7 @@ impl Simulation {
             hosts,
             routes,
             weights: config.flows.iter().map(|f| f.weight).collect(),
+            fair,
             flows,
             timeline,
             queue,

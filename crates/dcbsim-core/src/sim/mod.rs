@@ -6,6 +6,7 @@
 
 mod arrivals;
 mod build;
+mod fair;
 mod report;
 
 use crate::cc::{Arrival, Notify};
@@ -28,6 +29,8 @@ pub struct Simulation {
     flows: Vec<Flow>,
     /// Each flow's weight, beside `flows` so a congestion point reads it cheaply.
     weights: Vec<f64>,
+    /// The configured flows' weighted max-min fair shares.
+    fair: fair::FairShares,
     timeline: Vec<TimelineEntry>,
     queue: EventQueue,
     sampler: Sampler,
@@ -252,6 +255,7 @@ impl Simulation {
                 flow.counters.delivered_bytes += pkt.bytes as u64;
                 if flow.completed_at.is_none() && flow.is_complete() {
                     flow.completed_at = Some(self.now);
+                    self.fair.dirty = true;
                 }
             }
             PacketKind::Notification { cpid, feedback } => {

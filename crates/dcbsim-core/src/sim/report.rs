@@ -72,6 +72,8 @@ impl Simulation {
                 rate_bps: std::mem::take(&mut self.sampler.rate[i]),
                 throughput_bps: std::mem::take(&mut self.sampler.throughput[i]),
                 send_bps: std::mem::take(&mut self.sampler.send[i]),
+                weight: self.weights[i],
+                fair_share_bps: std::mem::take(&mut self.sampler.fair[i]),
             })
             .collect();
         RunReport {
