@@ -72,9 +72,9 @@ def test_tidy_tables(small_text):
     r = dcbsim.run(dcbsim.loads(small_text), seed=2)
     pl_frame = r.to_polars()
     assert pl_frame.columns == ["time_s", "metric", "entity", "value", "seed"]
-    # every switch port's queue (4 ports, none listed in [monitor]) + 3 series per
+    # every switch port's queue (4 ports, none listed in [monitor]) + 4 series per
     # flow, 10 samples each.
-    assert pl_frame.height == (4 + 3 * 3) * 10
+    assert pl_frame.height == (4 + 3 * 4) * 10
     assert set(pl_frame["metric"].unique()) == {"queue_bytes", "rate_bps", "throughput_bps", "send_bps", "fair_share_bps"}
     pd_frame = r.to_pandas()
     assert list(pd_frame.columns) == ["time_s", "metric", "entity", "value", "seed"]

@@ -27,7 +27,8 @@ def fairness(throughput: np.ndarray, fair: np.ndarray) -> dict[str, object]:
     Returns Jain's index and the min/max ratio of ``throughput / fair share``, each
     averaged over the samples with at least two flows sharing; per flow, the
     root-mean-square deviation of its throughput from its share (bits/s, and relative
-    to its mean share); and the mean of those over the flows.
+    to its mean share); and the same deviation pooled over every (flow, sample) with a
+    share, in bits/s and relative to the mean share.
     """
     throughput = np.atleast_2d(np.asarray(throughput, dtype=float))
     fair = np.atleast_2d(np.asarray(fair, dtype=float))
@@ -48,13 +49,13 @@ def fairness(throughput: np.ndarray, fair: np.ndarray) -> dict[str, object]:
         deviation = float(np.sqrt(np.mean((throughput[i, on] - fair[i, on]) ** 2)))
         rms.append(deviation)
         relative.append(deviation / float(fair[i, on].mean()))
-    known = [r for r in rms if r is not None]
-    known_rel = [r for r in relative if r is not None]
+    pooled = float(np.sqrt(np.mean((throughput[has_share] - fair[has_share]) ** 2))) if has_share.any() else None
+    mean_share = float(fair[has_share].mean()) if has_share.any() else 0.0
     return {
         "jain": float(np.mean(jain)) if jain else None,
         "min_max": float(np.mean(min_max)) if min_max else None,
-        "share_rms_bps": float(np.mean(known)) if known else None,
-        "share_rms_rel": float(np.mean(known_rel)) if known_rel else None,
+        "share_rms_bps": pooled,
+        "share_rms_rel": pooled / mean_share if pooled is not None and mean_share > 0 else None,
         "per_flow_rms_bps": rms,
         "per_flow_rms_rel": relative,
     }

@@ -1,26 +1,44 @@
-//! Each flow's weighted max-min fair share at the samples, beside its measured rate.
+//! Each flow's weighted max-min fair share over each sample interval, beside its
+//! measured throughput over the same interval.
+//!
+//! The shares change only when the network or the flows' demands do (a timeline entry,
+//! a finite flow completing). At such a change the shares in force until then are
+//! integrated over the time they held; they are recomputed, once, when time moves on.
+//! So each sample reports the time average of the share over its interval, exactly.
 
 use super::Simulation;
 use crate::config::FlowKind;
 use crate::fairshare::{Paths, weighted_max_min};
+use crate::units::Time;
 
-/// The fair shares of the configured flows, recomputed only after a change.
+/// The fair shares of the configured flows and their integrals since the last sample.
 #[derive(Clone, Debug, Default)]
 pub struct FairShares {
     paths: Paths,
     demand: Vec<f64>,
     capacity: Vec<f64>,
-    /// The last computed shares, bits/s.
-    pub shares: Vec<f64>,
+    shares: Vec<f64>,
+    /// Per flow, ∫ share dt since the last sample, bits/s × ps.
+    integral: Vec<f64>,
+    /// Until when the integrals are taken.
+    last: Time,
     /// Whether something the shares depend on changed since they were computed.
-    pub dirty: bool,
+    dirty: bool,
 }
 
 impl FairShares {
-    /// Shares for flows along `paths`, computed at the first sample.
+    /// Shares for flows along `paths`, through a network of `ports` ports.
     pub fn new(paths: Paths, ports: usize) -> FairShares {
         let n = paths.len();
-        FairShares { paths, demand: vec![0.0; n], capacity: vec![0.0; ports], shares: vec![0.0; n], dirty: true }
+        FairShares {
+            paths,
+            demand: vec![0.0; n],
+            capacity: vec![0.0; ports],
+            shares: vec![0.0; n],
+            integral: vec![0.0; n],
+            last: Time::ZERO,
+            dirty: true,
+        }
     }
 }
 
@@ -39,18 +57,44 @@ impl Simulation {
         wanted.min(cap)
     }
 
-    /// Brings the fair shares up to date if anything changed.
-    pub(super) fn update_fair_shares(&mut self) {
-        if !self.fair.dirty {
+    /// Integrates the shares up to now, recomputing them first if they are stale.
+    fn integrate_fair_shares(&mut self) {
+        let now = self.now;
+        if now <= self.fair.last {
             return;
         }
-        let demand: Vec<f64> = (0..self.fair.paths.len()).map(|i| self.demand(i)).collect();
-        let fair = &mut self.fair;
-        fair.demand = demand;
-        for (c, p) in fair.capacity.iter_mut().zip(&self.ports) {
-            *c = p.rate.as_f64();
+        if self.fair.dirty {
+            let demand: Vec<f64> = (0..self.fair.paths.len()).map(|i| self.demand(i)).collect();
+            let fair = &mut self.fair;
+            fair.demand = demand;
+            for (c, p) in fair.capacity.iter_mut().zip(&self.ports) {
+                *c = p.rate.as_f64();
+            }
+            weighted_max_min(&fair.capacity, &fair.paths, &self.weights, &fair.demand, &mut fair.shares);
+            fair.dirty = false;
         }
-        weighted_max_min(&fair.capacity, &fair.paths, &self.weights, &fair.demand, &mut fair.shares);
-        fair.dirty = false;
+        let fair = &mut self.fair;
+        let dt = (now - fair.last).0 as f64;
+        for (acc, share) in fair.integral.iter_mut().zip(&fair.shares) {
+            *acc += share * dt;
+        }
+        fair.last = now;
+    }
+
+    /// Something the shares depend on changes now (call it before the change).
+    pub(super) fn fair_shares_change(&mut self) {
+        self.integrate_fair_shares();
+        self.fair.dirty = true;
+    }
+
+    /// Each flow's mean share since the last sample (`interval` ago), bits/s; restarts
+    /// the integrals.
+    pub(super) fn take_fair_shares(&mut self, interval: Time, out: &mut [Vec<f64>]) {
+        self.integrate_fair_shares();
+        let span = interval.0 as f64;
+        for (acc, series) in self.fair.integral.iter_mut().zip(out.iter_mut()) {
+            series.push(*acc / span);
+            *acc = 0.0;
+        }
     }
 }

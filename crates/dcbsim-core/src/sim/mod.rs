@@ -254,8 +254,11 @@ impl Simulation {
                 flow.counters.delivered_frames += 1;
                 flow.counters.delivered_bytes += pkt.bytes as u64;
                 if flow.completed_at.is_none() && flow.is_complete() {
-                    flow.completed_at = Some(self.now);
-                    self.fair.dirty = true;
+                    let configured = (pkt.flow as usize) < self.config.flows.len();
+                    if configured {
+                        self.fair_shares_change();
+                    }
+                    self.flows[pkt.flow as usize].completed_at = Some(self.now);
                 }
             }
             PacketKind::Notification { cpid, feedback } => {

@@ -154,7 +154,7 @@ impl Simulation {
 
     /// Applies timeline entry `entry`.
     pub(super) fn apply(&mut self, entry: usize) {
-        self.fair.dirty = true;
+        self.fair_shares_change();
         match self.timeline[entry].action.clone() {
             Action::PortRate { port, rate } => {
                 if let Some(p) = self.port_of(port) {
@@ -200,13 +200,14 @@ impl Simulation {
         for (port, series) in s.ports.iter_mut() {
             series.push(self.ports[*port as usize].queued_bytes);
         }
-        self.update_fair_shares();
+        let mut fair = std::mem::take(&mut s.fair);
+        self.take_fair_shares(self.sampler.interval, &mut fair);
         let s = &mut self.sampler;
+        s.fair = fair;
         for (i, flow) in self.flows.iter().take(self.config.flows.len()).enumerate() {
             let sending = flow.active && flow.remaining != 0;
             let rate = if sending { flow.rate.as_f64() } else { 0.0 };
             s.record_flow(i, rate, flow.counters.delivered_bytes, flow.counters.sent_bytes);
-            s.fair[i].push(self.fair.shares[i]);
         }
         let next = Time(s.interval.0 * (s.times.len() as u64 + 1));
         if next <= self.config.duration {
