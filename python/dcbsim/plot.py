@@ -65,16 +65,18 @@ def queue_cdf(result: Result, path: str | os.PathLike[str] | None = None) -> Fig
 
 
 def rates(result: Result, path: str | os.PathLike[str] | None = None) -> Figure:
-    """Each flow's rate-limiter rate (solid) and delivered throughput (faint), Gb/s."""
+    """Each flow's rate-limiter rate (solid), delivered throughput (faint) and weighted
+    max-min fair share (dashed), Gb/s."""
     fig, ax = _figure()
     t, label = _time_axis(result)
     for f in list(result.flows.values())[:_MAX_LINES]:
         (line,) = ax.plot(t, f.rate_bps / 1e9, lw=1.1, label=f.name)
         ax.plot(t, f.throughput_bps / 1e9, lw=0.6, alpha=0.35, color=line.get_color())
+        ax.plot(t, f.fair_share_bps / 1e9, lw=0.9, ls="--", color=line.get_color())
     ax.set_xlabel(label)
     ax.set_ylabel("Gb/s")
     ax.set_ylim(bottom=0)
-    return _finish(fig, ax, result, "rate (solid) and throughput (faint) per flow", path)
+    return _finish(fig, ax, result, "rate (solid), throughput (faint), fair share (dashed) per flow", path)
 
 
 def utilization(result: Result, path: str | os.PathLike[str] | None = None) -> Figure:
