@@ -45,10 +45,12 @@ def manifest(scenario: Any, seed: int, wall_s: float, argv: list[str]) -> dict[s
 
 
 def write_json(path: str, data: Any) -> None:
-    """Writes ``data`` as indented JSON."""
-    with open(path, "w", encoding="utf-8") as f:
+    """Writes ``data`` as indented JSON, whole or not at all (a temporary file renamed)."""
+    tmp = os.path.join(os.path.dirname(path) or ".", f".{os.path.basename(path)}.tmp")
+    with open(tmp, "w", encoding="utf-8") as f:
         json.dump(data, f, indent=2, sort_keys=False, default=str)
         f.write("\n")
+    os.replace(tmp, path)
 
 
 @contextlib.contextmanager

@@ -92,10 +92,12 @@ def _store(outdir: str, key: str, table: pl.DataFrame | None, row: dict[str, Any
     if table is None:
         outputs.write_json(error_path, row)
         return
+    # The run's row first, then its table: the table's presence marks the run done, so a
+    # sweep killed between the two redoes the run instead of finding half of it.
+    outputs.write_json(os.path.join(runs, f"{key}.json"), row)
     tmp = os.path.join(runs, f".{key}.tmp")
     table.write_parquet(tmp)
     os.replace(tmp, os.path.join(runs, f"{key}.parquet"))
-    outputs.write_json(os.path.join(runs, f"{key}.json"), row)
     if os.path.exists(error_path):
         os.remove(error_path)
 
