@@ -121,7 +121,11 @@ fn weights(t: &Table, n: usize) -> Result<Vec<f64>> {
     }
 }
 
-fn read_flow(t: &Table, run: &RunSection, topo: &Topology) -> Result<(Vec<(usize, usize)>, Vec<f64>, FlowSpec)> {
+/// One `[[flows]]` entry: its source–destination pairs, a weight per pair, and the
+/// settings they share.
+type FlowEntry = (Vec<(usize, usize)>, Vec<f64>, FlowSpec);
+
+fn read_flow(t: &Table, run: &RunSection, topo: &Topology) -> Result<FlowEntry> {
     let pairs = pairs(t, topo)?;
     let kind_name = t.choice("kind", &["greedy", "constant", "finite"])?.unwrap_or("greedy");
     let size = t.size()?;
