@@ -19,6 +19,8 @@ SCHEMES = ("qcn", "afqcn", "fqcn")
 FIG4_PHASES = ((0.5, 2.0), (2.5, 4.0), (4.5, 6.0))
 FIG5_PHASES = ((0.5, 1.0), (1.5, 2.0), (2.5, 3.0), (3.5, 4.0), (4.5, 5.0), (5.5, 7.0))
 FIG8_PHASES = ((0.5, 3.0), (3.5, 6.0))
+FIG4_SHARES = "2.5 / 0.25 / 2.5 Gb/s"
+FIG5_SHARES = "its max-min share"
 
 
 def run(runs: Runs, scenario: str, scheme: str, seed: int = 1) -> Result:
@@ -71,15 +73,18 @@ def rate_std(r: Result, start: float, end: float) -> float:
 
 
 def _fig4_qcn_unfair(runs: Runs) -> Outcome:
-    ratio = median_over_seeds(runs, "fig04", "qcn", lambda r: max(
-        min(window_means(r, a, b)[0]) / max(window_means(r, a, b)[0]) for a, b in FIG4_PHASES))
+    def largest_min_max(r: Result) -> float:
+        means = [window_means(r, a, b)[0] for a, b in FIG4_PHASES]
+        return max(float(m.min() / m.max()) for m in means)
+    ratio = median_over_seeds(runs, "fig04", "qcn", largest_min_max)
     return Outcome(f"largest min/max of the flows' throughputs over the phases {ratio:.2f}", ratio <= 0.8)
 
 
-def _fig4_fair(scheme: str, tolerance: float):
+def _fair(scenario: str, phases: tuple[tuple[float, float], ...], scheme: str, tolerance: float, shares: str):
+    """A claim that every flow of ``scenario`` is within ``tolerance`` of its share."""
     def measure(runs: Runs) -> Outcome:
-        err = median_over_seeds(runs, "fig04", scheme, lambda r: worst_share_error(r, FIG4_PHASES))
-        return Outcome(f"every flow within {100 * err:.1f} % of 2.5 / 0.25 / 2.5 Gb/s", err <= tolerance)
+        err = median_over_seeds(runs, scenario, scheme, lambda r: worst_share_error(r, phases))
+        return Outcome(f"every flow within {100 * err:.1f} % of {shares}", err <= tolerance)
     return measure
 
 
@@ -100,19 +105,12 @@ def _fig4_std_ratio(runs: Runs) -> Outcome:
     return Outcome(f"{ratio:.1f}×", 2.0 <= ratio <= 5.0)
 
 
-def _fig5_fair(scheme: str, tolerance: float):
-    def measure(runs: Runs) -> Outcome:
-        err = median_over_seeds(runs, "fig05_parking_lot", scheme, lambda r: worst_share_error(r, FIG5_PHASES))
-        return Outcome(f"every flow within {100 * err:.1f} % of its max-min share", err <= tolerance)
-    return measure
-
-
 def _fig5_qcn_unfair(runs: Runs) -> Outcome:
     ratio = median_over_seeds(runs, "fig05_parking_lot", "qcn", lambda r: worst_min_max(r, FIG5_PHASES))
     return Outcome(f"smallest min/max of throughput/share {ratio:.2f}", ratio <= 0.8)
 
 
-def _fig8_weights(phase: int, shares: str):
+def _fig8_weights(phase: int):
     def measure(runs: Runs) -> Outcome:
         err = median_over_seeds(runs, "fig08_weights", "fqcn", lambda r: worst_share_error(r, FIG8_PHASES[phase:phase + 1]))
         thr, _ = window_means(run(runs, "fig08_weights", "fqcn"), *FIG8_PHASES[phase])
@@ -125,17 +123,17 @@ CLAIMS = [
     Claim("fqcn", "fig4-qcn-unfair", "Fig. 4", "QCN: the four static flows get very different rates",
           "visibly unequal", "min/max of the flows' mean throughputs ≤ 0.8 in every phase", _fig4_qcn_unfair),
     Claim("fqcn", "fig4-fqcn-fair", "Fig. 4", "FQCN: the four flows reach equal shares (10, 1, 10 Gb/s bottleneck)",
-          "equal shares", "each flow within 5 % of its share in each phase", _fig4_fair("fqcn", 0.05)),
+          "equal shares", "each flow within 5 % of its share in each phase", _fair("fig04", FIG4_PHASES, "fqcn", 0.05, FIG4_SHARES)),
     Claim("fqcn", "fig4-afqcn-fair", "Fig. 4", "AF-QCN: the four flows reach equal shares",
-          "equal shares", "each flow within 10 % of its share in each phase", _fig4_fair("afqcn", 0.10)),
+          "equal shares", "each flow within 10 % of its share in each phase", _fair("fig04", FIG4_PHASES, "afqcn", 0.10, FIG4_SHARES)),
     Claim("fqcn", "fig4-fqcn-queue", "Fig. 4", "FQCN keeps the queue stable at Qeq = 33 KB",
           "stable", "phase mean within 5 KB of Qeq, std ≤ 8 KB", _fig4_queue),
     Claim("fqcn", "fig4-std-ratio", "Fig. 4", "AF-QCN's sending rates deviate 3–4 times more than FQCN's",
           "3–4×", "ratio of the rates' std (10 Gb/s phase, 0.5–2 s) in [2, 5]", _fig4_std_ratio),
     Claim("fqcn", "fig5-fqcn-fair", "Fig. 5", "Parking lot, six flows started 1 s apart: FQCN gives each its fair share",
-          "fair shares", "each flow within 5 % of its max-min share in each phase", _fig5_fair("fqcn", 0.05)),
+          "fair shares", "each flow within 5 % of its max-min share in each phase", _fair("fig05_parking_lot", FIG5_PHASES, "fqcn", 0.05, FIG5_SHARES)),
     Claim("fqcn", "fig5-afqcn-fair", "Fig. 5", "AF-QCN gives each flow its fair share too",
-          "fair shares", "each flow within 10 % of its max-min share in each phase", _fig5_fair("afqcn", 0.10),
+          "fair shares", "each flow within 10 % of its max-min share in each phase", _fair("fig05_parking_lot", FIG5_PHASES, "afqcn", 0.10, FIG5_SHARES),
           holds_here=False,
           note="With all six flows, our AF-QCN gives f6 about 6 Gb/s (share 4) and the three two-hop flows about "
                "1.3 Gb/s (share 2). A flow below its fair share still gets (1 − α)·Ψ_QCN from every congestion "
@@ -146,7 +144,7 @@ CLAIMS = [
     Claim("fqcn", "fig5-qcn-unfair", "Fig. 5", "QCN does not share fairly on the parking lot",
           "unequal", "min/max of throughput/share ≤ 0.8 in some phase", _fig5_qcn_unfair),
     Claim("fqcn", "fig8-weights", "Fig. 8", "Weights 4, 3, 2, 1: the rates follow the weights",
-          "4 : 3 : 2 : 1 Gb/s", "each flow within 5 % (0.5–3 s)", _fig8_weights(0, "4:3:2:1"), holds_here=False,
+          "4 : 3 : 2 : 1 Gb/s", "each flow within 5 % (0.5–3 s)", _fig8_weights(0), holds_here=False,
           note="The weight-1 flow stays at 0.91 Gb/s (share 1.0) all through 0.5–3 s, and at 1.45 of 1.5 after "
                "3 s. With the paper's sampling (eq. 2, 1–10 % of frames) a sampling interval holds about 50 frames, "
                "so a light flow's byte count B_i is noisy and often reaches its share by chance: it is picked as a "
@@ -154,6 +152,6 @@ CLAIMS = [
                "`--set scheme.sampling=table` gives 0.95, `--set scheme.sampling=fixed --set scheme.p=0.002` "
                "(about 500 frames per interval) 0.99 Gb/s. The paper says only \"fairly consistent\" with the weights."),
     Claim("fqcn", "fig8-capped", "Fig. 8", "Flow 1 capped at 1 Gb/s: the rest is shared by weight",
-          "1 : 4.5 : 3 : 1.5 Gb/s", "each flow within 5 % (3.5–6 s)", _fig8_weights(1, "1:4.5:3:1.5")),
+          "1 : 4.5 : 3 : 1.5 Gb/s", "each flow within 5 % (3.5–6 s)", _fig8_weights(1)),
 ]
 
