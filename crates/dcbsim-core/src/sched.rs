@@ -49,6 +49,14 @@ pub enum Event {
         /// Its slot among the notifications being generated.
         slot: u32,
     },
+    /// A dynamic source acts: an ON-OFF source's OFF period ends, or a transfer
+    /// arrives at a Poisson-fed flow.
+    Source {
+        /// The source.
+        source: u32,
+        /// Stale events (an older generation, from before the flow stopped) are ignored.
+        generation: u32,
+    },
 }
 
 impl Event {
@@ -60,6 +68,7 @@ impl Event {
     const SAMPLE: u64 = 5;
     const NOTIFICATION_READY: u64 = 6;
     const ARRIVAL: u64 = 7;
+    const SOURCE: u64 = 8;
 
     /// Packs the event into one word: kind (4 bits), id (28 bits), generation (32 bits).
     #[inline(always)]
@@ -73,6 +82,7 @@ impl Event {
             Event::Sample => (Self::SAMPLE, 0, 0),
             Event::NotificationReady { slot } => (Self::NOTIFICATION_READY, slot, 0),
             Event::Arrival { generator } => (Self::ARRIVAL, generator, 0),
+            Event::Source { source, generation } => (Self::SOURCE, source, generation),
         };
         debug_assert!(id < 1 << 28);
         (kind << 60) | ((id as u64) << 32) | generation as u64
@@ -90,6 +100,7 @@ impl Event {
             Self::TIMELINE => Event::Timeline { entry: id },
             Self::NOTIFICATION_READY => Event::NotificationReady { slot: id },
             Self::ARRIVAL => Event::Arrival { generator: id },
+            Self::SOURCE => Event::Source { source: id, generation },
             _ => Event::Sample,
         }
     }
@@ -232,6 +243,7 @@ mod tests {
             Event::Sample,
             Event::NotificationReady { slot: 11 },
             Event::Arrival { generator: 2 },
+            Event::Source { source: 5, generation: 77 },
         ];
         for e in all {
             assert_eq!(Event::unpack(e.pack()), e);

@@ -8,7 +8,7 @@ use crate::monitor::Sampler;
 use crate::net::{Host, Port, Routes};
 use crate::rng::Rng;
 use crate::sched::{Event, EventQueue};
-use crate::traffic::Flow;
+use crate::traffic::{Flow, Source};
 use crate::cc::{FixedRate, ReactionPointKind};
 
 /// The ports of a network and how to find them.
@@ -162,6 +162,23 @@ fn monitored_ports(config: &SimConfig, w: &Wiring) -> Result<Vec<u32>, ConfigErr
     }
 }
 
+/// The ON-OFF and Poisson sources of the configured flows, each with its own stream
+/// `source:<flow name>`, linked to their flows.
+fn dynamic_sources(config: &SimConfig, flows: &mut [Flow], seed: u64) -> Vec<Source> {
+    let mut sources = Vec::new();
+    for (i, spec) in config.flows.iter().enumerate() {
+        if !matches!(spec.kind, FlowKind::OnOff { .. } | FlowKind::Poisson { .. }) {
+            continue;
+        }
+        let rng = Rng::stream(seed, &format!("source:{}", spec.name));
+        if let Some(source) = Source::new(spec, i as u32, flows[i].line_rate, rng) {
+            flows[i].source = Some(sources.len() as u32);
+            sources.push(source);
+        }
+    }
+    sources
+}
+
 impl Simulation {
     /// Builds the network; fails when the configuration cannot run.
     pub fn new(config: SimConfig, seed: u64) -> Result<Simulation, ConfigError> {
@@ -193,7 +210,7 @@ impl Simulation {
                 hosts[node] = Some(Host::new(ports[0].0));
             }
         }
-        let flows = config
+        let mut flows = config
             .flows
             .iter()
             .enumerate()
@@ -210,9 +227,11 @@ impl Simulation {
                 if spec.jitter < 0.0 || spec.jitter >= 1.0 {
                     return Err(ConfigError::new(format!("flows[{i}].jitter"), "must be in [0, 1)"));
                 }
+                super::sources::check(i, spec, line_rate)?;
                 Ok(Flow::new(spec, rp, line_rate, Rng::stream(seed, &format!("flow:{}", spec.name))))
             })
             .collect::<Result<Vec<_>, ConfigError>>()?;
+        let sources = dynamic_sources(&config, &mut flows, seed);
         let interval = config.monitor.sample_interval;
         let samples = (config.duration.0 / interval.0) as usize;
         let sampler = Sampler::new(interval, monitored_ports(&config, &w)?, config.flows.len(), samples);
@@ -235,6 +254,7 @@ impl Simulation {
             notify: Vec::with_capacity(16),
             cnm_rngs,
             pending: Vec::new(),
+            sources,
             generators: config.arrivals.iter().map(|a| super::arrivals::Generator::new(a.clone(), seed)).collect(),
             free_slots: Vec::new(),
             now: crate::units::Time::ZERO,

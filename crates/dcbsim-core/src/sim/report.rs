@@ -72,6 +72,8 @@ impl Simulation {
                 rate_bps: std::mem::take(&mut self.sampler.rate[i]),
                 throughput_bps: std::mem::take(&mut self.sampler.throughput[i]),
                 send_bps: std::mem::take(&mut self.sampler.send[i]),
+                offered_bps: self.config.flows[i].offered_bps(),
+                source: f.source.map(|s| self.sources[s as usize].report()),
             })
             .collect();
         RunReport {

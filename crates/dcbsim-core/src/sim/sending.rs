@@ -46,9 +46,13 @@ impl Simulation {
         let now = self.now;
         let flow = &mut self.flows[f as usize];
         let bytes = flow.take_frame(now);
+        let source_due = flow.counters.sent_bytes >= flow.source_mark;
         let pkt = Packet { flow: f, bytes, dst: flow.dst, priority: flow.priority, kind: PacketKind::Data };
         let changed = flow.rp.on_sent(now, bytes);
         self.transmit(nic, pkt);
+        if source_due {
+            self.source_progress(f, nic);
+        }
         if changed {
             self.rp_changed(f);
         }
@@ -162,9 +166,12 @@ impl Simulation {
             }
             Action::FlowStart { flow } => {
                 let f = &mut self.flows[flow];
-                f.active = true;
+                let was_active = std::mem::replace(&mut f.active, true);
                 if f.rp.on_start(self.now) {
                     self.rp_changed(flow as u32);
+                }
+                if !was_active {
+                    self.start_source(flow as u32);
                 }
                 self.make_ready(flow as u32);
             }
@@ -172,6 +179,7 @@ impl Simulation {
                 let f = &mut self.flows[flow];
                 f.active = false;
                 f.wake_pending = false;
+                self.stop_source(flow as u32);
             }
             Action::FlowMaxRate { flow, rate } => {
                 self.flows[flow].max_rate = rate;
@@ -200,7 +208,8 @@ impl Simulation {
             series.push(self.ports[*port as usize].queued_bytes);
         }
         for (i, flow) in self.flows.iter().take(self.config.flows.len()).enumerate() {
-            let sending = flow.active && flow.remaining != 0;
+            // A dynamic source keeps its reaction point's rate between bursts.
+            let sending = flow.active && (flow.remaining != 0 || flow.source.is_some());
             let rate = if sending { flow.rate.as_f64() } else { 0.0 };
             s.record_flow(i, rate, flow.counters.delivered_bytes, flow.counters.sent_bytes);
         }
