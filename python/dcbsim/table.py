@@ -36,6 +36,7 @@ def summary_table(summary: dict[str, Any], max_rows: int = 20) -> str:
         [
             name,
             f"{f['throughput_bps'] / 1e9:.3f}",
+            "" if f.get("offered_bps") is None else f"{f['offered_bps'] / 1e9:.3f}",
             str(f["delivered_frames"]),
             str(f["dropped_frames"]),
             str(f["notifications"]),
@@ -53,7 +54,7 @@ def summary_table(summary: dict[str, Any], max_rows: int = 20) -> str:
     parts = [
         _table(["port", "mean q (KB)", "std q (KB)", "P(q=0) %", "util %", "drops", "notifications"], port_rows),
         "",
-        _table(["flow", "Gb/s", "delivered", "dropped", "notifications", "FCT (ms)"], flow_rows),
+        _table(["flow", "Gb/s", "offered", "delivered", "dropped", "notifications", "FCT (ms)"], flow_rows),
         "",
         *(
             [_table(["arrivals", "flows", "completed", "dropped", "FCT mean (ms)", "p50", "p99"], arrival_rows), ""]
