@@ -26,6 +26,7 @@ fn check_sizes(config: &SimConfig) -> Result<(), ConfigError> {
     let checks = [
         ("topology.links", config.links.len() * 2),
         ("flows", config.flows.len()),
+        ("arrivals", config.arrivals.len() + config.flows.len()),
         ("timeline", config.timeline.len() + 2 * config.flows.len()),
     ];
     match checks.into_iter().find_map(|(what, n)| too_many(what, n)) {
@@ -163,20 +164,21 @@ fn monitored_ports(config: &SimConfig, w: &Wiring) -> Result<Vec<u32>, ConfigErr
 }
 
 /// The ON-OFF and Poisson sources of the configured flows, each with its own stream
-/// `source:<flow name>`, linked to their flows.
-fn dynamic_sources(config: &SimConfig, flows: &mut [Flow], seed: u64) -> Vec<Source> {
+/// `source:<flow name>`, and for each configured flow the index of its source.
+fn dynamic_sources(config: &SimConfig, flows: &[Flow], seed: u64) -> (Vec<Source>, Vec<Option<u32>>) {
     let mut sources = Vec::new();
+    let mut source_of = vec![None; config.flows.len()];
     for (i, spec) in config.flows.iter().enumerate() {
         if !matches!(spec.kind, FlowKind::OnOff { .. } | FlowKind::Poisson { .. }) {
             continue;
         }
         let rng = Rng::stream(seed, &format!("source:{}", spec.name));
         if let Some(source) = Source::new(spec, i as u32, flows[i].line_rate, rng) {
-            flows[i].source = Some(sources.len() as u32);
+            source_of[i] = Some(sources.len() as u32);
             sources.push(source);
         }
     }
-    sources
+    (sources, source_of)
 }
 
 impl Simulation {
@@ -210,7 +212,7 @@ impl Simulation {
                 hosts[node] = Some(Host::new(ports[0].0));
             }
         }
-        let mut flows = config
+        let flows = config
             .flows
             .iter()
             .enumerate()
@@ -231,7 +233,7 @@ impl Simulation {
                 Ok(Flow::new(spec, rp, line_rate, Rng::stream(seed, &format!("flow:{}", spec.name))))
             })
             .collect::<Result<Vec<_>, ConfigError>>()?;
-        let sources = dynamic_sources(&config, &mut flows, seed);
+        let (sources, source_of) = dynamic_sources(&config, &flows, seed);
         let interval = config.monitor.sample_interval;
         let samples = (config.duration.0 / interval.0) as usize;
         let sampler = Sampler::new(interval, monitored_ports(&config, &w)?, config.flows.len(), samples);
@@ -255,6 +257,7 @@ impl Simulation {
             cnm_rngs,
             pending: Vec::new(),
             sources,
+            source_of,
             generators: config.arrivals.iter().map(|a| super::arrivals::Generator::new(a.clone(), seed)).collect(),
             free_slots: Vec::new(),
             now: crate::units::Time::ZERO,

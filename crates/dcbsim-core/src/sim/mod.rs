@@ -38,6 +38,9 @@ pub struct Simulation {
     generators: Vec<arrivals::Generator>,
     /// The dynamic sources (ON-OFF, Poisson-fed) of the configured flows.
     sources: Vec<Source>,
+    /// Per configured flow, the index of its dynamic source (kept out of [`Flow`],
+    /// which every frame touches).
+    source_of: Vec<Option<u32>>,
     free_slots: Vec<u32>,
     now: Time,
     events: u64,
@@ -117,8 +120,7 @@ impl Simulation {
                 }
             }
             Event::Timeline { entry } => self.apply(entry as usize),
-            Event::Arrival { generator } => self.on_arrival(generator),
-            Event::Source { source, generation } => self.on_source(source, generation),
+            Event::Source { source, generation } => self.on_source_event(source, generation),
             Event::NotificationReady { slot } => {
                 let (switch, note) = self.pending[slot as usize];
                 self.free_slots.push(slot);

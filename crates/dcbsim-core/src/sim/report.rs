@@ -51,6 +51,7 @@ impl Simulation {
             .collect();
         let node_name = |n: u32| self.config.nodes[n as usize].name.clone();
         let arrivals = self.arrival_reports(&in_network);
+        let mut sources: Vec<_> = self.source_of.iter().map(|s| s.map(|s| self.sources[s as usize].report())).collect();
         let flows = self
             .flows
             .iter()
@@ -73,7 +74,7 @@ impl Simulation {
                 throughput_bps: std::mem::take(&mut self.sampler.throughput[i]),
                 send_bps: std::mem::take(&mut self.sampler.send[i]),
                 offered_bps: self.config.flows[i].offered_bps(),
-                source: f.source.map(|s| self.sources[s as usize].report()),
+                source: sources[i].take(),
             })
             .collect();
         RunReport {

@@ -46,13 +46,9 @@ impl Simulation {
         let now = self.now;
         let flow = &mut self.flows[f as usize];
         let bytes = flow.take_frame(now);
-        let source_due = flow.counters.sent_bytes >= flow.source_mark;
         let pkt = Packet { flow: f, bytes, dst: flow.dst, priority: flow.priority, kind: PacketKind::Data };
         let changed = flow.rp.on_sent(now, bytes);
         self.transmit(nic, pkt);
-        if source_due {
-            self.source_progress(f, nic);
-        }
         if changed {
             self.rp_changed(f);
         }
@@ -71,10 +67,19 @@ impl Simulation {
     }
 
     /// After flow `f` sent a frame: back into the ring if its limiter allows a frame by
-    /// the time the NIC frees, else a wake-up when it does.
-    fn after_send(&mut self, f: u32, nic: u32) {
+    /// the time the NIC frees, else a wake-up when it does. A backlog that has just
+    /// emptied goes to the flow's dynamic source, if any. (Always inlined: it is on
+    /// every frame's path, and `transfer_sent`, never inlined, closes the cycle.)
+    #[inline(always)]
+    pub(super) fn after_send(&mut self, f: u32, nic: u32) {
         let flow = &mut self.flows[f as usize];
-        if !flow.has_backlog() || flow.in_ring || flow.wake_pending {
+        if !flow.has_backlog() {
+            if flow.remaining == 0 {
+                self.transfer_sent(f, nic);
+            }
+            return;
+        }
+        if flow.in_ring || flow.wake_pending {
             return;
         }
         let allowed = flow.next_allowed();
@@ -209,7 +214,7 @@ impl Simulation {
         }
         for (i, flow) in self.flows.iter().take(self.config.flows.len()).enumerate() {
             // A dynamic source keeps its reaction point's rate between bursts.
-            let sending = flow.active && (flow.remaining != 0 || flow.source.is_some());
+            let sending = flow.active && (flow.remaining != 0 || self.source_of[i].is_some());
             let rate = if sending { flow.rate.as_f64() } else { 0.0 };
             s.record_flow(i, rate, flow.counters.delivered_bytes, flow.counters.sent_bytes);
         }

@@ -71,11 +71,6 @@ pub struct Flow {
     pub counters: FlowCounters,
     /// The arrival source that made this flow, if any.
     pub generator: Option<u32>,
-    /// Index of the dynamic source (ON-OFF, Poisson) that feeds its backlog, if any.
-    pub source: Option<u32>,
-    /// The sent-byte count at which its source wants to hear (the end of its oldest
-    /// pending burst or transfer); [`super::NO_MARK`] for every other flow.
-    pub source_mark: u64,
     gap: TransmitMemo,
     jitter: f64,
     gap_factor: f64,
@@ -120,8 +115,6 @@ impl Flow {
             completed_at: None,
             counters: FlowCounters::default(),
             generator: None,
-            source: None,
-            source_mark: super::NO_MARK,
             gap: TransmitMemo::default(),
             jitter: spec.jitter,
             gap_factor: 1.0,

@@ -5,4 +5,4 @@ mod flow;
 mod source;
 
 pub use flow::{Flow, FlowCounters};
-pub use source::{NO_MARK, Source, off_mean};
+pub use source::{Source, off_mean};

@@ -1,10 +1,12 @@
 //! Dynamic sources that feed one flow's backlog: ON-OFF bursts and transfers arriving
 //! as a Poisson process.
 //!
-//! A source adds bytes to its flow's backlog and remembers where each burst or
-//! transfer ends in the flow's count of sent bytes. The engine compares that count with
-//! [`Source::mark`] after each frame (one comparison) and calls [`Source::on_sent`]
-//! when it passes. Memory grows per transfer, never per frame.
+//! The flow's backlog (`remaining`) holds the burst or transfer being sent; the
+//! transfers that arrive meanwhile wait here, in order. Transfers are sent one after
+//! another, each in its own frames (a frame never mixes two, as with separate
+//! connections). When the flow's backlog empties, the engine calls
+//! [`Source::complete`], which hands over the next one. Memory grows per transfer,
+//! never per frame.
 
 use crate::config::{FlowKind, FlowSpec, OffTime};
 use crate::dist::{SizeDist, TimeDist};
@@ -12,9 +14,6 @@ use crate::report::SourceReport;
 use crate::rng::Rng;
 use crate::units::{Bytes, Rate, Time};
 use std::collections::VecDeque;
-
-/// No pending transfer: the mark that sent bytes never reach.
-pub const NO_MARK: u64 = u64::MAX;
 
 /// What a source does.
 #[derive(Clone, Debug)]
@@ -25,14 +24,12 @@ enum Pattern {
     Poisson { mean_gap_s: f64, size: SizeDist },
 }
 
-/// A burst or transfer not yet fully handed to the NIC.
+/// A burst or transfer.
 #[derive(Clone, Copy, Debug)]
-struct Pending {
-    /// The flow's sent-byte count once its last byte is sent.
-    end: u64,
+struct Transfer {
     /// Its size.
     bytes: u64,
-    /// When it joined the backlog.
+    /// When it joined the source.
     arrived: Time,
 }
 
@@ -51,7 +48,10 @@ pub struct Source {
     pub generation: u32,
     pattern: Pattern,
     rng: Rng,
-    pending: VecDeque<Pending>,
+    /// The burst or transfer in the flow's backlog, if any.
+    current: Option<Transfer>,
+    /// Transfers waiting behind it.
+    waiting: VecDeque<Transfer>,
     offered_bytes: u64,
     arrived: u64,
     completed: u64,
@@ -81,7 +81,8 @@ impl Source {
             generation: 0,
             pattern,
             rng,
-            pending: VecDeque::new(),
+            current: None,
+            waiting: VecDeque::new(),
             offered_bytes: 0,
             arrived: 0,
             completed: 0,
@@ -94,19 +95,42 @@ impl Source {
         matches!(self.pattern, Pattern::OnOff { .. })
     }
 
-    /// Adds a burst or an arriving transfer at `now` to a backlog whose last byte is
-    /// the flow's `backlog_end`-th; returns its size in bytes.
-    pub fn produce(&mut self, now: Time, backlog_end: u64) -> u64 {
+    /// Whether a burst or transfer is in the flow's backlog.
+    pub fn is_sending(&self) -> bool {
+        self.current.is_some()
+    }
+
+    /// A burst starts or a transfer arrives at `now`. Returns the bytes to put in the
+    /// flow's backlog now: its size when nothing was being sent, else zero (it waits).
+    pub fn produce(&mut self, now: Time) -> u64 {
         let drawn = match &self.pattern {
             Pattern::OnOff { burst, .. } => *burst,
             Pattern::Poisson { size, .. } => size.sample(&mut self.rng),
         };
-        // Keep every count below NO_MARK (and the backlog below "unlimited").
-        let bytes = drawn.min(NO_MARK - 1 - backlog_end.min(NO_MARK - 1));
-        self.pending.push_back(Pending { end: backlog_end + bytes, bytes, arrived: now });
-        self.offered_bytes = self.offered_bytes.saturating_add(bytes);
+        // A backlog of u64::MAX would read as "unlimited".
+        let transfer = Transfer { bytes: drawn.clamp(1, u64::MAX - 1), arrived: now };
+        self.offered_bytes = self.offered_bytes.saturating_add(transfer.bytes);
         self.arrived += 1;
-        bytes
+        if self.current.is_some() {
+            self.waiting.push_back(transfer);
+            return 0;
+        }
+        self.current = Some(transfer);
+        transfer.bytes
+    }
+
+    /// The flow's backlog has emptied, its last byte leaving the NIC at `left`: the
+    /// current burst or transfer completes. Returns the size of the next one to put in
+    /// the backlog (zero when none waits).
+    pub fn complete(&mut self, left: Time) -> u64 {
+        if let Some(done) = self.current.take() {
+            self.completed += 1;
+            if !self.is_on_off() {
+                self.completions.push((left.saturating_sub(done.arrived), done.bytes));
+            }
+        }
+        self.current = self.waiting.pop_front();
+        self.current.map_or(0, |t| t.bytes)
     }
 
     /// The next OFF period (ON-OFF) or gap to the next arrival (Poisson).
@@ -115,25 +139,6 @@ impl Source {
             Pattern::OnOff { off, .. } => off.sample(&mut self.rng),
             Pattern::Poisson { mean_gap_s, .. } => Time::from_secs_f64(self.rng.exponential(*mean_gap_s)),
         }
-    }
-
-    /// The flow's sent-byte count at which the oldest pending burst or transfer is
-    /// fully sent ([`NO_MARK`] when none is pending).
-    pub fn mark(&self) -> u64 {
-        self.pending.front().map_or(NO_MARK, |p| p.end)
-    }
-
-    /// The flow has sent `sent` bytes, the last of them leaving the NIC at `left`:
-    /// completes every burst or transfer that ended, and returns the new mark.
-    pub fn on_sent(&mut self, sent: u64, left: Time) -> u64 {
-        while let Some(p) = self.pending.front().copied().filter(|p| p.end <= sent) {
-            self.pending.pop_front();
-            self.completed += 1;
-            if !self.is_on_off() {
-                self.completions.push((left.saturating_sub(p.arrived), p.bytes));
-            }
-        }
-        self.mark()
     }
 
     /// What the source did.
@@ -176,14 +181,14 @@ mod tests {
     }
 
     #[test]
-    fn a_burst_completes_when_its_last_byte_is_sent() {
+    fn a_burst_completes_and_the_off_period_is_drawn() {
         let kind = FlowKind::OnOff { burst: 10_240, load: Rate::from_gbps(5), off: OffTime::Fixed };
         let mut s = Source::new(&spec(kind), 0, Rate::from_gbps(10), Rng::stream(1, "s")).unwrap();
-        assert_eq!(s.mark(), NO_MARK);
-        assert_eq!(s.produce(Time::ZERO, 0), 10_240);
-        assert_eq!(s.mark(), 10_240);
-        assert_eq!(s.on_sent(9_000, Time::ZERO), 10_240);
-        assert_eq!(s.on_sent(10_240, Time::ZERO), NO_MARK);
+        assert!(!s.is_sending());
+        assert_eq!(s.produce(Time::ZERO), 10_240);
+        assert!(s.is_sending());
+        assert_eq!(s.complete(Time::ZERO), 0);
+        assert!(!s.is_sending());
         assert_eq!(s.next_gap(), Time::from_ns(8192));
         let r = s.report();
         assert_eq!((r.offered_bytes, r.transfers, r.transfers_completed), (10_240, 1, 1));
@@ -191,24 +196,23 @@ mod tests {
     }
 
     #[test]
-    fn transfers_complete_in_order_with_their_times() {
+    fn transfers_wait_their_turn_and_record_their_times() {
         let kind = FlowKind::Poisson { rate_per_s: 1000.0, size: SizeDist::Fixed(3000) };
         let mut s = Source::new(&spec(kind), 0, Rate::from_gbps(10), Rng::stream(1, "s")).unwrap();
-        s.produce(Time::from_us(1), 0);
-        s.produce(Time::from_us(2), 3000);
-        assert_eq!(s.on_sent(6000, Time::from_us(10)), NO_MARK);
+        assert_eq!(s.produce(Time::from_us(1)), 3000);
+        assert_eq!(s.produce(Time::from_us(2)), 0);
+        assert_eq!(s.complete(Time::from_us(5)), 3000);
+        assert_eq!(s.complete(Time::from_us(10)), 0);
         let r = s.report();
-        assert_eq!(r.transfers_completed, 2);
-        assert_eq!(r.completion_s, vec![9e-6, 8e-6]);
+        assert_eq!((r.transfers, r.transfers_completed, r.offered_bytes), (2, 2, 6000));
+        assert_eq!(r.completion_s, vec![4e-6, 8e-6]);
         assert_eq!(r.completed_bytes, vec![3000, 3000]);
     }
 
     #[test]
-    fn the_backlog_never_reaches_the_unlimited_sentinel() {
+    fn a_transfer_never_reads_as_an_unlimited_backlog() {
         let kind = FlowKind::Poisson { rate_per_s: 1.0, size: SizeDist::Fixed(u64::MAX) };
         let mut s = Source::new(&spec(kind), 0, Rate::from_gbps(10), Rng::stream(1, "s")).unwrap();
-        let bytes = s.produce(Time::ZERO, 5);
-        assert_eq!(bytes + 5, NO_MARK - 1);
-        assert_eq!(s.produce(Time::ZERO, NO_MARK - 1), 0);
+        assert_eq!(s.produce(Time::ZERO), u64::MAX - 1);
     }
 }
