@@ -51,6 +51,7 @@ impl Simulation {
             .collect();
         let node_name = |n: u32| self.config.nodes[n as usize].name.clone();
         let arrivals = self.arrival_reports(&in_network);
+        let mut sources: Vec<_> = self.source_of.iter().map(|s| s.map(|s| self.sources[s as usize].report())).collect();
         let flows = self
             .flows
             .iter()
@@ -74,6 +75,8 @@ impl Simulation {
                 send_bps: std::mem::take(&mut self.sampler.send[i]),
                 weight: self.weights[i],
                 fair_share_bps: std::mem::take(&mut self.sampler.fair[i]),
+                offered_bps: self.config.flows[i].offered_bps(),
+                source: sources[i].take(),
             })
             .collect();
         RunReport {
