@@ -64,3 +64,19 @@ fn fixed_off_periods_repeat_an_exact_cycle() {
     assert_eq!(f.offered_bps, Some(2e9));
     assert_eq!(f.dropped_frames, 0);
 }
+
+#[test]
+fn an_on_off_source_offers_its_load_whatever_its_rate() {
+    // 5000-byte bursts offering 2 Gb/s from a flow held to 1 Gb/s: the bursts keep
+    // their schedule (50 in 1 ms) and queue at the source; it sends at 1 Gb/s.
+    let mut cfg = pair(on_off(5000, Rate::from_gbps(2)), Time::from_ms(1));
+    cfg.flows[0].max_rate = Some(Rate::from_gbps(1));
+    let r = Simulation::new(cfg, 1).unwrap().run();
+    let f = &r.flows[0];
+    let source = f.source.as_ref().unwrap();
+    assert_eq!((source.transfers, source.offered_bytes), (50, 250_000));
+    // 1 Gb/s for 1 ms is 125,000 bytes: 25 bursts, the last one maybe in flight.
+    assert!((24..=25).contains(&source.transfers_completed), "{}", source.transfers_completed);
+    assert!((120_000..=125_000).contains(&f.sent_bytes), "{}", f.sent_bytes);
+    assert_eq!(f.offered_bps, Some(1e9));
+}

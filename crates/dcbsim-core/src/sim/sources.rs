@@ -1,12 +1,15 @@
 //! Dynamic sources at work: ON-OFF bursts and Poisson-arriving transfers feeding one
 //! flow's backlog, started and stopped with their flow.
 //!
-//! An ON-OFF source puts its first burst in the backlog when its flow starts; once the
-//! burst's last frame has left the rate limiter (its start plus its size at the flow's
-//! rate) an OFF period is drawn, after which the next burst comes. A Poisson source
-//! adds a transfer at each arrival while its flow is active. Stopping the flow makes
-//! the source's pending event stale; starting it again resumes the backlog, and an
-//! ON-OFF source with no burst under way starts one at once.
+//! Both are open-loop generators, as a traffic generator over a NIC queue is: what they
+//! offer does not depend on what the network lets the flow send. An ON-OFF source puts
+//! a burst in the backlog when its flow starts and then every ON (the burst's time at
+//! line rate) plus a drawn OFF period; a burst that comes while the previous one is
+//! still being sent (a reaction point slowed the flow) waits behind it, so the source
+//! offers its load whatever its rate, and what it gets is the smaller of the two. A
+//! Poisson source adds a transfer at each arrival while its flow is active. Stopping
+//! the flow makes the source's pending event stale; starting it again resumes the
+//! backlog, and an ON-OFF source with no burst under way starts one at once.
 
 use super::Simulation;
 use crate::config::{ConfigError, FlowKind, FlowSpec};
@@ -47,12 +50,11 @@ impl Simulation {
         let Some(s) = self.source_of(f) else { return };
         let source = &mut self.sources[s as usize];
         source.generation = source.generation.wrapping_add(1);
-        if !source.is_on_off() {
-            let at = self.now + source.next_gap();
-            self.schedule_source(s, at);
-        } else if !source.is_sending() {
+        let at = self.now + source.next_gap();
+        if source.is_on_off() && !source.is_sending() {
             self.produce(s);
         }
+        self.schedule_source(s, at);
     }
 
     /// Flow `f` stops: its source's pending event goes stale.
@@ -78,10 +80,8 @@ impl Simulation {
         if source.generation != generation {
             return;
         }
-        if !source.is_on_off() {
-            let at = self.now + source.next_gap();
-            self.schedule_source(s, at);
-        }
+        let at = self.now + source.next_gap();
+        self.schedule_source(s, at);
         let f = self.produce(s);
         let flow = &self.flows[f as usize];
         if !flow.in_ring && !flow.wake_pending {
@@ -106,8 +106,8 @@ impl Simulation {
     }
 
     /// Flow `f`'s backlog has emptied with the frame just handed to NIC `nic`: if a
-    /// dynamic source feeds it, its burst or transfer completes; the next waiting
-    /// transfer follows, or after a burst the OFF period starts.
+    /// dynamic source feeds it, its burst or transfer completes and the next waiting
+    /// one follows.
     #[cold]
     #[inline(never)]
     pub(super) fn transfer_sent(&mut self, f: u32, nic: u32) {
@@ -118,11 +118,6 @@ impl Simulation {
         flow.remaining = source.complete(left);
         if flow.remaining > 0 {
             self.after_send(f, nic);
-        } else if source.is_on_off() {
-            // A flow halted by its reaction point has still sent its last frame.
-            let off_start = if flow.rate.0 == 0 { left } else { flow.next_allowed() };
-            let at = off_start + source.next_gap();
-            self.schedule_source(s, at);
         }
     }
 }

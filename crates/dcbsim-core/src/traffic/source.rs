@@ -18,8 +18,9 @@ use std::collections::VecDeque;
 /// What a source does.
 #[derive(Clone, Debug)]
 enum Pattern {
-    /// A burst of `burst` bytes, then an OFF period drawn from `off`.
-    OnOff { burst: u64, off: TimeDist },
+    /// A burst of `burst` bytes every `on + off`: `on` is the burst's time at line
+    /// rate, `off` a draw.
+    OnOff { burst: u64, on: Time, off: TimeDist },
     /// Transfers arriving with exponential gaps of mean `mean_gap_s`, sizes from `size`.
     Poisson { mean_gap_s: f64, size: SizeDist },
 }
@@ -34,7 +35,7 @@ struct Transfer {
 }
 
 /// The mean OFF period of an ON-OFF source: `burst·8/load − burst·8/line_rate`, so
-/// that a source sending its bursts at line rate offers `load` on average.
+/// that bursts starting every ON (at line rate) plus OFF offer `load` on average.
 pub fn off_mean(burst: u64, load: Rate, line_rate: Rate) -> Time {
     load.transmit_time(Bytes(burst)).saturating_sub(line_rate.transmit_time(Bytes(burst)))
 }
@@ -71,7 +72,7 @@ impl Source {
                     OffTime::Exponential => TimeDist::Exponential { mean },
                     OffTime::Fixed => TimeDist::Fixed(mean),
                 };
-                Pattern::OnOff { burst: *burst, off }
+                Pattern::OnOff { burst: *burst, on: line_rate.transmit_time(Bytes(*burst)), off }
             }
             FlowKind::Poisson { rate_per_s, size } => Pattern::Poisson { mean_gap_s: 1.0 / rate_per_s, size: size.clone() },
             _ => return None,
@@ -133,10 +134,11 @@ impl Source {
         self.current.map_or(0, |t| t.bytes)
     }
 
-    /// The next OFF period (ON-OFF) or gap to the next arrival (Poisson).
+    /// The time from this burst's start to the next one's (ON at line rate plus an OFF
+    /// period), or the gap to the next arrival (Poisson).
     pub fn next_gap(&mut self) -> Time {
         match &self.pattern {
-            Pattern::OnOff { off, .. } => off.sample(&mut self.rng),
+            Pattern::OnOff { on, off, .. } => *on + off.sample(&mut self.rng),
             Pattern::Poisson { mean_gap_s, .. } => Time::from_secs_f64(self.rng.exponential(*mean_gap_s)),
         }
     }
@@ -182,7 +184,7 @@ mod tests {
     }
 
     #[test]
-    fn a_burst_completes_and_the_off_period_is_drawn() {
+    fn a_burst_completes_and_the_next_one_is_a_cycle_away() {
         let kind = FlowKind::OnOff { burst: 10_240, load: Rate::from_gbps(5), off: OffTime::Fixed };
         let mut s = Source::new(&spec(kind), 0, Rate::from_gbps(10), Rng::stream(1, "s")).unwrap();
         assert!(!s.is_sending());
@@ -190,7 +192,7 @@ mod tests {
         assert!(s.is_sending());
         assert_eq!(s.complete(Time::ZERO), 0);
         assert!(!s.is_sending());
-        assert_eq!(s.next_gap(), Time::from_ns(8192));
+        assert_eq!(s.next_gap(), Time::from_ns(16_384));
         let r = s.report();
         assert_eq!((r.offered_bytes, r.transfers, r.transfers_completed), (10_240, 1, 1));
         assert!(r.completion_s.is_empty());
