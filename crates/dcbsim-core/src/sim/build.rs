@@ -207,7 +207,7 @@ impl Simulation {
                 let rp = match &spec.kind {
                     FlowKind::Constant => ReactionPointKind::Fixed(FixedRate::new(initial_rate)),
                     _ => {
-                        let init = RpInit { line_rate, initial_rate, flow: i as u32 };
+                        let init = RpInit::of(spec, line_rate, i as u32);
                         config.scheme.reaction_point(init, Rng::stream(seed, &format!("rp:{}", spec.name)))
                     }
                 };
