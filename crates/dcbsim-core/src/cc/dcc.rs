@@ -7,9 +7,11 @@
 //!
 //! The reaction point is AIMD(a, b) on a window `W` in units of the rate step `u`
 //! (rate `W·u`). A decrease sets `W ← max(W_min, b·W)` at once; at the end of every
-//! slot without a decrease `W += a`; a halt stops the source for `T_halt`, after
-//! which it restarts at `W_min`. AIMD(a, 1.0) is a misbehaving source: it ignores
-//! every notification. `a` and `b` may differ per flow ([`Aimd`]).
+//! slot `W += a` (or, with `increase_every_slot = false`, of every slot without a
+//! decrease); a halt stops the source for `T_halt`, after
+//! which it restarts at `W_min`. AIMD(a, 1.0) is the paper's misbehaving source: a
+//! decrease leaves its window as it is (and does not stop the slot's increase); it
+//! still obeys halts. `a` and `b` may differ per flow ([`Aimd`]).
 
 use super::{Arrival, CongestionPoint, Feedback, Notify, ParamValue, ReactionPoint};
 use crate::units::{Rate, Time};
@@ -19,7 +21,7 @@ use crate::units::{Rate, Time};
 pub struct Aimd {
     /// Additive increase per slot, in units of the rate step (> 0).
     pub a: f64,
-    /// Multiplicative decrease factor, in [0, 1]; 1 ignores notifications.
+    /// Multiplicative decrease factor, in [0, 1]; 1 ignores decreases.
     pub b: f64,
 }
 
@@ -41,7 +43,7 @@ impl Aimd {
         Ok(())
     }
 
-    /// Whether the source ignores the network (`b = 1`).
+    /// Whether the source ignores decreases (`b = 1`; it still obeys halts).
     pub fn misbehaves(&self) -> bool {
         self.b >= 1.0
     }
@@ -71,9 +73,15 @@ pub struct DccParams {
     pub w_min: f64,
     /// The AIMD setting of flows that do not give their own.
     pub aimd: Aimd,
+    /// Whether every slot ends with `+a`, also one that saw a decrease (the default:
+    /// §IV-B's "continues to increase for every slot time", and the fluid model of
+    /// eq. 3 that gives eqs. 5-7); `false` is eq. 2's either-or: a slot adds `a` only
+    /// if no decrease came during it.
+    pub increase_every_slot: bool,
     /// Whether the congestion point applies its drop policy.
     pub drop_policy: bool,
-    /// Frames whose 802.1p priority is below this are "low" (dropped by the policy).
+    /// Frames whose 802.1p priority is below this are "low" (dropped by the policy);
+    /// 2 by default: best effort (0) and the paper's LAN (1).
     pub drop_below_priority: u8,
 }
 
@@ -90,8 +98,9 @@ impl Default for DccParams {
             t_halt: Time::from_ms(1),
             w_min: 1.0,
             aimd: Aimd::default(),
+            increase_every_slot: true,
             drop_policy: true,
-            drop_below_priority: 3,
+            drop_below_priority: 2,
         }
     }
 }
@@ -100,14 +109,15 @@ impl DccParams {
     /// Every parameter name [`DccParams::set`] accepts.
     pub const NAMES: &'static [&'static str] = &[
         "t_eq_bytes", "t_sc_bytes", "mean_frame_bytes", "p_s", "sample_bytes", "u_mbps", "slot_us", "t_halt_ms",
-        "w_min", "a", "b", "drop_policy", "drop_below_priority",
+        "w_min", "a", "b", "increase_every_slot", "drop_policy", "drop_below_priority",
     ];
 
     /// Sets one parameter by its scenario name, checking its range.
     pub fn set(&mut self, name: &str, value: &ParamValue) -> Result<(), String> {
-        if name == "drop_policy" {
-            self.drop_policy = value.bool(name)?;
-            return Ok(());
+        match name {
+            "drop_policy" => return value.bool(name).map(|x| self.drop_policy = x),
+            "increase_every_slot" => return value.bool(name).map(|x| self.increase_every_slot = x),
+            _ => {}
         }
         let x = value.number(name)?;
         let positive = || value.positive(name);
@@ -237,6 +247,7 @@ pub struct DccRp {
     t_halt: Time,
     w_min: f64,
     w_max: f64,
+    increase_every_slot: bool,
     w: f64,
     slot_end: Option<Time>,
     decreased: bool,
@@ -256,6 +267,7 @@ impl DccRp {
             t_halt: params.t_halt,
             w_min: params.w_min,
             w_max,
+            increase_every_slot: params.increase_every_slot,
             w: (initial.as_f64() / step).clamp(params.w_min, w_max),
             slot_end: None,
             decreased: false,
@@ -288,10 +300,11 @@ impl ReactionPoint for DccRp {
     }
 
     fn on_feedback(&mut self, now: Time, _cpid: u32, feedback: &Feedback) -> bool {
-        if self.aimd.misbehaves() || self.halted_until.is_some() {
+        if self.halted_until.is_some() {
             return false;
         }
         match feedback {
+            Feedback::Decrease if self.aimd.misbehaves() => return false,
             Feedback::Decrease => {
                 self.w = (self.aimd.b * self.w).max(self.w_min);
                 self.decreased = true;
@@ -314,7 +327,7 @@ impl ReactionPoint for DccRp {
             return true;
         }
         let Some(end) = self.slot_end.filter(|&t| t <= now) else { return false };
-        if !self.decreased {
+        if !self.decreased || self.increase_every_slot {
             self.w = (self.w + self.aimd.a).min(self.w_max);
         }
         self.decreased = false;

@@ -10,8 +10,10 @@ fn arrival(queue_bytes: u64) -> Arrival {
     Arrival { now: Time::ZERO, flow: 4, weight: 1.0, bytes: 1500, queue_bytes, dropped: false }
 }
 
+/// A reaction point of eq. 2's reading: no increase at the end of a slot with a decrease.
 fn rp(a: f64, b: f64) -> DccRp {
-    let mut rp = DccRp::new(&DccParams::default(), Aimd { a, b }, Rate::from_mbps(120), Rate::from_gbps(1));
+    let params = DccParams { increase_every_slot: false, ..DccParams::default() };
+    let mut rp = DccRp::new(&params, Aimd { a, b }, Rate::from_mbps(120), Rate::from_gbps(1));
     rp.on_start(Time::ZERO);
     rp
 }
@@ -52,6 +54,15 @@ fn a_decrease_cuts_at_once_and_the_slot_then_adds_nothing() {
 }
 
 #[test]
+fn by_default_every_slot_adds_a_also_after_a_decrease() {
+    let mut rp = DccRp::new(&DccParams::default(), Aimd { a: 1.0, b: 0.5 }, Rate::from_mbps(120), Rate::from_gbps(1));
+    rp.on_start(Time::ZERO);
+    rp.on_feedback(Time::from_us(100), 0, &Feedback::Decrease);
+    rp.on_timer(SLOT);
+    assert_eq!(rp.window(), 2.5);
+}
+
+#[test]
 fn a_halt_stops_the_source_then_it_restarts_at_w_min() {
     let mut rp = rp(1.0, 0.5);
     assert!(rp.on_feedback(Time::from_us(100), 0, &Feedback::Halt));
@@ -67,12 +78,13 @@ fn a_halt_stops_the_source_then_it_restarts_at_w_min() {
 }
 
 #[test]
-fn aimd_with_b_one_ignores_notifications() {
+fn aimd_with_b_one_ignores_decreases_but_obeys_halts() {
     let mut rp = rp(1.0, 1.0);
     assert!(!rp.on_feedback(Time::ZERO, 0, &Feedback::Decrease));
-    assert!(!rp.on_feedback(Time::ZERO, 0, &Feedback::Halt));
     rp.on_timer(SLOT);
     assert_eq!(rp.window(), 4.0);
+    assert!(rp.on_feedback(SLOT, 0, &Feedback::Halt));
+    assert_eq!(rp.rate(), Rate::ZERO);
 }
 
 #[test]
@@ -122,7 +134,7 @@ fn p_s_sets_the_bytes_between_samples() {
 #[test]
 fn the_drop_policy_holds_between_t_sc_and_t_eq() {
     let mut cp = DccCp::new(DccParams::default());
-    let (lan, san) = (1, 3);
+    let (lan, san) = (1, 2);
     assert!(!cp.drops(100_000, lan), "not above T_sc yet");
     assert!(cp.drops(100_001, lan));
     assert!(!cp.drops(100_001, san), "high priority is never dropped");
