@@ -6,7 +6,7 @@
 //! arriving low-priority frame is dropped until `q` falls below `T_eq`.
 //!
 //! The reaction point is AIMD(a, b) on a window `W` in units of the rate step `u`
-//! (rate `W·u`). A decrease sets `W ← max(W_min, b·W)` at once; at the end of every
+//! (rate `W·u`). A decrease sets `W ← max(W_floor, b·W)` at once; at the end of every
 //! slot `W += a` (or, with `increase_every_slot = false`, of every slot without a
 //! decrease); a halt stops the source for `T_halt`, after
 //! which it restarts at `W_min`. AIMD(a, 1.0) is the paper's misbehaving source: a
@@ -69,8 +69,10 @@ pub struct DccParams {
     pub slot: Option<Time>,
     /// How long a halt stops the source.
     pub t_halt: Time,
-    /// The window a halted source restarts at, and the floor of decreases.
+    /// The window a halted source restarts at ("the lowest predefined rate").
     pub w_min: f64,
+    /// The smallest window a decrease leaves (the paper's model has none).
+    pub w_floor: f64,
     /// The AIMD setting of flows that do not give their own.
     pub aimd: Aimd,
     /// Whether every slot ends with `+a`, also one that saw a decrease (the default:
@@ -97,6 +99,7 @@ impl Default for DccParams {
             slot: None,
             t_halt: Time::from_ms(1),
             w_min: 1.0,
+            w_floor: 0.1,
             aimd: Aimd::default(),
             increase_every_slot: true,
             drop_policy: true,
@@ -109,7 +112,7 @@ impl DccParams {
     /// Every parameter name [`DccParams::set`] accepts.
     pub const NAMES: &'static [&'static str] = &[
         "t_eq_bytes", "t_sc_bytes", "mean_frame_bytes", "p_s", "sample_bytes", "u_mbps", "slot_us", "t_halt_ms",
-        "w_min", "a", "b", "increase_every_slot", "drop_policy", "drop_below_priority",
+        "w_min", "w_floor", "a", "b", "increase_every_slot", "drop_policy", "drop_below_priority",
     ];
 
     /// Sets one parameter by its scenario name, checking its range.
@@ -137,6 +140,7 @@ impl DccParams {
             "slot_us" => self.slot = Some(Time::from_us_f64(positive()?)),
             "t_halt_ms" => self.t_halt = Time::from_ms_f64(positive()?),
             "w_min" => self.w_min = positive()?,
+            "w_floor" => self.w_floor = positive()?,
             "a" => self.aimd.a = positive()?,
             "b" if (0.0..=1.0).contains(&x) => self.aimd.b = x,
             "b" => return Err(format!("b must be in [0, 1] (got {x})")),
@@ -246,6 +250,7 @@ pub struct DccRp {
     slot: Time,
     t_halt: Time,
     w_min: f64,
+    w_floor: f64,
     w_max: f64,
     increase_every_slot: bool,
     w: f64,
@@ -266,6 +271,7 @@ impl DccRp {
             slot: params.slot_length(),
             t_halt: params.t_halt,
             w_min: params.w_min,
+            w_floor: params.w_floor,
             w_max,
             increase_every_slot: params.increase_every_slot,
             w: (initial.as_f64() / step).clamp(params.w_min, w_max),
@@ -306,7 +312,7 @@ impl ReactionPoint for DccRp {
         match feedback {
             Feedback::Decrease if self.aimd.misbehaves() => return false,
             Feedback::Decrease => {
-                self.w = (self.aimd.b * self.w).max(self.w_min);
+                self.w = (self.aimd.b * self.w).max(self.w_floor);
                 self.decreased = true;
             }
             Feedback::Halt => {

@@ -47,10 +47,11 @@ fn a_decrease_cuts_at_once_and_the_slot_then_adds_nothing() {
     assert_eq!(rp.window(), 1.5);
     rp.on_timer(Time::from_us(600));
     assert_eq!(rp.window(), 2.5);
-    // Decreases stop at W_min = 1.
-    rp.on_feedback(Time::from_us(700), 0, &Feedback::Decrease);
-    rp.on_feedback(Time::from_us(701), 0, &Feedback::Decrease);
-    assert_eq!(rp.window(), 1.0);
+    // Decreases stop at W_floor = 0.1: 2.5 -> 1.25 -> 0.625 -> 0.3125 -> 0.15625 -> 0.1.
+    for k in 0..5 {
+        rp.on_feedback(Time::from_us(700 + k), 0, &Feedback::Decrease);
+    }
+    assert_eq!(rp.window(), 0.1);
 }
 
 #[test]
