@@ -6,6 +6,8 @@ import numpy as np
 import pytest
 
 import dcbsim
+from conftest import SCENARIOS
+from dcbsim.table import summary_table
 
 
 def test_load_and_properties(quickstart):
@@ -153,3 +155,18 @@ size_kb = 10.0
     s = r.summary["arrivals"]["short"]
     assert s["completed"] == a.completion_s.size and s["fct_p50_s"] > 0
     assert a.stats["sent_frames"] == a.stats["delivered_frames"] + a.stats["dropped_frames"] + a.stats["in_network_frames"]
+
+
+def test_per_priority_counters_add_up_and_the_drop_policy_spares_the_san():
+    """A misbehaving LAN source (DCC paper, Exp. 2) for 0.2 s: the summary's classes."""
+    r = dcbsim.run(dcbsim.load(SCENARIOS / "papers" / "dcc" / "exp2_misbehaving.toml", ["run.duration_ms=200"]), seed=1)
+    classes = r.summary["classes"]
+    assert sorted(classes) == ["1", "2", "3"]
+    for p, c in classes.items():
+        flows = [f for f in r.flows.values() if f.stats["priority"] == int(p)]
+        assert c["flows"] == len(flows)
+        assert c["sent_frames"] == sum(f.stats["sent_frames"] for f in flows)
+        assert c["delivered_bytes"] * 8 / 0.2 == pytest.approx(c["throughput_bps"])
+    assert classes["3"]["dropped_frames"] == 0 and classes["2"]["dropped_frames"] == 0
+    assert classes["1"]["dropped_frames"] == r.summary["ports"]["cs:es5"]["dropped_frames"] > 0
+    assert "802.1p priority" in summary_table(r.summary)
