@@ -130,8 +130,11 @@ def test_a_timeline_parameter_change_reaches_the_reaction_points():
 
     path = SCENARIOS / "papers" / "smcc" / "fig05_qcn.toml"
     std_after = {}
+    # The standard's QCN rules (the scenario runs the SMCC paper's NetFPGA QCN, whose every
+    # CNM resets the target rate, so the byte counter's effect on the queue differs).
+    standard = ["scheme.hold_target=true", "scheme.hyper_active=true", "scheme.target_reduction=true"]
     for bc in (150000, 30000):
-        r = dcbsim.run(dcbsim.load(path, ["run.duration_ms=5000", f"timeline[0].value={bc}"]), seed=1)
+        r = dcbsim.run(dcbsim.load(path, ["run.duration_ms=5000", f"timeline[0].value={bc}", *standard]), seed=1)
         after = r.time_s > 4.1
         std_after[bc] = r.ports["sw0:r0"].queue_bytes[after].std()
     # The byte counter at 30 KB makes every RP raise its rate five times as often.
@@ -170,3 +173,32 @@ def test_per_priority_counters_add_up_and_the_drop_policy_spares_the_san():
     assert classes["3"]["dropped_frames"] == 0 and classes["2"]["dropped_frames"] == 0
     assert classes["1"]["dropped_frames"] == r.summary["ports"]["cs:es5"]["dropped_frames"] > 0
     assert "802.1p priority" in summary_table(r.summary)
+
+
+def test_dynamic_sources_report_what_they_offered(small_text):
+    text = small_text.replace('src = "s*"', 'src = "s0"') + """
+[[flows]]
+name = "onoff"
+src = "s1"
+dst = "r0"
+kind = "on_off"
+load_gbps = 2.0
+
+[[flows]]
+name = "dyn"
+src = "s2"
+dst = "r0"
+kind = "poisson"
+load_gbps = 1.0
+size_kb = { exponential = 10 }
+"""
+    r = dcbsim.run(dcbsim.loads(text), seed=1)
+    flows = r.summary["flows"]
+    assert flows["cbr"]["offered_bps"] == 4e9 and flows["cbr"]["transfers"] is None
+    assert flows["onoff"]["offered_bps"] == 2e9
+    assert flows["onoff"]["offered_bytes"] == flows["onoff"]["transfers"] * 10240
+    dyn = r.flows["dyn"]
+    assert flows["dyn"]["offered_bps"] == pytest.approx(1e9)
+    assert 0 < dyn.stats["transfers_completed"] <= dyn.stats["transfers"]
+    assert dyn.transfer_completion_s.size == dyn.transfer_bytes.size == dyn.stats["transfers_completed"]
+    assert flows["dyn"]["transfer_time_mean_s"] > 0

@@ -8,6 +8,7 @@ mod arrivals;
 mod build;
 mod fair;
 mod report;
+mod sources;
 
 use crate::cc::{Arrival, Notify};
 use crate::config::{SimConfig, TimelineEntry};
@@ -16,7 +17,7 @@ use crate::net::{Admission, Host, Port, Routes};
 use crate::packet::{Packet, PacketKind};
 use crate::report::RunReport;
 use crate::sched::{Event, EventQueue};
-use crate::traffic::Flow;
+use crate::traffic::{Flow, Source};
 use crate::units::Time;
 
 /// One run of the engine.
@@ -40,6 +41,11 @@ pub struct Simulation {
     /// Notifications waiting out their generation latency: (switch, frame).
     pending: Vec<(u32, Packet)>,
     generators: Vec<arrivals::Generator>,
+    /// The dynamic sources (ON-OFF, Poisson-fed) of the configured flows.
+    sources: Vec<Source>,
+    /// Per configured flow, the index of its dynamic source (kept out of [`Flow`],
+    /// which every frame touches).
+    source_of: Vec<Option<u32>>,
     free_slots: Vec<u32>,
     now: Time,
     events: u64,
@@ -119,7 +125,7 @@ impl Simulation {
                 }
             }
             Event::Timeline { entry } => self.apply(entry as usize),
-            Event::Arrival { generator } => self.on_arrival(generator),
+            Event::Source { source, generation } => self.on_source_event(source, generation),
             Event::NotificationReady { slot } => {
                 let (switch, note) = self.pending[slot as usize];
                 self.free_slots.push(slot);

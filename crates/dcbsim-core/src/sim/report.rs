@@ -80,6 +80,7 @@ impl Simulation {
         let node_name = |n: u32| self.config.nodes[n as usize].name.clone();
         let arrivals = self.arrival_reports(&in_network);
         let classes = self.class_reports();
+        let mut sources: Vec<_> = self.source_of.iter().map(|s| s.map(|s| self.sources[s as usize].report())).collect();
         let flows = self
             .flows
             .iter()
@@ -104,6 +105,8 @@ impl Simulation {
                 weight: self.weights[i],
                 priority: f.priority,
                 fair_share_bps: std::mem::take(&mut self.sampler.fair[i]),
+                offered_bps: self.config.flows[i].offered_bps(),
+                source: sources[i].take(),
             })
             .collect();
         RunReport {
