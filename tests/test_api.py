@@ -202,3 +202,16 @@ size_kb = { exponential = 10 }
     assert 0 < dyn.stats["transfers_completed"] <= dyn.stats["transfers"]
     assert dyn.transfer_completion_s.size == dyn.transfer_bytes.size == dyn.stats["transfers_completed"]
     assert flows["dyn"]["transfer_time_mean_s"] > 0
+
+
+def test_a_higher_802_1p_priority_is_served_first(small_text):
+    """Three 4 Gb/s sources into 10 Gb/s for 5 ms, a buffer that holds the excess, two
+    strict-priority classes: the priority-3 source's frames pass at once, the backlog is
+    all priority 0."""
+    text = small_text.replace("buffer_kb = 64.0", "buffer_kb = 4096.0\npriorities = 2").replace('src = "s*"', 'src = ["s0", "s1"]')
+    text += '\n[[flows]]\nname = "high"\nsrc = "s2"\ndst = "r0"\nkind = "constant"\nrate_gbps = 4.0\npriority = 3\n'
+    for classes, high_waits in ((2, False), (1, True)):
+        r = dcbsim.run(dcbsim.loads(text.replace("priorities = 2", f"priorities = {classes}")), seed=1)
+        high = r.flows["high"].stats
+        assert high["dropped_frames"] == 0
+        assert (high["in_network_frames"] > 20) == high_waits, (classes, high)
