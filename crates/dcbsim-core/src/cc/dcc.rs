@@ -80,6 +80,10 @@ pub struct DccParams {
     /// eq. 3 that gives eqs. 5-7); `false` is eq. 2's either-or: a slot adds `a` only
     /// if no decrease came during it.
     pub increase_every_slot: bool,
+    /// Whether each source's slots start at a random phase (its own stream); `false`
+    /// starts every source's first slot when it starts, so sources started together
+    /// add `a` at the same instants.
+    pub random_slot_phase: bool,
     /// Whether the congestion point applies its drop policy.
     pub drop_policy: bool,
     /// Frames whose 802.1p priority is below this are "low" (dropped by the policy);
@@ -102,6 +106,7 @@ impl Default for DccParams {
             w_floor: 0.1,
             aimd: Aimd::default(),
             increase_every_slot: true,
+            random_slot_phase: true,
             drop_policy: true,
             drop_below_priority: 2,
         }
@@ -112,7 +117,7 @@ impl DccParams {
     /// Every parameter name [`DccParams::set`] accepts.
     pub const NAMES: &'static [&'static str] = &[
         "t_eq_bytes", "t_sc_bytes", "mean_frame_bytes", "p_s", "sample_bytes", "u_mbps", "slot_us", "t_halt_ms",
-        "w_min", "w_floor", "a", "b", "increase_every_slot", "drop_policy", "drop_below_priority",
+        "w_min", "w_floor", "a", "b", "increase_every_slot", "random_slot_phase", "drop_policy", "drop_below_priority",
     ];
 
     /// Sets one parameter by its scenario name, checking its range.
@@ -120,6 +125,7 @@ impl DccParams {
         match name {
             "drop_policy" => return value.bool(name).map(|x| self.drop_policy = x),
             "increase_every_slot" => return value.bool(name).map(|x| self.increase_every_slot = x),
+            "random_slot_phase" => return value.bool(name).map(|x| self.random_slot_phase = x),
             _ => {}
         }
         let x = value.number(name)?;
@@ -255,14 +261,20 @@ pub struct DccRp {
     increase_every_slot: bool,
     w: f64,
     slot_end: Option<Time>,
+    /// A slot boundary: the first one after the start, or after the last halt.
+    slot_start: Time,
+    /// Where in its first slot the source starts, as a fraction of a slot.
+    phase: f64,
     decreased: bool,
     halted_until: Option<Time>,
 }
 
 impl DccRp {
     /// A reaction point with setting `aimd`, starting at rate `initial` and never above
-    /// `ceiling` (the smaller of line rate and what the application offers).
-    pub fn new(params: &DccParams, aimd: Aimd, initial: Rate, ceiling: Rate) -> DccRp {
+    /// `ceiling` (the smaller of line rate and what the application offers). Its first
+    /// slot ends `(1 − phase)` slots after it starts (`phase` in [0, 1)), so that sources
+    /// started together do not add `a` in lock-step.
+    pub fn new(params: &DccParams, aimd: Aimd, initial: Rate, ceiling: Rate, phase: f64) -> DccRp {
         let step = params.step.as_f64();
         let w_max = (ceiling.as_f64() / step).max(params.w_min);
         DccRp {
@@ -276,6 +288,8 @@ impl DccRp {
             increase_every_slot: params.increase_every_slot,
             w: (initial.as_f64() / step).clamp(params.w_min, w_max),
             slot_end: None,
+            slot_start: Time::ZERO,
+            phase: phase.clamp(0.0, 0.999),
             decreased: false,
             halted_until: None,
         }
@@ -299,7 +313,8 @@ impl ReactionPoint for DccRp {
 
     fn on_start(&mut self, now: Time) -> bool {
         if self.halted_until.is_none() {
-            self.slot_end = Some(now + self.slot);
+            self.slot_start = now + Time((self.slot.0 as f64 * (1.0 - self.phase)).round() as u64);
+            self.slot_end = Some(self.slot_start);
             self.decreased = false;
         }
         true
@@ -314,6 +329,12 @@ impl ReactionPoint for DccRp {
             Feedback::Decrease => {
                 self.w = (self.aimd.b * self.w).max(self.w_floor);
                 self.decreased = true;
+                // A window at its ceiling stops counting slots; a decrease starts them again,
+                // on the same slot boundaries as before.
+                if self.slot_end.is_none() {
+                    let k = (now - self.slot_start).0 / self.slot.0 + 1;
+                    self.slot_end = Some(self.slot_start + Time(k * self.slot.0));
+                }
             }
             Feedback::Halt => {
                 self.halted_until = Some(now + self.t_halt);
@@ -329,7 +350,8 @@ impl ReactionPoint for DccRp {
             self.halted_until = None;
             self.w = self.w_min;
             self.decreased = false;
-            self.slot_end = Some(now + self.slot);
+            self.slot_start = now + self.slot;
+            self.slot_end = Some(self.slot_start);
             return true;
         }
         let Some(end) = self.slot_end.filter(|&t| t <= now) else { return false };
@@ -337,7 +359,9 @@ impl ReactionPoint for DccRp {
             self.w = (self.w + self.aimd.a).min(self.w_max);
         }
         self.decreased = false;
-        self.slot_end = Some(end + self.slot);
+        // At the ceiling there is nothing to add: no slots until the next decrease (so a
+        // flow that has finished does not tick for the rest of the run).
+        self.slot_end = (self.w < self.w_max).then_some(end + self.slot);
         true
     }
 

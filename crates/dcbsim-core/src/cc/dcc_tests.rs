@@ -13,7 +13,7 @@ fn arrival(queue_bytes: u64) -> Arrival {
 /// A reaction point of eq. 2's reading: no increase at the end of a slot with a decrease.
 fn rp(a: f64, b: f64) -> DccRp {
     let params = DccParams { increase_every_slot: false, ..DccParams::default() };
-    let mut rp = DccRp::new(&params, Aimd { a, b }, Rate::from_mbps(120), Rate::from_gbps(1));
+    let mut rp = DccRp::new(&params, Aimd { a, b }, Rate::from_mbps(120), Rate::from_gbps(1), 0.0);
     rp.on_start(Time::ZERO);
     rp
 }
@@ -56,7 +56,7 @@ fn a_decrease_cuts_at_once_and_the_slot_then_adds_nothing() {
 
 #[test]
 fn by_default_every_slot_adds_a_also_after_a_decrease() {
-    let mut rp = DccRp::new(&DccParams::default(), Aimd { a: 1.0, b: 0.5 }, Rate::from_mbps(120), Rate::from_gbps(1));
+    let mut rp = DccRp::new(&DccParams::default(), Aimd { a: 1.0, b: 0.5 }, Rate::from_mbps(120), Rate::from_gbps(1), 0.0);
     rp.on_start(Time::ZERO);
     rp.on_feedback(Time::from_us(100), 0, &Feedback::Decrease);
     rp.on_timer(SLOT);
@@ -90,12 +90,21 @@ fn aimd_with_b_one_ignores_decreases_but_obeys_halts() {
 
 #[test]
 fn the_window_stops_at_the_ceiling() {
-    let mut rp = DccRp::new(&DccParams::default(), Aimd { a: 1.0, b: 1.0 }, Rate::from_mbps(40), Rate::from_mbps(240));
+    let mut rp = DccRp::new(&DccParams::default(), Aimd { a: 1.0, b: 1.0 }, Rate::from_mbps(40), Rate::from_mbps(240), 0.0);
     rp.on_start(Time::ZERO);
     for k in 1..=10 {
         rp.on_timer(Time(SLOT.0 * k));
     }
     assert_eq!(rp.rate(), Rate::from_mbps(240));
+    // At the ceiling the slots stop; a decrease (b = 0.5 here) starts them again, on the
+    // boundaries they had (every 300 us from the start).
+    assert_eq!(rp.timer(), None);
+    let mut rp = DccRp::new(&DccParams::default(), Aimd { a: 1.0, b: 0.5 }, Rate::from_mbps(240), Rate::from_mbps(240), 0.0);
+    rp.on_start(Time::ZERO);
+    rp.on_timer(SLOT);
+    assert_eq!(rp.timer(), None);
+    rp.on_feedback(Time::from_us(1000), 0, &Feedback::Decrease);
+    assert_eq!((rp.window(), rp.timer()), (3.0, Some(Time::from_us(1200))));
 }
 
 #[test]

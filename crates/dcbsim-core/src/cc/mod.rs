@@ -356,7 +356,9 @@ impl SchemeConfig {
             }
             SchemeConfig::Dcc(params) => {
                 let aimd = init.aimd.unwrap_or(params.aimd);
-                ReactionPointKind::Dcc(DccRp::new(params, aimd, init.initial_rate, init.ceiling))
+                let mut rng = rng;
+                let phase = if params.random_slot_phase { rng.uniform() } else { 0.0 };
+                ReactionPointKind::Dcc(DccRp::new(params, aimd, init.initial_rate, init.ceiling, phase))
             }
         }
     }
