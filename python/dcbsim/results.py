@@ -167,6 +167,8 @@ class Result:
         for a in raw.get("arrivals", []):
             stats = {k: v for k, v in a.items() if k not in ("name", "completion_s", "completed_bytes")}
             self.arrivals[a["name"]] = ArrivalResult(a["name"], _array(a["completion_s"]), _array(a["completed_bytes"]), stats)
+        #: Counters per 802.1p priority (every flow, arrival flows included), by priority.
+        self.classes: dict[int, dict[str, Any]] = {int(c["priority"]): dict(c) for c in raw.get("classes", [])}
         self.run_stats = {k: raw[k] for k in ("simulated_s", "events", "wall_s", "sim_speed")}
 
     @property
@@ -231,6 +233,7 @@ class Result:
             "flows": flows,
             "arrivals": {name: dict(a.stats, **a.fct_summary()) for name, a in self.arrivals.items()},
             "fairness": {k: v for k, v in fair.items() if not k.startswith("per_flow")},
+            "classes": {str(p): c for p, c in self.classes.items()},
             "totals": totals,
             **self.run_stats,
         }
