@@ -54,6 +54,7 @@ fn dumbbell(duration: Time) -> SimConfig {
             jitter: 0.0,
             priority: 0,
             weight: 1.0,
+            transport: Default::default(),
             start: Time::ZERO,
             stop: None,
         });

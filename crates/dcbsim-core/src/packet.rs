@@ -14,6 +14,13 @@ pub enum PacketKind {
         /// What it carries.
         feedback: Feedback,
     },
+    /// A cumulative TCP acknowledgement from a flow's destination to its source.
+    Ack {
+        /// The next segment the receiver expects.
+        next: u32,
+        /// ECN-Echo: the acknowledged segment carried a congestion mark.
+        ece: bool,
+    },
 }
 
 /// One frame. Small and `Copy`: queues and links hold frames by value.
@@ -27,8 +34,21 @@ pub struct Packet {
     pub dst: u32,
     /// Priority class (0 is served first).
     pub priority: u8,
-    /// Data or notification.
+    /// Segment number of a data frame over a transport (zero otherwise).
+    pub seq: u32,
+    /// ECN-capable transport: switches may mark the frame instead of leaving it be.
+    pub ect: bool,
+    /// Congestion experienced: a switch marked the frame.
+    pub ce: bool,
+    /// Data, notification or ACK.
     pub kind: PacketKind,
+}
+
+impl Packet {
+    /// A frame of `kind` with no segment number and no ECN bits.
+    pub fn new(flow: u32, bytes: u32, dst: u32, priority: u8, kind: PacketKind) -> Packet {
+        Packet { flow, bytes, dst, priority, seq: 0, ect: false, ce: false, kind }
+    }
 }
 
 #[cfg(test)]

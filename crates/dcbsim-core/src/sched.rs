@@ -49,6 +49,22 @@ pub enum Event {
         /// Its slot among the notifications being generated.
         slot: u32,
     },
+    /// A transport connection's retransmission timer may have expired.
+    Rto {
+        /// The connection.
+        conn: u32,
+        /// Stale timers (an older generation) are ignored.
+        generation: u32,
+    },
+    /// A transport receiver's delayed-ACK timer may have expired.
+    DelayedAck {
+        /// The connection.
+        conn: u32,
+        /// Stale timers (an older generation) are ignored.
+        generation: u32,
+    },
+    /// The incast client requests its next block.
+    IncastBlock,
 }
 
 impl Event {
@@ -60,6 +76,9 @@ impl Event {
     const SAMPLE: u64 = 5;
     const NOTIFICATION_READY: u64 = 6;
     const ARRIVAL: u64 = 7;
+    const RTO: u64 = 8;
+    const DELAYED_ACK: u64 = 9;
+    const INCAST_BLOCK: u64 = 10;
 
     /// Packs the event into one word: kind (4 bits), id (28 bits), generation (32 bits).
     #[inline(always)]
@@ -73,6 +92,9 @@ impl Event {
             Event::Sample => (Self::SAMPLE, 0, 0),
             Event::NotificationReady { slot } => (Self::NOTIFICATION_READY, slot, 0),
             Event::Arrival { generator } => (Self::ARRIVAL, generator, 0),
+            Event::Rto { conn, generation } => (Self::RTO, conn, generation),
+            Event::DelayedAck { conn, generation } => (Self::DELAYED_ACK, conn, generation),
+            Event::IncastBlock => (Self::INCAST_BLOCK, 0, 0),
         };
         debug_assert!(id < 1 << 28);
         (kind << 60) | ((id as u64) << 32) | generation as u64
@@ -90,6 +112,9 @@ impl Event {
             Self::TIMELINE => Event::Timeline { entry: id },
             Self::NOTIFICATION_READY => Event::NotificationReady { slot: id },
             Self::ARRIVAL => Event::Arrival { generator: id },
+            Self::RTO => Event::Rto { conn: id, generation },
+            Self::DELAYED_ACK => Event::DelayedAck { conn: id, generation },
+            Self::INCAST_BLOCK => Event::IncastBlock,
             _ => Event::Sample,
         }
     }

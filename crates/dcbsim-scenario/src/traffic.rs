@@ -106,6 +106,7 @@ fn template(t: &Table, run: &RunSection, kind: FlowKind) -> Result<FlowSpec> {
         jitter: jitter(t)?,
         priority: t.integer("priority", 0, 7)?.unwrap_or(0) as u8,
         weight: 1.0,
+        transport: Default::default(),
         start: Time::from_ms_f64(start),
         stop: stop.map(Time::from_ms_f64),
     })

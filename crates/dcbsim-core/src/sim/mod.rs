@@ -7,7 +7,9 @@
 mod arrivals;
 mod build;
 mod fair;
+mod incast;
 mod report;
+mod transport;
 
 use crate::cc::{Arrival, Notify};
 use crate::config::{SimConfig, TimelineEntry};
@@ -16,7 +18,7 @@ use crate::net::{Admission, Host, Port, Routes};
 use crate::packet::{Packet, PacketKind};
 use crate::report::RunReport;
 use crate::sched::{Event, EventQueue};
-use crate::traffic::Flow;
+use crate::traffic::{Flow, NO_CONN};
 use crate::units::Time;
 
 /// One run of the engine.
@@ -40,6 +42,10 @@ pub struct Simulation {
     /// Notifications waiting out their generation latency: (switch, frame).
     pending: Vec<(u32, Packet)>,
     generators: Vec<arrivals::Generator>,
+    /// Transport connections, indexed by [`Flow::conn`].
+    conns: Vec<transport::Conn>,
+    /// The incast application, if any.
+    incast: Option<incast::Incast>,
     free_slots: Vec<u32>,
     now: Time,
     events: u64,
@@ -127,6 +133,9 @@ impl Simulation {
                 self.enqueue(back, note);
             }
             Event::Sample => self.sample(),
+            Event::Rto { conn, generation } => self.on_rto(conn, generation),
+            Event::DelayedAck { conn, generation } => self.on_delayed_ack(conn, generation),
+            Event::IncastBlock => self.incast_request(),
         }
     }
 
@@ -147,9 +156,10 @@ impl Simulation {
 
     /// A frame arrives at switch port `out`.
     #[inline]
-    fn enqueue(&mut self, out: u32, pkt: Packet) {
+    fn enqueue(&mut self, out: u32, mut pkt: Packet) {
         let now = self.now;
         let port = &mut self.ports[out as usize];
+        port.mark(&mut pkt);
         let admission = port.admit(now, pkt);
         match admission {
             Admission::SendNow => self.transmit(out, pkt),
@@ -190,7 +200,7 @@ impl Simulation {
             let Notify { flow, feedback } = self.notify[i];
             let dst = self.flows[flow as usize].src;
             let kind = PacketKind::Notification { cpid: out, feedback };
-            let note = Packet { flow, bytes, dst, priority: 0, kind };
+            let note = Packet::new(flow, bytes, dst, 0, kind);
             if self.cnm_rngs.is_empty() {
                 let back = self.routes.next_port(switch, dst);
                 self.enqueue(back, note);
@@ -248,8 +258,13 @@ impl Simulation {
 
     /// A frame reached its destination node.
     fn receive(&mut self, pkt: Packet) {
+        let conn = self.flows[pkt.flow as usize].conn;
+        if pkt.kind == PacketKind::Data && conn != NO_CONN && !self.receive_segment(&pkt, conn) {
+            return;
+        }
         let flow = &mut self.flows[pkt.flow as usize];
         match pkt.kind {
+            PacketKind::Ack { next, ece } => self.receive_ack(pkt.flow, next, ece),
             PacketKind::Data => {
                 flow.counters.delivered_frames += 1;
                 flow.counters.delivered_bytes += pkt.bytes as u64;

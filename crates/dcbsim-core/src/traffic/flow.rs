@@ -5,6 +5,9 @@ use crate::rng::Rng;
 use crate::config::{FlowKind, FlowSpec};
 use crate::units::{Bytes, Rate, Time, TransmitMemo};
 
+/// [`Flow::conn`] of a flow without a transport.
+pub const NO_CONN: u32 = u32::MAX;
+
 /// Counters kept per flow.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct FlowCounters {
@@ -71,6 +74,10 @@ pub struct Flow {
     pub counters: FlowCounters,
     /// The arrival source that made this flow, if any.
     pub generator: Option<u32>,
+    /// Index of its transport connection ([`NO_CONN`]: none).
+    pub conn: u32,
+    /// Whether its transport's window lets a segment go (always, without one).
+    pub window_open: bool,
     gap: TransmitMemo,
     jitter: f64,
     gap_factor: f64,
@@ -114,6 +121,8 @@ impl Flow {
             completed_at: None,
             counters: FlowCounters::default(),
             generator: None,
+            conn: NO_CONN,
+            window_open: true,
             gap: TransmitMemo::default(),
             jitter: spec.jitter,
             gap_factor: 1.0,
@@ -124,7 +133,7 @@ impl Flow {
     /// Whether the flow has a frame to send (ignoring its rate limiter).
     #[inline]
     pub fn has_backlog(&self) -> bool {
-        self.active && self.remaining != 0 && self.rate.0 != 0
+        self.active && self.remaining != 0 && self.rate.0 != 0 && self.window_open
     }
 
     /// Takes the next frame's size off the backlog.
@@ -138,6 +147,13 @@ impl Flow {
         if self.remaining != u64::MAX {
             self.remaining -= bytes as u64;
         }
+        self.sent(now, bytes);
+        bytes
+    }
+
+    /// Accounts for a frame of `bytes` leaving at `now` (the limiter and counters).
+    #[inline]
+    pub fn sent(&mut self, now: Time, bytes: u32) {
         self.last_send = now;
         self.last_bytes = bytes;
         if self.jitter > 0.0 {
@@ -145,7 +161,6 @@ impl Flow {
         }
         self.counters.sent_frames += 1;
         self.counters.sent_bytes += bytes as u64;
-        bytes
     }
 
     /// When the rate limiter lets the next frame go: the last frame's start plus its

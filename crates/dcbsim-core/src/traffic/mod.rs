@@ -2,4 +2,4 @@
 
 mod flow;
 
-pub use flow::{Flow, FlowCounters};
+pub use flow::{Flow, FlowCounters, NO_CONN};
