@@ -10,7 +10,7 @@ use dcbsim_core::units::{Rate, Time};
 
 const FLOW_KEYS: &[&str] = &[
     "name", "src", "dst", "kind", "rate_gbps", "rate_mbps", "max_rate_gbps", "max_rate_mbps", "size_kb", "size_bytes",
-    "frame_bytes", "jitter", "priority", "weight", "start_ms", "stop_ms",
+    "frame_bytes", "jitter", "priority", "weight", "transport", "start_ms", "stop_ms",
 ];
 
 /// The spread of the gaps between frames, in [0, 1).
@@ -106,7 +106,7 @@ fn template(t: &Table, run: &RunSection, kind: FlowKind) -> Result<FlowSpec> {
         jitter: jitter(t)?,
         priority: t.integer("priority", 0, 7)?.unwrap_or(0) as u8,
         weight: 1.0,
-        transport: Default::default(),
+        transport: crate::transport::transport(t)?,
         start: Time::from_ms_f64(start),
         stop: stop.map(Time::from_ms_f64),
     })
@@ -148,7 +148,7 @@ fn read_flow(t: &Table, run: &RunSection, topo: &Topology) -> Result<FlowEntry> 
 
 const ARRIVAL_KEYS: &[&str] = &[
     "name", "src", "dst", "rate_per_s", "size_kb", "size_bytes", "rate_gbps", "rate_mbps", "max_rate_gbps",
-    "max_rate_mbps", "frame_bytes", "jitter", "priority", "weight", "start_ms", "stop_ms",
+    "max_rate_mbps", "frame_bytes", "jitter", "priority", "weight", "transport", "start_ms", "stop_ms",
 ];
 
 /// Reads every `[[arrivals]]` entry: one Poisson source per source–destination pair.
