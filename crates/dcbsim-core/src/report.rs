@@ -59,9 +59,10 @@ pub struct FlowReport {
     pub sent_frames: u64,
     /// Bytes put on the wire by the source.
     pub sent_bytes: u64,
-    /// Frames that reached the destination.
+    /// Frames that reached the destination (over a transport: frames carrying data
+    /// not received before, so a duplicate is not counted twice).
     pub delivered_frames: u64,
-    /// Bytes that reached the destination.
+    /// Bytes that reached the destination (over a transport: new data only).
     pub delivered_bytes: u64,
     /// Frames dropped anywhere.
     pub dropped_frames: u64,
