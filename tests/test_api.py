@@ -153,3 +153,32 @@ size_kb = 10.0
     s = r.summary["arrivals"]["short"]
     assert s["completed"] == a.completion_s.size and s["fct_p50_s"] > 0
     assert a.stats["sent_frames"] == a.stats["delivered_frames"] + a.stats["dropped_frames"] + a.stats["in_network_frames"]
+
+
+def test_dynamic_sources_report_what_they_offered(small_text):
+    text = small_text.replace('src = "s*"', 'src = "s0"') + """
+[[flows]]
+name = "onoff"
+src = "s1"
+dst = "r0"
+kind = "on_off"
+load_gbps = 2.0
+
+[[flows]]
+name = "dyn"
+src = "s2"
+dst = "r0"
+kind = "poisson"
+load_gbps = 1.0
+size_kb = { exponential = 10 }
+"""
+    r = dcbsim.run(dcbsim.loads(text), seed=1)
+    flows = r.summary["flows"]
+    assert flows["cbr"]["offered_bps"] == 4e9 and flows["cbr"]["transfers"] is None
+    assert flows["onoff"]["offered_bps"] == 2e9
+    assert flows["onoff"]["offered_bytes"] == flows["onoff"]["transfers"] * 10240
+    dyn = r.flows["dyn"]
+    assert flows["dyn"]["offered_bps"] == pytest.approx(1e9)
+    assert 0 < dyn.stats["transfers_completed"] <= dyn.stats["transfers"]
+    assert dyn.transfer_completion_s.size == dyn.transfer_bytes.size == dyn.stats["transfers_completed"]
+    assert flows["dyn"]["transfer_time_mean_s"] > 0

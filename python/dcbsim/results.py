@@ -46,7 +46,12 @@ class PortResult:
 
 @dataclass(frozen=True)
 class FlowResult:
-    """One flow: its per-interval series and counters."""
+    """One flow: its per-interval series and counters.
+
+    For a ``poisson`` flow, ``transfer_completion_s`` holds each completed transfer's
+    time from its arrival until its last byte left the source's NIC, and
+    ``transfer_bytes`` its size (both empty for other kinds).
+    """
 
     name: str
     rate_bps: np.ndarray
@@ -58,6 +63,19 @@ class FlowResult:
     cwnd_segments: np.ndarray = field(default_factory=lambda: np.zeros(0))
     #: DCTCP's alpha at each sample (empty unless the flow runs DCTCP).
     alpha: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    transfer_completion_s: np.ndarray = field(default_factory=lambda: np.empty(0))
+    transfer_bytes: np.ndarray = field(default_factory=lambda: np.empty(0))
+
+    def transfer_summary(self) -> dict[str, float | None]:
+        """Mean and 99th percentile of the transfer times of a ``poisson`` flow (s);
+        empty for flows without a dynamic source."""
+        if self.stats.get("transfers") is None:
+            return {}
+        t = self.transfer_completion_s
+        return {
+            "transfer_time_mean_s": float(t.mean()) if t.size else None,
+            "transfer_time_p99_s": float(np.quantile(t, 0.99)) if t.size else None,
+        }
 
 
 @dataclass(frozen=True)
@@ -191,9 +209,10 @@ class Result:
             self.ports[p["name"]] = PortResult(p["name"], _array(p["queue_bytes"]), stats)
         self.flows: dict[str, FlowResult] = {}
         for f in raw["flows"]:
-            keys = ("rate_bps", "throughput_bps", "send_bps", "fair_share_bps", "cwnd_segments", "alpha")
-            series = {k: _array(f[k]) for k in keys if k in f}
-            stats = {k: v for k, v in f.items() if k not in series and k != "name"}
+            arrays = ("rate_bps", "throughput_bps", "send_bps", "fair_share_bps", "transfer_completion_s", "transfer_bytes",
+                      "cwnd_segments", "alpha")
+            series = {k: _array(f[k]) for k in arrays if k in f}
+            stats = {k: v for k, v in f.items() if k not in arrays and k != "name"}
             self.flows[f["name"]] = FlowResult(f["name"], stats=stats, **series)
         self.arrivals: dict[str, ArrivalResult] = {}
         for a in raw.get("arrivals", []):
@@ -272,6 +291,7 @@ class Result:
                 throughput_bps=f.stats["delivered_bytes"] * 8 / duration,
                 fair_share_bps=float(share.mean()) if share.size else None,
                 share_rms_bps=fair["per_flow_rms_bps"][k],
+                **f.transfer_summary(),
             )
         totals = {
             key: sum(f.stats[key] for f in self.flows.values())

@@ -75,6 +75,7 @@ def summary_table(summary: dict[str, Any], max_rows: int = 20) -> str:
         [
             name,
             f"{f['throughput_bps'] / 1e9:.3f}",
+            "" if f.get("offered_bps") is None else f"{f['offered_bps'] / 1e9:.3f}",
             "" if f.get("fair_share_bps") is None else f"{f['fair_share_bps'] / 1e9:.3f}",
             f"{f.get('weight', 1.0):g}",
             str(f["delivered_frames"]),
@@ -95,7 +96,7 @@ def summary_table(summary: dict[str, Any], max_rows: int = 20) -> str:
     parts = [
         _table(["port", "mean q (KB)", "std q (KB)", "P(q=0) %", "util %", "drops", "notifications", "ECN marks"], port_rows),
         "",
-        _table(["flow", "Gb/s", "fair Gb/s", "weight", "delivered", "dropped", "notifications", "rtx/RTO", "FCT (ms)"], flow_rows),
+        _table(["flow", "Gb/s", "offered", "fair Gb/s", "weight", "delivered", "dropped", "notifications", "rtx/RTO", "FCT (ms)"], flow_rows),
         *([_fairness_line(summary["fairness"]), ""] if summary.get("fairness", {}).get("jain") is not None else []),
         "",
         *(

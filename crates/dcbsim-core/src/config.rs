@@ -72,6 +72,37 @@ pub enum FlowKind {
         /// Bytes to transfer.
         size: SizeDist,
     },
+    /// An ON-OFF source: ON adds a burst to the backlog, sent as fast as the flow's
+    /// rate allows; once the burst's last frame has left the rate limiter an OFF
+    /// period follows, with mean `burst·8/load − burst·8/line_rate`, so that the
+    /// source offers `load` on average when nothing limits it. OFF times come from
+    /// the stream `source:<name>`.
+    OnOff {
+        /// Bytes of each burst.
+        burst: u64,
+        /// The average offered load; below the source's line rate.
+        load: Rate,
+        /// How OFF periods are drawn.
+        off: OffTime,
+    },
+    /// One flow whose backlog is fed by transfers arriving as a Poisson process
+    /// (arrival times and sizes from the stream `source:<name>`).
+    Poisson {
+        /// Transfers per second.
+        rate_per_s: f64,
+        /// Size of each transfer.
+        size: SizeDist,
+    },
+}
+
+/// How the OFF periods of an ON-OFF source are drawn around their mean.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OffTime {
+    /// Exponentially distributed.
+    #[default]
+    Exponential,
+    /// Always the mean.
+    Fixed,
 }
 
 /// One flow from a source host to a destination host.
@@ -83,7 +114,7 @@ pub struct FlowSpec {
     pub src: usize,
     /// Index of the destination host.
     pub dst: usize,
-    /// Greedy, constant-rate or finite.
+    /// Greedy, constant-rate, finite, ON-OFF or Poisson-fed.
     pub kind: FlowKind,
     /// Initial rate (greedy, finite) or the fixed rate (constant). `None` is line rate.
     pub rate: Option<Rate>,
@@ -107,6 +138,27 @@ pub struct FlowSpec {
     pub start: Time,
     /// When it stops producing new frames (`None`: never).
     pub stop: Option<Time>,
+}
+
+impl FlowSpec {
+    /// The demand a fair-share calculation should use, bits/s: the load of an ON-OFF
+    /// or Poisson-fed flow, the rate of a constant flow, a greedy flow's `max_rate`;
+    /// each under `max_rate` when there is one. `None` when nothing bounds it (a
+    /// greedy flow without a cap, a finite flow).
+    pub fn offered_bps(&self) -> Option<f64> {
+        let cap = self.max_rate.map(Rate::as_f64);
+        let demand = match &self.kind {
+            FlowKind::OnOff { load, .. } => Some(load.as_f64()),
+            FlowKind::Poisson { rate_per_s, size } => Some(rate_per_s * 8.0 * size.mean()),
+            FlowKind::Constant => self.rate.map(Rate::as_f64),
+            FlowKind::Greedy => cap,
+            FlowKind::Finite { .. } => None,
+        };
+        match (demand, cap) {
+            (Some(d), Some(c)) => Some(d.min(c)),
+            (d, _) => d,
+        }
+    }
 }
 
 /// A source of finite flows arriving as a Poisson process (short flows, say).

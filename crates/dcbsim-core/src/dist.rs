@@ -162,6 +162,12 @@ impl SizeDist {
         }
     }
 
+    /// Arrivals per second at which sizes from this distribution offer `load`:
+    /// `load / (8 · mean size)`.
+    pub fn arrivals_per_s(&self, load: crate::units::Rate) -> f64 {
+        load.as_f64() / (8.0 * self.mean())
+    }
+
     /// Checks the parameters; the message says what is allowed.
     pub fn check(&self) -> Result<(), String> {
         let ok = match self {

@@ -101,6 +101,27 @@ pub struct FlowReport {
     /// capacities and the flows' demands then (flows made by `[[arrivals]]` not
     /// counted).
     pub fair_share_bps: Vec<f64>,
+    /// The demand a fair-share calculation should use, bits/s (see
+    /// [`crate::config::FlowSpec::offered_bps`]); `None` for an unbounded greedy flow.
+    pub offered_bps: Option<f64>,
+    /// What its ON-OFF or Poisson source offered; `None` for other kinds.
+    pub source: Option<SourceReport>,
+}
+
+/// What the dynamic source of an ON-OFF or Poisson-fed flow offered.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SourceReport {
+    /// Bytes added to the flow's backlog.
+    pub offered_bytes: u64,
+    /// Transfers that arrived (for ON-OFF, bursts that started).
+    pub transfers: u64,
+    /// Transfers (bursts) whose last byte was handed to the NIC.
+    pub transfers_completed: u64,
+    /// Poisson-fed flows: per completed transfer, seconds from its arrival until its
+    /// last byte left the source's NIC (not its delivery). Empty for ON-OFF.
+    pub completion_s: Vec<f64>,
+    /// Size of each completed transfer, bytes (same order).
+    pub completed_bytes: Vec<u64>,
 }
 
 /// What the flows of one arrival source did.

@@ -76,6 +76,14 @@ fn flow_dict<'py>(py: Python<'py>, f: &FlowReport) -> PyResult<Bound<'py, PyDict
     d.set_item("send_bps", floats(py, f.send_bps.iter().copied()))?;
     d.set_item("fair_share_bps", floats(py, f.fair_share_bps.iter().copied()))?;
     d.set_item("weight", f.weight)?;
+    d.set_item("offered_bps", f.offered_bps)?;
+    let source = f.source.as_ref();
+    d.set_item("offered_bytes", source.map(|s| s.offered_bytes))?;
+    d.set_item("transfers", source.map(|s| s.transfers))?;
+    d.set_item("transfers_completed", source.map(|s| s.transfers_completed))?;
+    let (times, sizes) = source.map_or((&[][..], &[][..]), |s| (&s.completion_s[..], &s.completed_bytes[..]));
+    d.set_item("transfer_completion_s", floats(py, times.iter().copied()))?;
+    d.set_item("transfer_bytes", floats(py, sizes.iter().map(|&b| b as f64)))?;
     Ok(d)
 }
 

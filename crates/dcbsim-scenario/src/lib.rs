@@ -24,6 +24,7 @@
 
 mod doc;
 mod error;
+mod kinds;
 mod network;
 mod overrides;
 mod reader;

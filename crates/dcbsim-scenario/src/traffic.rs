@@ -1,6 +1,7 @@
-//! `[[flows]]` and `[[timeline]]`.
+//! `[[flows]]`, `[[arrivals]]` and `[[timeline]]`.
 
 use crate::doc::Node;
+use crate::kinds;
 use crate::network::{RunSection, param_value, port_ref};
 use crate::reader::{Result, Table};
 use dcbsim_core::cc::SchemeConfig;
@@ -9,8 +10,8 @@ use dcbsim_core::topology::Topology;
 use dcbsim_core::units::{Rate, Time};
 
 const FLOW_KEYS: &[&str] = &[
-    "name", "src", "dst", "kind", "rate_gbps", "rate_mbps", "max_rate_gbps", "max_rate_mbps", "size_kb", "size_bytes",
-    "frame_bytes", "jitter", "priority", "weight", "transport", "start_ms", "stop_ms",
+    "name", "src", "dst", "kind", "rate_gbps", "rate_mbps", "max_rate_gbps", "max_rate_mbps", "frame_bytes", "jitter",
+    "priority", "weight", "transport", "start_ms", "stop_ms",
 ];
 
 /// The spread of the gaps between frames, in [0, 1).
@@ -61,7 +62,7 @@ fn endpoints(t: &Table, key: &str, topo: &Topology) -> Result<Vec<usize>> {
 }
 
 /// A rate given as `<key>_gbps` or `<key>_mbps` (at most one).
-fn rate(t: &Table, stem: &str) -> Result<Option<Rate>> {
+pub(crate) fn rate(t: &Table, stem: &str) -> Result<Option<Rate>> {
     let (g, m) = (format!("{stem}_gbps"), format!("{stem}_mbps"));
     match (t.positive(&g)?, t.positive(&m)?) {
         (Some(_), Some(_)) => Err(t.error(&m, t.get(&m), format!("give {g} or {m}, not both"))),
@@ -128,27 +129,20 @@ type FlowEntry = (Vec<(usize, usize)>, Vec<f64>, FlowSpec);
 
 fn read_flow(t: &Table, run: &RunSection, topo: &Topology) -> Result<FlowEntry> {
     let pairs = pairs(t, topo)?;
-    let kind_name = t.choice("kind", &["greedy", "constant", "finite"])?.unwrap_or("greedy");
-    let size = t.size()?;
-    let kind = match (kind_name, size) {
-        ("finite", Some(size)) => FlowKind::Finite { size },
-        ("finite", None) => return Err(t.error("size_kb", None, "a finite flow needs size_kb or size_bytes")),
-        (_, Some(_)) => return Err(t.error("size_kb", None, "a size is only for kind = \"finite\"")),
-        ("constant", None) => FlowKind::Constant,
-        _ => FlowKind::Greedy,
-    };
+    let sources: Vec<usize> = pairs.iter().map(|&(s, _)| s).collect();
+    let kind = kinds::read_kind(t, &sources, topo)?;
     let spec = template(t, run, kind)?;
     if spec.kind == FlowKind::Constant && spec.rate.is_none() {
         return Err(t.error("rate_gbps", None, "a constant flow needs rate_gbps or rate_mbps"));
     }
     let weights = weights(t, pairs.len())?;
-    t.finish(FLOW_KEYS)?;
+    t.finish(&[FLOW_KEYS, kinds::KEYS].concat())?;
     Ok((pairs, weights, spec))
 }
 
 const ARRIVAL_KEYS: &[&str] = &[
-    "name", "src", "dst", "rate_per_s", "size_kb", "size_bytes", "rate_gbps", "rate_mbps", "max_rate_gbps",
-    "max_rate_mbps", "frame_bytes", "jitter", "priority", "weight", "transport", "start_ms", "stop_ms",
+    "name", "src", "dst", "rate_per_s", "load_gbps", "load_mbps", "size_kb", "size_bytes", "rate_gbps", "rate_mbps",
+    "max_rate_gbps", "max_rate_mbps", "frame_bytes", "jitter", "priority", "weight", "transport", "start_ms", "stop_ms",
 ];
 
 /// Reads every `[[arrivals]]` entry: one Poisson source per source–destination pair.
@@ -157,8 +151,8 @@ pub fn read_arrivals(tables: &[Table], run: &RunSection, topo: &Topology) -> Res
     for t in tables {
         let (name, name_node) = t.required("name", t.string("name")?)?;
         let pairs = pairs(t, topo)?;
-        let rate_per_s = t.required("rate_per_s", t.positive("rate_per_s")?)?;
         let size = t.required("size_kb", t.size()?)?;
+        let rate_per_s = kinds::arrival_rate(t, &size)?;
         let mut flow = template(t, run, FlowKind::Finite { size: size.clone() })?;
         flow.weight = t.positive("weight")?.unwrap_or(1.0);
         t.finish(ARRIVAL_KEYS)?;

@@ -107,6 +107,67 @@ fn timeline_entry_after_the_end() {
 }
 
 #[test]
+fn on_off_load_at_or_above_the_line_rate() {
+    let e = with("rate_gbps = 2.0", "kind = \"on_off\"\nload_gbps = 10.0");
+    assert_at(&e, 17, "flows[0].load_gbps", "must be below the line rate of \"s0\" (10 Gb/s)");
+    assert_eq!(e.column, 13, "{e}");
+}
+
+#[test]
+fn on_off_without_a_load() {
+    assert_at(&with("rate_gbps = 2.0", "kind = \"on_off\""), 13, "flows[0].load_gbps", "needs load_gbps or load_mbps");
+}
+
+#[test]
+fn on_off_keys_name_their_kind() {
+    let e = with("rate_gbps = 2.0", "burst_kb = 10");
+    assert_at(&e, 16, "flows[0].burst_kb", "is only for kind = \"on_off\"");
+    let e = with("rate_gbps = 2.0", "kind = \"on_off\"\nload_gbps = 1\noff = \"pareto\"");
+    assert_at(&e, 18, "flows[0].off", "unknown \"pareto\"; allowed: exponential, fixed");
+    let e = with("rate_gbps = 2.0", "kind = \"on_off\"\nload_gbps = 1\nburst_kb = 0");
+    assert_at(&e, 18, "flows[0].burst_kb", "must be > 0");
+    let e = with("rate_gbps = 2.0", "kind = \"on_off\"\nload_gbps = 1\nburst_kb = 1\nburst_bytes = 5");
+    assert_at(&e, 19, "flows[0].burst_bytes", "give burst_kb or burst_bytes, not both");
+    let e = with("rate_gbps = 2.0", "kind = \"on_off\"\nload_gbps = 1\nload_mbps = 5");
+    assert_at(&e, 18, "flows[0].load_mbps", "give load_gbps or load_mbps, not both");
+}
+
+#[test]
+fn unknown_flow_kind_lists_the_kinds() {
+    let e = with("rate_gbps = 2.0", "kind = \"bursty\"");
+    assert_at(&e, 16, "flows[0].kind", "allowed: greedy, constant, finite, on_off, poisson");
+}
+
+#[test]
+fn poisson_flow_rate_and_size() {
+    let e = with("rate_gbps = 2.0", "kind = \"poisson\"\nload_gbps = 1");
+    assert_at(&e, 13, "flows[0].size_kb", "a poisson flow needs size_kb or size_bytes");
+    let e = with("rate_gbps = 2.0", "kind = \"poisson\"\nsize_kb = 10");
+    assert_at(&e, 13, "flows[0].rate_per_s", "is required (or give the load as load_gbps or load_mbps)");
+    let e = with("rate_gbps = 2.0", "kind = \"poisson\"\nsize_kb = 10\nrate_per_s = 100\nload_gbps = 1");
+    assert_at(&e, 19, "flows[0].load_gbps", "give rate_per_s or a load");
+    let e = with("rate_gbps = 2.0", "kind = \"poisson\"\nsize_kb = 10\nrate_per_s = -1");
+    assert_at(&e, 18, "flows[0].rate_per_s", "must be > 0 (got -1)");
+    let e = with("rate_gbps = 2.0", "kind = \"poisson\"\nsize_kb = { pareto = [10, 1.0] }\nrate_per_s = 5");
+    assert_at(&e, 17, "flows[0].size_kb", "Pareto shape > 1");
+    let e = with("rate_gbps = 2.0", "rate_per_s = 5");
+    assert_at(&e, 16, "flows[0].rate_per_s", "is only for kind = \"poisson\"");
+    let e = with("rate_gbps = 2.0", "load_gbps = 5");
+    assert_at(&e, 16, "flows[0].load_gbps", "is only for kind = \"on_off\" or kind = \"poisson\"");
+}
+
+#[test]
+fn arrivals_take_a_rate_or_a_load_not_both() {
+    let arrivals = "[[arrivals]]\nname = \"a\"\nsrc = \"s0\"\ndst = \"r0\"\nsize_kb = 10\n";
+    let e = error(&format!("{GOOD}{arrivals}rate_per_s = 5\nload_mbps = 100\n"));
+    assert_at(&e, 28, "arrivals[0].load_mbps", "give rate_per_s or a load (load_gbps, load_mbps), not both");
+    let e = error(&format!("{GOOD}{arrivals}"));
+    assert_at(&e, 22, "arrivals[0].rate_per_s", "is required (or give the load");
+    let e = error(&format!("{GOOD}{arrivals}load_gbps = 0\n"));
+    assert_at(&e, 27, "arrivals[0].load_gbps", "must be > 0 (got 0)");
+}
+
+#[test]
 fn unknown_scheme_name() {
     assert_at(&with("name = \"none\"", "name = \"tcp\""), 11, "scheme.name", "allowed: none, qcn");
 }

@@ -1,6 +1,7 @@
-//! Flow sizes from distributions and Poisson arrival sources.
+//! Flow sizes from distributions, Poisson arrival sources and dynamic flow kinds.
 
-use dcbsim_core::config::FlowKind;
+use dcbsim_core::config::{FlowKind, OffTime};
+use dcbsim_core::units::Rate;
 use dcbsim_core::dist::SizeDist;
 use dcbsim_scenario::load_str;
 
@@ -31,6 +32,24 @@ fn arrival_sources_expand_per_pair() {
     let names: Vec<&str> = s.config.arrivals.iter().map(|a| a.name.as_str()).collect();
     assert_eq!(names, ["short0", "short1", "short2"]);
     assert_eq!(s.config.arrivals[1].rate_per_s, 200.0);
+}
+
+#[test]
+fn dynamic_sources_read_their_defaults_and_loads() {
+    let text = scenario(
+        "[[flows]]\nsrc = \"s0\"\ndst = \"r0\"\nkind = \"on_off\"\nload_mbps = 500\n\
+         [[flows]]\nsrc = \"s1\"\ndst = \"r0\"\nkind = \"on_off\"\nload_gbps = 1\nburst_bytes = 1500\noff = \"fixed\"\n\
+         [[flows]]\nsrc = \"s2\"\ndst = \"r0\"\nkind = \"poisson\"\nload_gbps = 2.0\nsize_kb = { pareto = [10, 1.1] }\n\
+         [[arrivals]]\nname = \"a\"\nsrc = \"s0\"\ndst = \"r0\"\nload_mbps = 100\nsize_bytes = 1250\n",
+    );
+    let s = load_str(&text, "t.toml", &[]).unwrap();
+    let kinds: Vec<&FlowKind> = s.config.flows.iter().map(|f| &f.kind).collect();
+    assert_eq!(kinds[0], &FlowKind::OnOff { burst: 10_240, load: Rate::from_mbps(500), off: OffTime::Exponential });
+    assert_eq!(kinds[1], &FlowKind::OnOff { burst: 1500, load: Rate::from_gbps(1), off: OffTime::Fixed });
+    let FlowKind::Poisson { rate_per_s, size } = kinds[2] else { panic!("{:?}", kinds[2]) };
+    assert_eq!(size, &SizeDist::Pareto { mean: 10_240.0, shape: 1.1 });
+    assert!((rate_per_s - 2e9 / (8.0 * 10_240.0)).abs() < 1e-9);
+    assert!((s.config.arrivals[0].rate_per_s - 10_000.0).abs() < 1e-9);
 }
 
 #[test]

@@ -73,12 +73,16 @@ def _fig07(runs: Runs, path: str) -> str:
 
 
 def figures(runs: Runs, outdir: str) -> list[str]:
-    """Figs. 4, 5, 7 and 8 like the paper's (seed 1)."""
+    """Figs. 4, 5, 6a, 6b, 7 and 8 like the paper's (seed 1)."""
     out = [
         _rates(runs, "fig04", "FQCN paper, Fig. 4: four static flows, bottleneck 10 → 1 → 10 Gb/s (dashed: fair share)",
                os.path.join(outdir, "fqcn_fig04.png"), queue_port="sw0:r0"),
         _rates(runs, "fig05_parking_lot", "FQCN paper, Fig. 5: parking lot, flows started 1 s apart (dashed: max-min share)",
                os.path.join(outdir, "fqcn_fig05.png")),
+        _rates(runs, "fig06a_on_off", "FQCN paper, Fig. 6a: three static flows, ON-OFF sources of 1 and 5 Gb/s from 1 s (dashed: max-min share)",
+               os.path.join(outdir, "fqcn_fig06a.png"), queue_port="sw0:r0"),
+        _rates(runs, "fig06b_poisson", "FQCN paper, Fig. 6b: four static flows, Poisson-fed sources of 2, 1, 0.5, 0.25 Gb/s (dashed: max-min share)",
+               os.path.join(outdir, "fqcn_fig06b.png"), queue_port="sw0:r0"),
         _rates(runs, "fig08_weights", "FQCN paper, Fig. 8: weights 4, 3, 2, 1; f0 capped at 1 Gb/s at 3 s (dashed: weighted share)",
                os.path.join(outdir, "fqcn_fig08.png")),
         _fig07(runs, os.path.join(outdir, "fqcn_fig07.png")),

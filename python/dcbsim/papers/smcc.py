@@ -40,7 +40,7 @@ def _empties(runs: Runs) -> Outcome:
 def _shrinks(runs: Runs) -> Outcome:
     a, b, c = (phase_stats(runs, p)["std"] for p in ("[2, 4] s", "[4, 6] s", "[6, 8] s"))
     ours = f"queue std {a / 1024:.1f} → {b / 1024:.1f} → {c / 1024:.1f} KB"
-    return Outcome(ours, b < a and c < b)
+    return Outcome(ours, b <= 0.9 * a and c <= 0.9 * b)
 
 
 def _cdf(runs: Runs) -> Outcome:
@@ -48,11 +48,14 @@ def _cdf(runs: Runs) -> Outcome:
     return Outcome(f"{100 * empty:.1f} %", empty > 0.10)
 
 
-WHY = ("Our QCN (the full 802.1Qau RP and CP) keeps the queue near q0 while the background flow runs, and "
-       "the shorter byte counter (30 KB) makes each RP raise its rate five times as often, so the queue "
-       "swings more after 4 s, not less. The paper's NetFPGA QCN implements only decrease, Fast Recovery "
-       "and Active Increase (§5.1); disabling HAI, the timer, target-rate reduction or jitter here "
-       "(all parameters) does not change this picture; which detail of the testbed differs is not known.")
+WHY = ("The paper's NetFPGA QCN implements only rate decrease, Fast Recovery and Active Increase (§5.1), "
+       "and its R is the rate just before the latest CNM (§2): our scenario sets `hold_target = false`, "
+       "`hyper_active = false`, `target_reduction = false`. The TR rule decides most of it: with the standard's "
+       "rule (TR kept while BS = TS = 0) the queue never empties in [2, 4] s and its std is 2.7 → 18.5 → 9.1 KB; "
+       "with the paper's, P(q = 0) is 6.9 % in [2, 4] s and the std 27.9 → 27.8 → 14.5 KB. With HAI on as well "
+       "(`--set scheme.hyper_active=true`) P(q = 0) is 15.8 %, utilization 99.0 %, std 33.6 → 25.8 → 15.2 KB, "
+       "but the paper says its QCN has no HAI. The link stays over 99 % used in every variant (the paper: "
+       "96.8 %); which detail of the testbed idles it longer is not known.")
 
 def queue_after(runs: Runs, scenario: str, overrides=(), after_s: float = 0.5, seeds: int = 3) -> np.ndarray:
     """The sampled bottleneck queue after ``after_s``, all seeds together (bytes)."""
@@ -192,9 +195,7 @@ CLAIMS = [
                "close the offset."),
     Claim("smcc", "fig16", "Fig. 16", "over 10 runs of 2 s SMCC's queue is concentrated at 64 KB, QCN's spread "
           "over 40–80 KB with P(q = 0) up to 10 %", "SMCC tight, QCN wide", "SMCC ≥ 80 % within 56–72 KB, QCN 20 points fewer",
-          _fig16, holds_here=False,
-          note="Our QCN with the paper's Fig. 5 settings holds three line-rate sources as tightly as SMCC (96 % vs "
-               "97 % within 56–72 KB, never empty); see the Fig. 5 rows."),
+          _fig16),
     Claim("smcc", "fig17", "Fig. 17", "the three SMCC sources reach their fair share", "fair",
           "all 3 seeds fair (min/max ≥ 0.9 for 1 s, 100 ms averages) within 10 s", _fig17, holds_here=False,
           note=WHY_SMCC_FAIR),
@@ -206,9 +207,10 @@ CLAIMS = [
           "at the first bottleneck (c1→c2)", "smaller", "queue std lower in patterns I and II (3 seeds)", _parking(0)),
     Claim("smcc", "fig20-second", "Figs. 20–22", "parking lot: … and at the second bottleneck (c2→c3) once the "
           "bottleneck moves", "smaller", "queue std lower in patterns I and II (3 seeds)", _parking(1), holds_here=False,
-          note="At the second bottleneck our SMCC swings more than QCN (std about 25 and 35 KB vs 18 and 22 KB): the "
-               "flows from s1 and s2 cross both congestion points, and under the CPID rule an increase from c2 is "
-               "refused after a decrease from c1 (and back), so the rates adjust in bursts."),
+          note="At the second bottleneck our SMCC swings about as much as QCN in pattern I (std 25 vs 27 KB) and more "
+               "in pattern II (36 vs 31 KB): the flows from s1 and s2 cross both congestion points, and under the "
+               "CPID rule an increase from c2 is refused after a decrease from c1 (and back), so the rates adjust "
+               "in bursts."),
     Claim("smcc", "fig23-burst", "Fig. 23", "many-to-one (15 senders): SMCC absorbs the initial burst faster than QCN",
           "faster", "fabric queue below 96 KB at least 2x sooner (median of 3 seeds)", _fig23_burst),
     Claim("smcc", "fig23-empty", "Fig. 23", "with sizes U[10 kb, 500 Mb], QCN leaves the buffer empty longer after flows end",
@@ -222,7 +224,7 @@ CLAIMS = [
           "and utilization drops", "96.8 % utilization", "P(q=0) ≥ 5 %, utilization 94.8–98.8 % (8 seeds)",
           _empties, holds_here=False, note=WHY),
     Claim("smcc", "fig05-shrinks", "Fig. 5a", "the oscillation shrinks after BC_LIMIT goes to 30 KB (4 s), and again "
-          "when the background flow stops (6 s)", "smaller, then smaller", "queue std [4,6] < [2,4] and [6,8] < [4,6]",
+          "when the background flow stops (6 s)", "smaller, then smaller", "queue std at least 10 % lower in [4,6] than [2,4], and in [6,8] than [4,6]",
           _shrinks, holds_here=False, note=WHY),
     Claim("smcc", "fig05-cdf", "Fig. 5b", "over 8 runs the queue is empty more than 10 % of the time",
           "> 10 %", "P(q = 0) > 10 % (8 seeds)", _cdf, holds_here=False, note=WHY),

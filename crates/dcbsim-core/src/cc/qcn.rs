@@ -74,6 +74,10 @@ pub struct QcnParams {
     pub r_hai: Option<Rate>,
     /// Target-rate reduction (`TR/8` when `TR > 10·CR` in the first cycle).
     pub target_reduction: bool,
+    /// On a CNM, keep TR (rather than set it to CR) while BS = TS = 0, so that a burst
+    /// of CNMs does not drag the target down (the standard's pseudo-code). Off, every
+    /// CNM sets TR ← CR (the SMCC paper's NetFPGA QCN).
+    pub hold_target: bool,
     /// Hyper-Active Increase; without it, Active Increase goes on instead.
     pub hyper_active: bool,
     /// How the rate increases.
@@ -102,6 +106,7 @@ impl Default for QcnParams {
             r_ai: None,
             r_hai: None,
             target_reduction: true,
+            hold_target: true,
             hyper_active: true,
             increase: Increase::Standard,
             hai_threshold: None,
@@ -138,7 +143,7 @@ impl QcnParams {
     pub const NAMES: &'static [&'static str] = &[
         "q_eq_kb", "w", "sampling", "p", "sample_jitter", "gd", "min_decrease", "r_min_mbps",
         "bc_limit_bytes", "bc_jitter", "byte_counter", "timer_ms", "timer", "fast_recovery_cycles",
-        "r_ai_mbps", "r_hai_mbps", "target_reduction", "hyper_active", "hai_threshold",
+        "r_ai_mbps", "r_hai_mbps", "target_reduction", "hold_target", "hyper_active", "hai_threshold",
     ];
 
     /// Sets one parameter by its scenario name, checking its range.
@@ -169,6 +174,7 @@ impl QcnParams {
             "r_ai_mbps" => self.r_ai = Some(Rate::from_bps_f64(value.positive(name)? * 1e6)),
             "r_hai_mbps" => self.r_hai = Some(Rate::from_bps_f64(value.positive(name)? * 1e6)),
             "target_reduction" => self.target_reduction = value.bool(name)?,
+            "hold_target" => self.hold_target = value.bool(name)?,
             "hyper_active" => self.hyper_active = value.bool(name)?,
             "hai_threshold" => self.hai_threshold = Some(value.positive(name)?.round() as u32),
             _ => return Err(format!("unknown parameter; allowed: {}", Self::NAMES.join(", "))),
@@ -463,7 +469,7 @@ impl ReactionPoint for QcnRp {
         if !self.active {
             self.active = true;
             self.target = self.current;
-        } else if !(self.byte_stage == 0 && self.timer_stage == 0) {
+        } else if !(self.params.hold_target && self.byte_stage == 0 && self.timer_stage == 0) {
             self.target = self.current;
         }
         let factor = (1.0 - self.params.gd * psi as f64).max(self.params.min_decrease);

@@ -46,6 +46,17 @@ fn a_notification_sets_target_and_cuts_current() {
 }
 
 #[test]
+fn without_hold_target_every_notification_sets_target_to_current() {
+    let mut r = rp(QcnParams { hold_target: false, ..exact() }, 10, 10_000);
+    cnm(&mut r, 32);
+    assert!(close(r.target_rate(), 10_000.0 * MBPS));
+    // The second CNM drags TR down to CR = 7.5 Gb/s, then cuts CR x (1 - 16/128).
+    cnm(&mut r, 16);
+    assert!(close(r.target_rate(), 7_500.0 * MBPS));
+    assert!(close(r.current_rate(), 6_562.5 * MBPS));
+}
+
+#[test]
 fn decrease_is_bounded_by_half_and_by_the_minimum_rate() {
     let mut r = rp(exact(), 10, 15);
     cnm(&mut r, 63);

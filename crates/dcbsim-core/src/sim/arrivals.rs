@@ -41,7 +41,7 @@ impl Simulation {
         let end = self.config.duration;
         for g in 0..self.generators.len() {
             if let Some(at) = self.generators[g].next_after(Time::ZERO, end) {
-                self.queue.push(at, Event::Arrival { generator: g as u32 });
+                self.queue.push(at, Event::Source { source: g as u32, generation: 0 });
             }
         }
     }
@@ -70,7 +70,7 @@ impl Simulation {
         self.rp_changed(index);
         self.make_ready(index);
         if let Some(at) = self.generators[g as usize].next_after(now, self.config.duration) {
-            self.queue.push(at, Event::Arrival { generator: g });
+            self.queue.push(at, Event::Source { source: g, generation: 0 });
         }
     }
 

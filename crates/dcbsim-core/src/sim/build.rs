@@ -9,7 +9,7 @@ use crate::fairshare::Paths;
 use crate::net::{Host, Port, Routes};
 use crate::rng::Rng;
 use crate::sched::{Event, EventQueue};
-use crate::traffic::Flow;
+use crate::traffic::{Flow, Source};
 use crate::cc::{FixedRate, ReactionPointKind};
 use crate::transport::{EcnMarking, Transport};
 use crate::units::Time;
@@ -29,6 +29,7 @@ fn check_sizes(config: &SimConfig) -> Result<(), ConfigError> {
     let checks = [
         ("topology.links", config.links.len() * 2),
         ("flows", config.flows.len()),
+        ("arrivals", config.arrivals.len() + config.flows.len()),
         ("timeline", config.timeline.len() + 2 * config.flows.len()),
     ];
     match checks.into_iter().find_map(|(what, n)| too_many(what, n)) {
@@ -110,8 +111,8 @@ fn check_flows(config: &SimConfig, routes: &Routes, w: &Wiring) -> Result<(), Co
         if !(f.weight.is_finite() && f.weight > 0.0) {
             return Err(ConfigError::new(format!("{group}[{i}].weight"), "must be a finite number > 0"));
         }
-        if f.transport != Transport::None && f.kind == FlowKind::Constant {
-            let msg = "a constant-rate flow cannot run over a transport; allowed: none";
+        if f.transport != Transport::None && !matches!(f.kind, FlowKind::Greedy | FlowKind::Finite { .. }) {
+            let msg = "only greedy and finite flows run over a transport; allowed here: none";
             return Err(ConfigError::new(format!("{group}[{i}].transport"), msg));
         }
     }
@@ -211,6 +212,24 @@ fn monitored_ports(config: &SimConfig, w: &Wiring) -> Result<Vec<u32>, ConfigErr
     }
 }
 
+/// The ON-OFF and Poisson sources of the configured flows, each with its own stream
+/// `source:<flow name>`, and for each configured flow the index of its source.
+fn dynamic_sources(config: &SimConfig, flows: &[Flow], seed: u64) -> (Vec<Source>, Vec<Option<u32>>) {
+    let mut sources = Vec::new();
+    let mut source_of = vec![None; config.flows.len()];
+    for (i, spec) in config.flows.iter().enumerate() {
+        if !matches!(spec.kind, FlowKind::OnOff { .. } | FlowKind::Poisson { .. }) {
+            continue;
+        }
+        let rng = Rng::stream(seed, &format!("source:{}", spec.name));
+        if let Some(source) = Source::new(spec, i as u32, flows[i].line_rate, rng) {
+            source_of[i] = Some(sources.len() as u32);
+            sources.push(source);
+        }
+    }
+    (sources, source_of)
+}
+
 impl Simulation {
     /// Builds the network; fails when the configuration cannot run.
     pub fn new(config: SimConfig, seed: u64) -> Result<Simulation, ConfigError> {
@@ -262,6 +281,7 @@ impl Simulation {
                 if spec.jitter < 0.0 || spec.jitter >= 1.0 {
                     return Err(ConfigError::new(format!("flows[{i}].jitter"), "must be in [0, 1)"));
                 }
+                super::sources::check(i, spec, line_rate)?;
                 Ok(Flow::new(spec, rp, line_rate, Rng::stream(seed, &format!("flow:{}", spec.name))))
             })
             .collect::<Result<Vec<_>, ConfigError>>()?;
@@ -271,6 +291,7 @@ impl Simulation {
             paths.push(&routes.path(f.src as u32, f.dst as u32, peer_of).expect("checked above"));
         }
         let fair = super::fair::FairShares::new(paths, w.ports.len());
+        let (sources, source_of) = dynamic_sources(&config, &flows, seed);
         let interval = config.monitor.sample_interval;
         let samples = (config.duration.0 / interval.0) as usize;
         let sampler = Sampler::new(interval, monitored_ports(&config, &w)?, config.flows.len(), samples);
@@ -295,6 +316,8 @@ impl Simulation {
             notify: Vec::with_capacity(16),
             cnm_rngs,
             pending: Vec::new(),
+            sources,
+            source_of,
             generators: config.arrivals.iter().map(|a| super::arrivals::Generator::new(a.clone(), seed)).collect(),
             conns: Vec::new(),
             incast: None,
@@ -335,6 +358,7 @@ impl Simulation {
             timeouts_before: 0,
             blocks: Vec::new(),
         });
-        self.queue.push(app.start, Event::IncastBlock);
+        let id = self.incast_source_id();
+        self.queue.push(app.start, Event::Source { source: id, generation: 0 });
     }
 }

@@ -53,6 +53,10 @@ impl Simulation {
         let wanted = match self.config.flows[i].kind {
             FlowKind::Constant => f.rp.rate().as_f64(),
             FlowKind::Greedy | FlowKind::Finite { .. } => f.line_rate.as_f64(),
+            // A dynamic source is counted at its mean offered load.
+            FlowKind::OnOff { .. } | FlowKind::Poisson { .. } => {
+                self.config.flows[i].offered_bps().unwrap_or(f64::INFINITY)
+            }
         };
         wanted.min(cap)
     }

@@ -82,7 +82,8 @@ impl Simulation {
             timeouts: timeouts - app.timeouts_before,
         };
         app.blocks.push(block);
-        self.queue.push(self.now, Event::IncastBlock);
+        let id = self.incast_source_id();
+        self.queue.push(self.now, Event::Source { source: id, generation: 0 });
     }
 
     /// What the application achieved.

@@ -10,6 +10,7 @@ mod fair;
 mod incast;
 mod report;
 mod transport;
+mod sources;
 
 use crate::cc::{Arrival, Notify};
 use crate::config::{SimConfig, TimelineEntry};
@@ -18,7 +19,7 @@ use crate::net::{Admission, Host, Port, Routes};
 use crate::packet::{Packet, PacketKind};
 use crate::report::RunReport;
 use crate::sched::{Event, EventQueue};
-use crate::traffic::{Flow, NO_CONN};
+use crate::traffic::{Flow, NO_CONN, Source};
 use crate::units::Time;
 
 /// One run of the engine.
@@ -46,6 +47,11 @@ pub struct Simulation {
     conns: Vec<transport::Conn>,
     /// The incast application, if any.
     incast: Option<incast::Incast>,
+    /// The dynamic sources (ON-OFF, Poisson-fed) of the configured flows.
+    sources: Vec<Source>,
+    /// Per configured flow, the index of its dynamic source (kept out of [`Flow`],
+    /// which every frame touches).
+    source_of: Vec<Option<u32>>,
     free_slots: Vec<u32>,
     now: Time,
     events: u64,
@@ -125,7 +131,7 @@ impl Simulation {
                 }
             }
             Event::Timeline { entry } => self.apply(entry as usize),
-            Event::Arrival { generator } => self.on_arrival(generator),
+            Event::Source { source, generation } => self.on_source_event(source, generation),
             Event::NotificationReady { slot } => {
                 let (switch, note) = self.pending[slot as usize];
                 self.free_slots.push(slot);
@@ -133,9 +139,7 @@ impl Simulation {
                 self.enqueue(back, note);
             }
             Event::Sample => self.sample(),
-            Event::Rto { conn, generation } => self.on_rto(conn, generation),
-            Event::DelayedAck { conn, generation } => self.on_delayed_ack(conn, generation),
-            Event::IncastBlock => self.incast_request(),
+            Event::ConnTimer { conn, generation } => self.on_conn_timer(conn, generation),
         }
     }
 

@@ -72,6 +72,7 @@ impl Simulation {
         let ideal: Vec<Option<Time>> = (0..self.config.flows.len()).map(|i| self.ideal_completion(i)).collect();
         let node_name = |n: u32| self.config.nodes[n as usize].name.clone();
         let arrivals = self.arrival_reports(&in_network);
+        let mut sources: Vec<_> = self.source_of.iter().map(|s| s.map(|s| self.sources[s as usize].report())).collect();
         let flows = self
             .flows
             .iter()
@@ -101,6 +102,8 @@ impl Simulation {
                 send_bps: std::mem::take(&mut self.sampler.send[i]),
                 weight: self.weights[i],
                 fair_share_bps: std::mem::take(&mut self.sampler.fair[i]),
+                offered_bps: self.config.flows[i].offered_bps(),
+                source: sources[i].take(),
             })
             .collect();
         RunReport {

@@ -73,10 +73,19 @@ impl Simulation {
     }
 
     /// After flow `f` sent a frame: back into the ring if its limiter allows a frame by
-    /// the time the NIC frees, else a wake-up when it does.
-    fn after_send(&mut self, f: u32, nic: u32) {
+    /// the time the NIC frees, else a wake-up when it does. A backlog that has just
+    /// emptied goes to the flow's dynamic source, if any. (Always inlined: it is on
+    /// every frame's path, and `transfer_sent`, never inlined, closes the cycle.)
+    #[inline(always)]
+    pub(super) fn after_send(&mut self, f: u32, nic: u32) {
         let flow = &mut self.flows[f as usize];
-        if !flow.has_backlog() || flow.in_ring || flow.wake_pending {
+        if !flow.has_backlog() {
+            if flow.remaining == 0 {
+                self.transfer_sent(f, nic);
+            }
+            return;
+        }
+        if flow.in_ring || flow.wake_pending {
             return;
         }
         let allowed = flow.next_allowed();
@@ -169,9 +178,12 @@ impl Simulation {
             }
             Action::FlowStart { flow } => {
                 let f = &mut self.flows[flow];
-                f.active = true;
+                let was_active = std::mem::replace(&mut f.active, true);
                 if f.rp.on_start(self.now) {
                     self.rp_changed(flow as u32);
+                }
+                if !was_active {
+                    self.start_source(flow as u32);
                 }
                 self.make_ready(flow as u32);
             }
@@ -179,6 +191,7 @@ impl Simulation {
                 let f = &mut self.flows[flow];
                 f.active = false;
                 f.wake_pending = false;
+                self.stop_source(flow as u32);
             }
             Action::FlowMaxRate { flow, rate } => {
                 self.flows[flow].max_rate = rate;
@@ -211,7 +224,8 @@ impl Simulation {
         let s = &mut self.sampler;
         s.fair = fair;
         for (i, flow) in self.flows.iter().take(self.config.flows.len()).enumerate() {
-            let sending = flow.active && flow.remaining != 0;
+            // A dynamic source keeps its reaction point's rate between bursts.
+            let sending = flow.active && (flow.remaining != 0 || self.source_of[i].is_some());
             let rate = if sending { flow.rate.as_f64() } else { 0.0 };
             s.record_flow(i, rate, flow.counters.delivered_bytes, flow.counters.sent_bytes);
             if flow.conn != NO_CONN {

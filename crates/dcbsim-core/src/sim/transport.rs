@@ -1,10 +1,11 @@
 //! Flows over a transport: segments out, ACK frames back along the reverse path,
 //! the retransmission and delayed-ACK timers.
 //!
-//! Timers are lazy: a connection keeps at most one pending event per timer. When it
-//! fires early (the deadline moved later since), it is pushed again for the deadline;
-//! only a deadline moved earlier needs a new event (the old one goes stale by its
-//! generation). So ACKs that restart the timer cost no event.
+//! Timers are lazy: a connection keeps at most one pending event, for the earlier of
+//! its retransmission and delayed-ACK deadlines. When it fires early (a deadline moved
+//! later since), it is pushed again for the deadline; only a deadline moved earlier
+//! needs a new event (the old one goes stale by its generation). So ACKs that restart
+//! the retransmission timer cost no event.
 
 use super::Simulation;
 use crate::packet::{Packet, PacketKind};
@@ -26,10 +27,8 @@ pub(super) struct Conn {
     pub ect: bool,
     /// Whether it serves the incast application.
     pub incast: bool,
-    rto_event: Option<Time>,
-    rto_generation: u32,
-    delack_event: Option<Time>,
-    delack_generation: u32,
+    timer_event: Option<Time>,
+    timer_generation: u32,
 }
 
 impl Conn {
@@ -41,10 +40,8 @@ impl Conn {
             flow,
             ect,
             incast: false,
-            rto_event: None,
-            rto_generation: 0,
-            delack_event: None,
-            delack_generation: 0,
+            timer_event: None,
+            timer_generation: 0,
         }
     }
 }
@@ -61,41 +58,51 @@ impl Simulation {
         flow.sent(now, bytes);
         flow.window_open = conn.sender.can_send();
         let ect = conn.ect;
-        self.arm_rto(c);
+        self.arm_timer(c);
         (seq, bytes, ect)
     }
 
-    /// Makes sure an event is pending no later than the retransmission deadline.
+    /// Makes sure an event is pending no later than the connection's earliest
+    /// deadline.
     #[inline]
-    fn arm_rto(&mut self, c: u32) {
+    fn arm_timer(&mut self, c: u32) {
         let conn = &mut self.conns[c as usize];
-        let Some(deadline) = conn.sender.rto_deadline() else { return };
-        if conn.rto_event.is_some_and(|e| e <= deadline) {
+        let deadline = match (conn.sender.rto_deadline(), conn.receiver.delack_deadline()) {
+            (Some(a), Some(b)) => a.min(b),
+            (a, b) => match a.or(b) {
+                Some(t) => t,
+                None => return,
+            },
+        };
+        if conn.timer_event.is_some_and(|e| e <= deadline) {
             return;
         }
-        conn.rto_generation = conn.rto_generation.wrapping_add(1);
-        conn.rto_event = Some(deadline);
-        let generation = conn.rto_generation;
-        self.queue.push(deadline.max(self.now), Event::Rto { conn: c, generation });
+        conn.timer_generation = conn.timer_generation.wrapping_add(1);
+        conn.timer_event = Some(deadline);
+        let generation = conn.timer_generation;
+        self.queue.push(deadline.max(self.now), Event::ConnTimer { conn: c, generation });
     }
 
-    /// The retransmission timer's event: time out if the deadline has come.
-    pub(super) fn on_rto(&mut self, c: u32, generation: u32) {
+    /// The connection's timer event: send a due delayed ACK, time out if the
+    /// retransmission deadline has come, and wait for the next deadline.
+    pub(super) fn on_conn_timer(&mut self, c: u32, generation: u32) {
+        let now = self.now;
         let conn = &mut self.conns[c as usize];
-        if conn.rto_generation != generation || conn.rto_event.is_none() {
+        if conn.timer_generation != generation || conn.timer_event.is_none() {
             return;
         }
-        conn.rto_event = None;
-        match conn.sender.rto_deadline() {
-            None => {}
-            Some(at) if at > self.now => self.arm_rto(c),
-            Some(_) => {
-                conn.sender.on_timeout();
-                let f = conn.flow;
-                self.flows[f as usize].window_open = conn.sender.can_send();
-                self.make_ready(f);
-            }
+        conn.timer_event = None;
+        let f = conn.flow;
+        if let Some(ack) = conn.receiver.on_delack_timer(now) {
+            self.send_ack(f, ack);
         }
+        let conn = &mut self.conns[c as usize];
+        if conn.sender.rto_deadline().is_some_and(|at| at <= now) {
+            conn.sender.on_timeout();
+            self.flows[f as usize].window_open = conn.sender.can_send();
+            self.make_ready(f);
+        }
+        self.arm_timer(c);
     }
 
     /// A data frame of a transport flow reached its destination. Returns whether it
@@ -110,37 +117,11 @@ impl Simulation {
         for ack in got.acks.into_iter().flatten() {
             self.send_ack(pkt.flow, ack);
         }
-        self.arm_delack(c);
+        self.arm_timer(c);
         if incast && after > before {
             self.incast_progress(before, after);
         }
         got.new
-    }
-
-    fn arm_delack(&mut self, c: u32) {
-        let conn = &mut self.conns[c as usize];
-        let Some(deadline) = conn.receiver.delack_deadline() else { return };
-        if conn.delack_event.is_some_and(|e| e <= deadline) {
-            return;
-        }
-        conn.delack_generation = conn.delack_generation.wrapping_add(1);
-        conn.delack_event = Some(deadline);
-        let generation = conn.delack_generation;
-        self.queue.push(deadline.max(self.now), Event::DelayedAck { conn: c, generation });
-    }
-
-    /// The delayed-ACK timer's event: send the pending ACK if it is due.
-    pub(super) fn on_delayed_ack(&mut self, c: u32, generation: u32) {
-        let conn = &mut self.conns[c as usize];
-        if conn.delack_generation != generation || conn.delack_event.is_none() {
-            return;
-        }
-        conn.delack_event = None;
-        let flow = conn.flow;
-        if let Some(ack) = conn.receiver.on_delack_timer(self.now) {
-            self.send_ack(flow, ack);
-        }
-        self.arm_delack(c);
     }
 
     /// The receiver of flow `f` sends `ack` from its host back to the source.
@@ -173,7 +154,7 @@ impl Simulation {
         let conn = &mut self.conns[c as usize];
         conn.sender.on_ack(self.now, next, ece);
         let open = conn.sender.can_send();
-        self.arm_rto(c);
+        self.arm_timer(c);
         let flow = &mut self.flows[f as usize];
         flow.window_open = open;
         if open && !flow.in_ring && !flow.wake_pending {

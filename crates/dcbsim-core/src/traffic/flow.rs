@@ -92,7 +92,8 @@ impl Flow {
                 let n = size.sample(&mut rng);
                 (n, Some(n))
             }
-            _ => (u64::MAX, None),
+            FlowKind::OnOff { .. } | FlowKind::Poisson { .. } => (0, None),
+            FlowKind::Greedy | FlowKind::Constant => (u64::MAX, None),
         };
         let rate = match spec.max_rate {
             Some(cap) => rp.rate().min(cap),
