@@ -6,7 +6,14 @@ use crate::cc::Feedback;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum PacketKind {
     /// Payload of a flow, from its source host to its destination host.
-    Data,
+    Data {
+        /// Segment number over a transport (zero without one).
+        seq: u32,
+        /// ECN-capable transport: switches may mark the frame.
+        ect: bool,
+        /// Congestion experienced: a switch marked the frame.
+        ce: bool,
+    },
     /// A congestion notification from a congestion point to a flow's source.
     Notification {
         /// The id of the congestion point that sent it.
@@ -34,20 +41,26 @@ pub struct Packet {
     pub dst: u32,
     /// Priority class (0 is served first).
     pub priority: u8,
-    /// Segment number of a data frame over a transport (zero otherwise).
-    pub seq: u32,
-    /// ECN-capable transport: switches may mark the frame instead of leaving it be.
-    pub ect: bool,
-    /// Congestion experienced: a switch marked the frame.
-    pub ce: bool,
     /// Data, notification or ACK.
     pub kind: PacketKind,
 }
 
+impl PacketKind {
+    /// A data frame without a transport.
+    pub const DATA: PacketKind = PacketKind::Data { seq: 0, ect: false, ce: false };
+}
+
 impl Packet {
-    /// A frame of `kind` with no segment number and no ECN bits.
+    /// A frame of `kind`.
+    #[inline]
     pub fn new(flow: u32, bytes: u32, dst: u32, priority: u8, kind: PacketKind) -> Packet {
-        Packet { flow, bytes, dst, priority, seq: 0, ect: false, ce: false, kind }
+        Packet { flow, bytes, dst, priority, kind }
+    }
+
+    /// Whether it is a data frame.
+    #[inline]
+    pub fn is_data(&self) -> bool {
+        matches!(self.kind, PacketKind::Data { .. })
     }
 }
 
@@ -57,6 +70,6 @@ mod tests {
 
     #[test]
     fn packets_stay_small() {
-        assert!(std::mem::size_of::<Packet>() <= 40, "{}", std::mem::size_of::<Packet>());
+        assert!(std::mem::size_of::<Packet>() <= 32, "{}", std::mem::size_of::<Packet>());
     }
 }

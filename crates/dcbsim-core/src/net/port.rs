@@ -9,7 +9,7 @@
 
 use crate::cc::CongestionPointKind;
 use crate::monitor::QueueMonitor;
-use crate::packet::Packet;
+use crate::packet::{Packet, PacketKind};
 use crate::units::{Bytes, Rate, Time, TransmitMemo};
 use std::collections::VecDeque;
 
@@ -137,9 +137,11 @@ impl Port {
     /// the threshold (DCTCP's instantaneous-queue marking).
     #[inline]
     pub fn mark(&mut self, pkt: &mut Packet) {
-        if pkt.ect && self.queued_bytes > self.ecn_threshold {
-            pkt.ce = true;
-            self.ecn_marks += 1;
+        if self.queued_bytes > self.ecn_threshold {
+            if let PacketKind::Data { ect: true, ce, .. } = &mut pkt.kind {
+                *ce = true;
+                self.ecn_marks += 1;
+            }
         }
     }
 
@@ -198,10 +200,9 @@ impl Port {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::packet::PacketKind;
 
     fn frame(bytes: u32) -> Packet {
-        Packet::new(0, bytes, 1, 0, PacketKind::Data)
+        Packet::new(0, bytes, 1, 0, PacketKind::DATA)
     }
 
     fn port() -> Port {

@@ -166,8 +166,13 @@ fn cp_ports(config: &SimConfig, w: &Wiring) -> Result<Vec<u32>, ConfigError> {
     }
 }
 
-/// Sets each switch port's ECN marking threshold.
+/// Sets each switch port's ECN marking threshold (none unless some flow runs DCTCP:
+/// nothing else is ECN-capable).
 fn ecn_thresholds(config: &SimConfig, w: &mut Wiring) -> Result<(), ConfigError> {
+    let templates = config.arrivals.iter().map(|a| &a.flow);
+    if !config.flows.iter().chain(templates).any(|f| f.transport == Transport::Dctcp) {
+        return Ok(());
+    }
     match &config.tcp.ecn {
         EcnMarking::ByCapacity | EcnMarking::All(_) => {
             for port in w.ports.iter_mut().filter(|p| !p.is_host) {

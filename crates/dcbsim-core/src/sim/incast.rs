@@ -55,7 +55,7 @@ impl Simulation {
             let conn = &mut self.conns[c as usize];
             conn.sender.offer(1);
             let f = conn.flow;
-            self.flows[f as usize].window_open = conn.sender.can_send();
+            self.flows[f as usize].set_window_open(conn.sender.can_send());
             self.make_ready(f);
         }
     }

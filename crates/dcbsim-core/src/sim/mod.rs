@@ -175,14 +175,14 @@ impl Simulation {
                 }
             }
             Admission::Dropped => {
-                if pkt.kind == PacketKind::Data {
+                if pkt.is_data() {
                     let c = &mut self.flows[pkt.flow as usize].counters;
                     c.dropped_frames += 1;
                     c.dropped_bytes += pkt.bytes as u64;
                 }
             }
         }
-        if pkt.kind == PacketKind::Data {
+        if pkt.is_data() {
             self.congestion_point(out, &pkt, admission == Admission::Dropped);
         }
     }
@@ -262,14 +262,14 @@ impl Simulation {
 
     /// A frame reached its destination node.
     fn receive(&mut self, pkt: Packet) {
-        let conn = self.flows[pkt.flow as usize].conn;
-        if pkt.kind == PacketKind::Data && conn != NO_CONN && !self.receive_segment(&pkt, conn) {
-            return;
-        }
         let flow = &mut self.flows[pkt.flow as usize];
         match pkt.kind {
-            PacketKind::Ack { next, ece } => self.receive_ack(pkt.flow, next, ece),
-            PacketKind::Data => {
+            PacketKind::Data { .. } => {
+                let conn = flow.conn;
+                if conn != NO_CONN && !self.receive_segment(&pkt, conn) {
+                    return;
+                }
+                let flow = &mut self.flows[pkt.flow as usize];
                 flow.counters.delivered_frames += 1;
                 flow.counters.delivered_bytes += pkt.bytes as u64;
                 if flow.completed_at.is_none() && flow.is_complete() {
@@ -286,6 +286,7 @@ impl Simulation {
                     self.rp_changed(pkt.flow);
                 }
             }
+            PacketKind::Ack { next, ece } => self.receive_ack(pkt.flow, next, ece),
         }
     }
 }

@@ -1,7 +1,6 @@
 //! Turning a finished (or stopped) simulation into a [`RunReport`].
 
 use super::Simulation;
-use crate::packet::PacketKind;
 use crate::report::{FlowReport, PortReport, RunReport};
 use crate::units::Time;
 
@@ -12,7 +11,7 @@ impl Simulation {
         for port in &self.ports {
             let on_link = port.link.iter().map(|(_, p)| p);
             for pkt in port.queued().chain(on_link) {
-                if pkt.kind == PacketKind::Data {
+                if pkt.is_data() {
                     counts[pkt.flow as usize] += 1;
                 }
             }

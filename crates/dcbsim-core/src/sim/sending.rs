@@ -52,7 +52,7 @@ impl Simulation {
             self.take_segment(f, conn, now)
         };
         let flow = &mut self.flows[f as usize];
-        let pkt = Packet { flow: f, bytes, dst: flow.dst, priority: flow.priority, seq, ect, ce: false, kind: PacketKind::Data };
+        let pkt = Packet::new(f, bytes, flow.dst, flow.priority, PacketKind::Data { seq, ect, ce: false });
         let changed = flow.rp.on_sent(now, bytes);
         self.transmit(nic, pkt);
         if changed {

@@ -56,7 +56,7 @@ impl Simulation {
         let bytes = conn.sender.segment_bytes(seq);
         let flow = &mut self.flows[f as usize];
         flow.sent(now, bytes);
-        flow.window_open = conn.sender.can_send();
+        flow.set_window_open(conn.sender.can_send());
         let ect = conn.ect;
         self.arm_timer(c);
         (seq, bytes, ect)
@@ -99,7 +99,7 @@ impl Simulation {
         let conn = &mut self.conns[c as usize];
         if conn.sender.rto_deadline().is_some_and(|at| at <= now) {
             conn.sender.on_timeout();
-            self.flows[f as usize].window_open = conn.sender.can_send();
+            self.flows[f as usize].set_window_open(conn.sender.can_send());
             self.make_ready(f);
         }
         self.arm_timer(c);
@@ -110,9 +110,10 @@ impl Simulation {
     #[inline]
     pub(super) fn receive_segment(&mut self, pkt: &Packet, c: u32) -> bool {
         let now = self.now;
+        let PacketKind::Data { seq, ce, .. } = pkt.kind else { return false };
         let conn = &mut self.conns[c as usize];
         let before = conn.receiver.rcv_nxt();
-        let got = conn.receiver.on_segment(now, pkt.seq, pkt.ce);
+        let got = conn.receiver.on_segment(now, seq, ce);
         let (after, incast) = (conn.receiver.rcv_nxt(), conn.incast);
         for ack in got.acks.into_iter().flatten() {
             self.send_ack(pkt.flow, ack);
@@ -156,7 +157,7 @@ impl Simulation {
         let open = conn.sender.can_send();
         self.arm_timer(c);
         let flow = &mut self.flows[f as usize];
-        flow.window_open = open;
+        flow.set_window_open(open);
         if open && !flow.in_ring && !flow.wake_pending {
             self.make_ready(f);
         }
@@ -181,9 +182,8 @@ impl Simulation {
             sender.offer(1);
         }
         let receiver = TcpReceiver::new(params, params.rwnd_segments(mss));
-        flow.remaining = u64::MAX;
         flow.conn = self.conns.len() as u32;
-        flow.window_open = sender.can_send();
+        flow.set_window_open(sender.can_send());
         let mut conn = Conn::new(sender, receiver, f, transport == Transport::Dctcp);
         conn.incast = sru.is_some();
         self.conns.push(conn);

@@ -74,10 +74,10 @@ pub struct Flow {
     pub counters: FlowCounters,
     /// The arrival source that made this flow, if any.
     pub generator: Option<u32>,
-    /// Index of its transport connection ([`NO_CONN`]: none).
+    /// Index of its transport connection ([`NO_CONN`]: none). Over a transport,
+    /// `remaining` says only whether the window lets a segment go (`u64::MAX`) or not
+    /// (0): the transport's sender decides what to send.
     pub conn: u32,
-    /// Whether its transport's window lets a segment go (always, without one).
-    pub window_open: bool,
     gap: TransmitMemo,
     jitter: f64,
     gap_factor: f64,
@@ -123,7 +123,6 @@ impl Flow {
             counters: FlowCounters::default(),
             generator: None,
             conn: NO_CONN,
-            window_open: true,
             gap: TransmitMemo::default(),
             jitter: spec.jitter,
             gap_factor: 1.0,
@@ -134,7 +133,13 @@ impl Flow {
     /// Whether the flow has a frame to send (ignoring its rate limiter).
     #[inline]
     pub fn has_backlog(&self) -> bool {
-        self.active && self.remaining != 0 && self.rate.0 != 0 && self.window_open
+        self.active && self.remaining != 0 && self.rate.0 != 0
+    }
+
+    /// Over a transport: whether its window lets a segment go.
+    #[inline]
+    pub fn set_window_open(&mut self, open: bool) {
+        self.remaining = if open { u64::MAX } else { 0 };
     }
 
     /// Takes the next frame's size off the backlog.
