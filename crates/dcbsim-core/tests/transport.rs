@@ -156,3 +156,25 @@ fn runs_are_deterministic() {
     assert_eq!(a.flows, b.flows);
     assert_eq!(a.events, b.events);
 }
+
+/// With losses (eight 1 MB flows into a 32 KB buffer), every finite flow over a
+/// transport still completes with exactly its size delivered.
+#[test]
+fn lossy_finite_flows_all_complete() {
+    for transport in [Transport::Tcp, Transport::Dctcp] {
+        let mut cfg = star(8, Rate::from_gbps(1), Time::from_us(10), Bytes::from_kb(32), Time::from_ms(2000));
+        cfg.tcp.rto_min = Time::from_ms(10);
+        for i in 0..8 {
+            let mut f = flow(i, FlowKind::Finite { size: SizeDist::Fixed(1_000_000) }, transport);
+            f.start = Time::from_us(100 * i as u64);
+            cfg.flows.push(f);
+        }
+        let r = run(cfg);
+        assert!(r.dropped_frames() > 0, "{transport:?}: the buffer must overflow");
+        for f in &r.flows {
+            assert_eq!(f.delivered_bytes, 1_000_000, "{transport:?} {}", f.name);
+            assert!(f.completion_time.is_some(), "{transport:?} {}", f.name);
+        }
+        assert!(r.flows.iter().any(|f| f.retransmits > 0));
+    }
+}
