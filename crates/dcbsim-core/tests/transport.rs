@@ -61,6 +61,36 @@ fn lossless_finite_flows_deliver_their_size_and_complete() {
     }
 }
 
+/// The same property over many sizes, frame sizes, both transports and delayed ACKs
+/// on and off (sizes from a fixed xorshift sequence).
+#[test]
+fn lossless_delivery_property_over_random_sizes() {
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    for k in 0..24 {
+        let size = 1 + next() % 3_000_000;
+        let frame = [64, 1000, 1500, 9000][k % 4];
+        let transport = if k % 2 == 0 { Transport::Tcp } else { Transport::Dctcp };
+        let mut cfg = star(1, Rate::from_gbps(10), Time::from_us(2), Bytes::from_kb(16_384), Time::from_ms(100));
+        cfg.tcp.delayed_ack = k % 3 == 0;
+        cfg.tcp.delayed_ack_timeout = Time::from_us(200);
+        let mut f = flow(0, FlowKind::Finite { size: SizeDist::Fixed(size) }, transport);
+        f.frame_bytes = frame;
+        cfg.flows.push(f);
+        let r = run(cfg);
+        let f = &r.flows[0];
+        let case = format!("size {size}, frame {frame}, {transport:?}, delayed ACK {}", k % 3 == 0);
+        assert_eq!((f.delivered_bytes, f.sent_bytes), (size, size), "{case}");
+        assert_eq!(f.delivered_frames, size.div_ceil(frame as u64), "{case}");
+        assert!(f.completion_time.is_some(), "{case}");
+    }
+}
+
 /// Slow start from 3 segments doubles per RTT: the 100 segments go in six rounds
 /// (3+6+12+24+48 = 93 in the first five), so the flow takes five RTTs and one
 /// one-way trip, plus the serialization of the rounds' bursts.
