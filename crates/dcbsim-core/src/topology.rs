@@ -107,13 +107,15 @@ pub fn parking_lot(trunk: Rate, d: &LinkDefaults) -> Topology {
 }
 
 /// Many-to-one (SMCC §5.5): `tors` ToR switches `tor0..` under one fabric switch
-/// `fab`, each with `hosts_per_tor` hosts `h{tor}_{i}`; ToR–fabric links at `uplink`.
-pub fn many_to_one(tors: usize, hosts_per_tor: usize, uplink: Rate, d: &LinkDefaults) -> Topology {
+/// `fab`, each with `hosts_per_tor` hosts `h{tor}_{i}`; ToR–fabric links at `uplink`,
+/// their ports (both ends) with `uplink_buffer`.
+pub fn many_to_one(tors: usize, hosts_per_tor: usize, uplink: Rate, uplink_buffer: Bytes, d: &LinkDefaults) -> Topology {
     let mut t = Topology::default();
     let fab = t.switch("fab");
+    let up = LinkDefaults { buffer: uplink_buffer, ..*d };
     for k in 0..tors {
         let tor = t.node(format!("tor{k}"), NodeKind::Switch);
-        t.link(tor, fab, uplink, d);
+        t.link(tor, fab, uplink, &up);
         for i in 0..hosts_per_tor {
             let h = t.host(format!("h{k}_{i}"));
             t.link(h, tor, d.rate, d);
@@ -183,7 +185,9 @@ mod tests {
 
     #[test]
     fn many_to_one_and_incast_sizes() {
-        let t = many_to_one(4, 4, Rate::from_gbps(1), &defaults());
+        let t = many_to_one(4, 4, Rate::from_gbps(1), Bytes::from_kb(4096), &defaults());
+        assert_eq!(t.links[0].buffer, Bytes::from_kb(4096));
+        assert_eq!(t.links[1].buffer, defaults().buffer);
         assert_eq!(t.nodes.len(), 1 + 4 + 16);
         assert_eq!(t.links.len(), 4 + 16);
         assert!(linked(&t, "h3_3", "tor3").is_some());

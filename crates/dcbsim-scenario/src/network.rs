@@ -104,7 +104,9 @@ pub fn read_topology(t: &Table) -> Result<Network> {
         "many_to_one" => {
             let (tors, hosts) = (count(t, "tors")?, count(t, "hosts_per_tor")?);
             let uplink = gbps(t, "uplink_gbps", d.rate)?;
-            (topology::many_to_one(tors, hosts, uplink, &d), &["tors", "hosts_per_tor", "uplink_gbps"])
+            let uplink_buffer = t.positive("uplink_buffer_kb")?.map_or(d.buffer, |kb| Bytes((kb * 1024.0).round() as u64));
+            let keys: &[&str] = &["tors", "hosts_per_tor", "uplink_gbps", "uplink_buffer_kb"];
+            (topology::many_to_one(tors, hosts, uplink, uplink_buffer, &d), keys)
         }
         _ => (topology::incast(count(t, "servers")?, &d), &["servers"]),
     };
@@ -114,7 +116,15 @@ pub fn read_topology(t: &Table) -> Result<Network> {
     let allowed: Vec<&str> = COMMON.iter().chain(extra).chain(&["feedback_loop_delay_us"]).copied().collect();
     t.finish(&allowed)?;
     let buffer = (t.key_path("buffer_kb"), t.get("buffer_kb").cloned());
-    let buffer_keys = vec![buffer; topology.links.len()];
+    let mut buffer_keys = vec![buffer; topology.links.len()];
+    if kind == "many_to_one" && t.get("uplink_buffer_kb").is_some() {
+        // The ToR–fabric links are each ToR's first.
+        let uplink = (t.key_path("uplink_buffer_kb"), t.get("uplink_buffer_kb").cloned());
+        let per_tor = topology.links.len() / count(t, "tors")?;
+        for k in (0..topology.links.len()).step_by(per_tor) {
+            buffer_keys[k] = uplink.clone();
+        }
+    }
     Ok(Network { topology, buffer_keys })
 }
 

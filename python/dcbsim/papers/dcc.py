@@ -1,5 +1,5 @@
 """Claims of the DCC paper (Fang, Foh, Aung, "Differentiated Congestion Management of
-Data Traffic for Data Center Ethernet"), Exp. 1 (Table III): the Ethernet and ECM
+Data Traffic for Data Center Ethernet"), Exp. 1 (Table III): the Ethernet, ECM
 and DCTCP columns. DCC comes with its own scheme."""
 
 from __future__ import annotations
@@ -65,12 +65,7 @@ CLAIMS = [
                "sources must have offered less or started later than its text says."),
     Claim("dcc", "exp1-ecm-lossless", "Table III", "ECM: nothing is dropped", "0 MB", "exactly 0", _ecm_lossless),
     Claim("dcc", "exp1-ecm-throughput", "Table III", "ECM: the sources share the core evenly, 29.6 MB in all",
-          "14.9 + 14.7 = 29.6 MB", "total ± 1.5 MB, split within 10 %", _ecm_throughput, holds_here=False,
-          note="Our ECM (SPEC §3: increases only from sampled positive feedback, and only from the CPID of the "
-               "last decrease) lets one source starve in most seeds: a slow source is sampled rarely, so it "
-               "rarely hears the positive feedback that would raise it, and the halts on ECM(0,0) empty the "
-               "queue (utilization about 90 %). The DCC paper mentions a periodic self-increase of the ECM "
-               "rate limiter without defining it; it is not modelled."),
+          "14.9 + 14.7 = 29.6 MB", "total ± 1.5 MB, split within 10 %", _ecm_throughput),
     Claim("dcc", "exp1-dctcp", "Table III", "DCTCP: the sources share the core evenly, 29.2 MB in all, nothing dropped",
           "14.6 + 14.6 = 29.2 MB, 0 dropped", "total ± 1.5 MB, split within 10 %, no drop", _dctcp_column),
 ]

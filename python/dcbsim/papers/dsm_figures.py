@@ -161,7 +161,7 @@ def _fig10(runs: Runs, outdir: str) -> str:
         drop_ax.plot(rates, 100 * drops, **style)
     for ax, name in ((queue_ax, "10a: queue mean ± std (KB)"), (util_ax, "10b: utilization (%)"), (drop_ax, "10b: frames dropped (%)")):
         ax.set_title(f"Fig. {name}", fontsize=9)
-        ax.set_xlabel("short flows per second per source")
+        ax.set_xlabel("short flows per second per bottleneck")
         ax.grid(alpha=0.3)
     queue_ax.legend(fontsize=7)
     return _save(fig, outdir, "dsm_fig10.png")

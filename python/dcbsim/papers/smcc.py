@@ -147,13 +147,17 @@ M2O = "fig23_many_to_one"
 FINITE = ("flows[0].kind=finite", "flows[0].size_bytes={ uniform = [1250, 62500000] }", "run.duration_ms=6000")
 
 
+#: The bottleneck of Fig. 23: the receiver's ToR port.
+M2O_PORT = "tor0:h0_0"
+
+
 def absorb_time(runs: Runs, scheme: str) -> float:
-    """Median over 3 seeds of the time until the fabric's queue towards tor0 first
-    falls below 96 KB after the 15 sources start at line rate (s)."""
+    """Median over 3 seeds of the time until the bottleneck queue (the receiver's ToR
+    port) first falls below 96 KB after the 15 sources start at line rate (s)."""
     times = []
     for seed in runs.seeds(3):
         r = runs.get(M2O, (f"scheme.name={scheme}",), seed)
-        below = np.flatnonzero(r.ports["fab:tor0"].queue_bytes < 96 * 1024)
+        below = np.flatnonzero(r.ports[M2O_PORT].queue_bytes < 96 * 1024)
         times.append(float(r.time_s[below[0]]) if below.size else float(r.time_s[-1]))
     return float(np.median(times))
 
@@ -166,13 +170,26 @@ def empty_share(runs: Runs, scheme: str) -> float:
         r = runs.get(M2O, FINITE + (f"scheme.name={scheme}",), seed)
         delivering = np.flatnonzero(sum(f.throughput_bps for f in r.flows.values()) > 0)
         end = delivering[-1] if delivering.size else 0
-        shares.append(float((r.ports["tor0:h0_0"].queue_bytes[:end] == 0).mean()) if end else 1.0)
+        shares.append(float((r.ports[M2O_PORT].queue_bytes[:end] == 0).mean()) if end else 1.0)
     return float(np.median(shares))
 
 
 def _fig23_burst(runs: Runs) -> Outcome:
     smcc, qcn = absorb_time(runs, "smcc"), absorb_time(runs, "qcn")
     return Outcome(f"SMCC {1e3 * smcc:.0f} ms vs QCN {1e3 * qcn:.0f} ms", smcc <= qcn / 2)
+
+
+def _fig23_target(runs: Runs) -> Outcome:
+    means = {scheme: float(np.median([_queue_mean_after(runs.get(M2O, (f"scheme.name={scheme}",), s), 0.5)
+                                      for s in runs.seeds(3)]))
+             for scheme in ("smcc", "qcn")}
+    ours = ", ".join(f"{scheme.upper()} {m / 1024:.0f} KB" for scheme, m in means.items())
+    return Outcome(ours, all(abs(m / 1024 - 64) <= 16 for m in means.values()))
+
+
+def _queue_mean_after(r, after_s: float) -> float:
+    """Mean of the sampled bottleneck queue after ``after_s`` (bytes)."""
+    return float(r.ports[M2O_PORT].queue_bytes[r.time_s > after_s].mean())
 
 
 def _fig23_empty(runs: Runs) -> Outcome:
@@ -212,7 +229,9 @@ CLAIMS = [
                "CPID rule an increase from c2 is refused after a decrease from c1 (and back), so the rates adjust "
                "in bursts."),
     Claim("smcc", "fig23-burst", "Fig. 23", "many-to-one (15 senders): SMCC absorbs the initial burst faster than QCN",
-          "faster", "fabric queue below 96 KB at least 2x sooner (median of 3 seeds)", _fig23_burst),
+          "faster", "bottleneck queue (tor0→h0_0) below 96 KB at least 2x sooner (median of 3 seeds)", _fig23_burst),
+    Claim("smcc", "fig23-target", "Fig. 23", "long-lived flows: both SMCC and QCN hold the queue at the target point",
+          "at q0 = 64 KB", "bottleneck queue mean within 64 ± 16 KB after 0.5 s, both schemes (3 seeds)", _fig23_target),
     Claim("smcc", "fig23-empty", "Fig. 23", "with sizes U[10 kb, 500 Mb], QCN leaves the buffer empty longer after flows end",
           "longer", "receiver queue empty a larger share of the time under QCN (median of 3 seeds)", _fig23_empty),
     Claim("smcc", "fig19", "Fig. 19", "the two-stage a (256/128 Mb/s, T1 = 8 KB) reduces the oscillation at 875 Mb/s",
@@ -278,18 +297,18 @@ def _parking_figure(runs: Runs, outdir: str) -> str:
 
 
 def _m2o_figure(runs: Runs, outdir: str) -> str:
-    """Fig. 23: the fabric queue towards tor0, long-lived and finite flows, seed 1."""
+    """Fig. 23: the bottleneck queue (tor0 towards h0_0), long-lived and finite flows, seed 1."""
     fig = Figure(figsize=(10, 3.6), layout="constrained")
     axes = fig.subplots(1, 2, sharey=True)
     for ax, (label, extra) in zip(axes, [("long-lived flows", ()), ("sizes U[10 kb, 500 Mb]", FINITE)]):
         for scheme in ("smcc", "qcn"):
             r = runs.get(M2O, extra + (f"scheme.name={scheme}",), 1)
-            ax.plot(r.time_s, r.ports["fab:tor0"].queue_bytes / 1024, lw=0.5, label=scheme.upper())
+            ax.plot(r.time_s, r.ports[M2O_PORT].queue_bytes / 1024, lw=0.5, label=scheme.upper())
         ax.set_title(f"Fig. 23, many-to-one: {label}", fontsize=9)
         ax.set_xlabel("time (s)")
         ax.grid(alpha=0.3)
         ax.legend(fontsize=7)
-    axes[0].set_ylabel("queue fab→tor0 (KB)")
+    axes[0].set_ylabel(f"queue {M2O_PORT} (KB)")
     path = os.path.join(outdir, "smcc_many_to_one.png")
     fig.savefig(path, dpi=110)
     return path

@@ -39,6 +39,21 @@ pub struct DsmParams {
     pub c_rule: ReachingGain,
     /// Minimum rate.
     pub r_min: Rate,
+    /// What to send on the `Q̂v = 0` axis, where eq. 24 names no region.
+    pub on_axis: AxisRule,
+}
+
+/// The feedback on the `Q̂v = 0` axis (with `Q̂f ≠ 0`), which eq. 24 leaves out: the
+/// state of a queue that is full or empty (so unchanged) once the last `m` feedback
+/// values have passed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AxisRule {
+    /// `−a·Q̂f`, State A's law: the axis is State A's edge and, of the two regions it
+    /// divides, the one with the smaller gain.
+    StateA,
+    /// Nothing, as eq. 24 reads (the default): a queue that stays full or empty gets no
+    /// feedback once the last `m` values have passed.
+    Nothing,
 }
 
 impl Default for DsmParams {
@@ -57,6 +72,7 @@ impl Default for DsmParams {
             h_fraction: 0.8,
             c_rule: ReachingGain::Fast,
             r_min: Rate::from_mbps(10),
+            on_axis: AxisRule::Nothing,
         }
     }
 }
@@ -94,7 +110,7 @@ impl DsmParams {
     /// Every parameter name [`DsmParams::set`] accepts.
     pub const NAMES: &'static [&'static str] = &[
         "q0_kb", "p", "frame_bytes", "loop_delay_us", "auto", "m", "a_hz", "b_hz", "c_hz", "omega", "h_fraction",
-        "c_rule", "r_min_mbps",
+        "c_rule", "r_min_mbps", "on_axis",
     ];
 
     /// Sets one parameter by its scenario name, checking its range.
@@ -109,6 +125,14 @@ impl DsmParams {
                     ParamValue::Text(s) if s == "fast" => ReachingGain::Fast,
                     ParamValue::Text(s) if s == "eq30" => ReachingGain::Eq30,
                     _ => return Err("c_rule must be \"fast\" (c = H/2, the paper's default) or \"eq30\"".into()),
+                };
+                return Ok(());
+            }
+            "on_axis" => {
+                self.on_axis = match value {
+                    ParamValue::Text(s) if s == "state_a" => AxisRule::StateA,
+                    ParamValue::Text(s) if s == "nothing" => AxisRule::Nothing,
+                    _ => return Err("on_axis must be \"nothing\" (eq. 24 as written, the default) or \"state_a\" (-a·Q̂f)".into()),
                 };
                 return Ok(());
             }
@@ -212,7 +236,9 @@ pub enum DsmRegion {
     A,
     /// `Q̂f·δ < 0`: `−b·Q̂v`.
     B,
-    /// On a boundary: no change.
+    /// On the `Q̂v = 0` axis with `Q̂f ≠ 0`, which eq. 24 leaves out (see [`AxisRule`]).
+    Axis,
+    /// At the origin, or on a boundary of eq. 24 elsewhere: no change.
     None,
 }
 
@@ -225,6 +251,8 @@ pub fn dsm_region(q_f: f64, q_v: f64, omega: f64) -> DsmRegion {
         DsmRegion::A
     } else if q_f * delta < 0.0 {
         DsmRegion::B
+    } else if q_v == 0.0 && q_f != 0.0 {
+        DsmRegion::Axis
     } else {
         DsmRegion::None
     }
@@ -265,7 +293,8 @@ impl DsmCp {
             DsmRegion::C => -g.c * pf,
             DsmRegion::A => -g.a * pf,
             DsmRegion::B => -g.b * pv,
-            DsmRegion::None => 0.0,
+            DsmRegion::Axis if self.params.on_axis == AxisRule::StateA => -g.a * pf,
+            DsmRegion::Axis | DsmRegion::None => 0.0,
         };
         // No adjustment can move the aggregate rate by more than the port's capacity;
         // bounding it keeps the predictor's sums to what could actually happen.

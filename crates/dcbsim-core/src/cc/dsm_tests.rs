@@ -56,6 +56,41 @@ fn each_region_of_the_plane_gets_its_law() {
     // On the line or at the origin: nothing.
     assert_eq!(dsm_region(10.0, -2.0, 5.0), DsmRegion::None);
     assert_eq!(dsm_region(0.0, 0.0, 5.0), DsmRegion::None);
+    // On the Qv = 0 axis, which eq. 24 leaves out.
+    assert_eq!(dsm_region(10.0, 0.0, 5.0), DsmRegion::Axis);
+    assert_eq!(dsm_region(-10.0, 0.0, 5.0), DsmRegion::Axis);
+}
+
+/// A CP whose predictor has seen no feedback, sampled at queue `q` after a sample at
+/// the same queue, so `Q̂v = 0`: the queue is steady (here empty, below q0).
+fn steady_queue_feedback(on_axis: &str, q: u64) -> Vec<Notify> {
+    let mut params = DsmParams::default();
+    params.set("on_axis", &ParamValue::Text(on_axis.into())).unwrap();
+    let mut cp = DsmCp::new(params, Rate::from_gbps(10));
+    let m = cp.gains().m as usize;
+    let mut out = Vec::new();
+    let arrival = Arrival { now: Time::ZERO, flow: 1, weight: 1.0, bytes: 1000, queue_bytes: q, dropped: false };
+    // m + 1 samples at the same queue: the history of feedback then holds only what
+    // the axis rule sent, and Q_v = 0.
+    for _ in 0..(m + 1) * 100 {
+        cp.on_arrival(&arrival, &mut out);
+    }
+    out
+}
+
+#[test]
+fn a_steady_empty_queue_gets_state_a_feedback_unless_eq_24_is_read_literally() {
+    // Empty queue: Qf = -65536 x 8 bits. The first sample sees Qv = 0 - 0 = 0 too, so
+    // every sample is on the axis. With no feedback yet, Qf_hat = Qf: F_b = -a Qf > 0.
+    let out = steady_queue_feedback("state_a", 0);
+    let a = DsmParams::default().resolve(Rate::from_gbps(10)).a;
+    let Feedback::RateDelta { kbps } = out[0].feedback else { panic!() };
+    assert_eq!(kbps as i64, ((a * 65_536.0 * 8.0).round() as i64) / 1000);
+    assert!(out.len() > 1, "the queue stays empty, so the increases go on");
+    assert!(steady_queue_feedback("nothing", 0).is_empty());
+    assert_eq!(DsmParams::default().on_axis, AxisRule::Nothing);
+    let err = DsmParams::default().set("on_axis", &ParamValue::Text("b".into())).unwrap_err();
+    assert!(err.contains("state_a") && err.contains("nothing"), "{err}");
 }
 
 #[test]

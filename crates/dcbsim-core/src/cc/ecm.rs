@@ -37,6 +37,15 @@ pub struct EcmParams {
     pub t_max: Time,
     /// Minimum rate; the rate a halted source resumes at.
     pub r_min: Rate,
+    /// Divide `Fb` by `Q_eq` (our reading); off, `Fb` is in bytes as eq. 1 writes it,
+    /// so nearly every message moves the rate by the full `β·C` or `α`.
+    pub normalize: bool,
+    /// The rate limiter's self-increase, added every `self_increase_period` whatever
+    /// the feedback; `None` is 0.1 % of the line rate (1 Mb/s at 1 Gb/s), zero turns it
+    /// off.
+    pub self_increase: Option<Rate>,
+    /// Period of the self-increase.
+    pub self_increase_period: Time,
 }
 
 impl Default for EcmParams {
@@ -54,6 +63,9 @@ impl Default for EcmParams {
             beta: 0.05,
             t_max: Time::from_ms(1),
             r_min: Rate::from_mbps(10),
+            normalize: true,
+            self_increase: None,
+            self_increase_period: Time::from_ms(1),
         }
     }
 }
@@ -62,11 +74,16 @@ impl EcmParams {
     /// Every parameter name [`EcmParams::set`] accepts.
     pub const NAMES: &'static [&'static str] = &[
         "q_eq_bytes", "q_mc_bytes", "q_sc_bytes", "q_eq_kb", "q_mc_kb", "q_sc_kb", "sample_bytes", "w",
-        "ru_mbps", "gi", "gd", "alpha", "beta", "t_max_ms", "r_min_mbps",
+        "ru_mbps", "gi", "gd", "alpha", "beta", "t_max_ms", "r_min_mbps", "normalize", "self_increase_mbps",
+        "self_increase_ms",
     ];
 
     /// Sets one parameter by its scenario name, checking its range.
     pub fn set(&mut self, name: &str, value: &ParamValue) -> Result<(), String> {
+        if name == "normalize" {
+            self.normalize = value.bool(name)?;
+            return Ok(());
+        }
         let x = value.number(name)?;
         let positive = if x.is_finite() && x > 0.0 { Ok(x) } else { Err(format!("{name} must be > 0 (got {x})")) };
         let fraction = if x > 0.0 && x <= 1.0 { Ok(x) } else { Err(format!("{name} must be in (0, 1] (got {x})")) };
@@ -87,6 +104,9 @@ impl EcmParams {
             "beta" => self.beta = fraction?,
             "t_max_ms" => self.t_max = Time::from_ms_f64(positive?),
             "r_min_mbps" => self.r_min = Rate::from_bps_f64(positive? * 1e6),
+            "self_increase_mbps" if x.is_finite() && x >= 0.0 => self.self_increase = Some(Rate::from_bps_f64(x * 1e6)),
+            "self_increase_mbps" => return Err(format!("{name} must be >= 0 (got {x})")),
+            "self_increase_ms" => self.self_increase_period = Time::from_ms_f64(positive?),
             _ => return Err(format!("unknown parameter; allowed: {}", Self::NAMES.join(", "))),
         }
         Ok(())
@@ -155,20 +175,25 @@ impl CongestionPoint for EcmCp {
 pub struct EcmRp {
     params: EcmParams,
     line: f64,
+    self_increase: f64,
     rate: f64,
     halted_until: Option<Time>,
+    next_self_increase: Option<Time>,
     cpid: CpidRule,
 }
 
 impl EcmRp {
     /// A reaction point starting at `initial` on a NIC of rate `line`.
     pub fn new(params: EcmParams, line: Rate, initial: Rate) -> EcmRp {
-        EcmRp { params, line: line.as_f64(), rate: initial.as_f64(), halted_until: None, cpid: CpidRule::default() }
+        let (rate, line) = (initial.as_f64(), line.as_f64());
+        let self_increase = params.self_increase.map_or(line * 1e-3, Rate::as_f64);
+        EcmRp { params, line, self_increase, rate, halted_until: None, next_self_increase: None, cpid: CpidRule::default() }
     }
 
-    /// The normalized feedback `−(Qoff + w·Qδ) / Q_eq`.
+    /// The feedback `−(Qoff + w·Qδ)`, divided by `Q_eq` when `normalize`.
     pub fn normalized(&self, q_off: i32, q_delta: i32) -> f64 {
-        -(q_off as f64 + self.params.w * q_delta as f64) / self.params.q_eq as f64
+        let fb = -(q_off as f64 + self.params.w * q_delta as f64);
+        if self.params.normalize { fb / self.params.q_eq as f64 } else { fb }
     }
 
     fn decrease(&mut self, cut: f64, cpid: u32) {
@@ -184,7 +209,16 @@ impl ReactionPoint for EcmRp {
     }
 
     fn timer(&self) -> Option<Time> {
-        self.halted_until
+        match (self.halted_until, self.next_self_increase) {
+            (Some(h), Some(i)) => Some(h.min(i)),
+            (h, i) => h.or(i),
+        }
+    }
+
+    fn on_start(&mut self, now: Time) -> bool {
+        // The period runs even at a zero step, so a timeline can turn the increase on.
+        self.next_self_increase = Some(now + self.params.self_increase_period);
+        true
     }
 
     fn on_feedback(&mut self, now: Time, cpid: u32, feedback: &Feedback) -> bool {
@@ -221,14 +255,25 @@ impl ReactionPoint for EcmRp {
         true
     }
 
-    fn on_timer(&mut self, _now: Time) -> bool {
-        self.halted_until = None;
-        self.rate = self.params.r_min.as_f64();
+    fn on_timer(&mut self, now: Time) -> bool {
+        let was_halted = self.halted_until.is_some();
+        if self.halted_until.is_some_and(|h| h <= now) {
+            self.halted_until = None;
+            self.rate = self.params.r_min.as_f64();
+        }
+        if let Some(due) = self.next_self_increase.filter(|&t| t <= now) {
+            if !was_halted {
+                self.rate = (self.rate + self.self_increase).min(self.line);
+            }
+            self.next_self_increase = Some(due + self.params.self_increase_period);
+        }
         true
     }
 
     fn set_param(&mut self, name: &str, value: &ParamValue) {
-        let _ = self.params.set(name, value);
+        if self.params.set(name, value).is_ok() && name == "self_increase_mbps" {
+            self.self_increase = self.params.self_increase.map_or(self.line * 1e-3, Rate::as_f64);
+        }
     }
 }
 
@@ -288,6 +333,43 @@ mod tests {
         rp.on_timer(Time::from_ms(4));
         assert_eq!(rp.rate(), Rate::from_mbps(10));
         assert_eq!(rp.timer(), None);
+    }
+
+    #[test]
+    fn without_normalization_the_feedback_is_in_bytes() {
+        let p = EcmParams { normalize: false, ..EcmParams::default() };
+        let mut rp = EcmRp::new(p, Rate::from_gbps(1), Rate::from_mbps(500));
+        // Fb = -(10000 + 2 x 5000) = -20000: the cut saturates at alpha = 0.5.
+        assert_eq!(rp.normalized(10_000, 5_000), -20_000.0);
+        rp.on_feedback(Time::ZERO, 7, &Feedback::QueueState { q_off: 10_000, q_delta: 5_000 });
+        assert!((rp.rate().as_f64() - 250e6).abs() < 1.0);
+        // Fb = +1: + min(0.3 x 1 x 50 Mb/s, 50 Mb/s) = + 15 Mb/s.
+        rp.on_feedback(Time::ZERO, 7, &Feedback::QueueState { q_off: -1, q_delta: 0 });
+        assert!((rp.rate().as_f64() - 265e6).abs() < 1.0);
+    }
+
+    #[test]
+    fn the_self_increase_adds_its_step_every_period_except_while_halted() {
+        let mut p = EcmParams::default();
+        p.set("self_increase_mbps", &ParamValue::Number(5.0)).unwrap();
+        p.set("self_increase_ms", &ParamValue::Number(2.0)).unwrap();
+        let mut rp = EcmRp::new(p, Rate::from_gbps(1), Rate::from_mbps(100));
+        assert_eq!(EcmRp::new(EcmParams::default(), Rate::from_gbps(1), Rate::ZERO).self_increase, 1e6);
+        assert_eq!(rp.timer(), None);
+        assert!(rp.on_start(Time::ZERO));
+        assert_eq!(rp.timer(), Some(Time::from_ms(2)));
+        rp.on_timer(Time::from_ms(2));
+        assert!((rp.rate().as_f64() - 105e6).abs() < 1.0);
+        assert_eq!(rp.timer(), Some(Time::from_ms(4)));
+        // Halted at 3 ms until 4 ms: the increase due at 4 ms is skipped, the source
+        // resumes at R_min, and the next increase comes at 6 ms.
+        rp.on_feedback(Time::from_ms(3), 1, &Feedback::Halt);
+        rp.on_timer(Time::from_ms(4));
+        assert_eq!(rp.rate(), Rate::from_mbps(10));
+        assert_eq!(rp.timer(), Some(Time::from_ms(6)));
+        rp.on_timer(Time::from_ms(6));
+        assert!((rp.rate().as_f64() - 15e6).abs() < 1.0);
+        assert!(EcmParams::default().set("self_increase_mbps", &ParamValue::Number(-1.0)).is_err());
     }
 
     #[test]
