@@ -53,6 +53,7 @@ fn dumbbell(duration: Time) -> SimConfig {
             frame_bytes: 1000,
             jitter: 0.0,
             priority: 0,
+            aimd: None,
             weight: 1.0,
             transport: Default::default(),
             start: Time::ZERO,

@@ -225,6 +225,8 @@ class Result:
         if inc is not None:
             blocks = {k: _array(inc[k]) for k in ("block_start_s", "block_time_s", "block_bytes", "block_timeouts")}
             self.incast = IncastResult(int(inc["servers"]), int(inc["sru_bytes"]), **blocks)
+        #: Counters per 802.1p priority (every flow, arrival flows included), by priority.
+        self.classes: dict[int, dict[str, Any]] = {int(c["priority"]): dict(c) for c in raw.get("classes", [])}
         self.run_stats = {k: raw[k] for k in ("simulated_s", "events", "wall_s", "sim_speed")}
 
     @property
@@ -309,6 +311,7 @@ class Result:
             "fairness": {k: v for k, v in fair.items() if not k.startswith("per_flow")},
             "fct": self.fct(),
             "incast": self.incast.summary() if self.incast is not None else None,
+            "classes": {str(p): c for p, c in self.classes.items()},
             "totals": totals,
             **self.run_stats,
         }

@@ -53,7 +53,8 @@ def _transport_lines(summary: dict[str, Any]) -> list[str]:
 
 
 def summary_table(summary: dict[str, Any], max_rows: int = 20) -> str:
-    """Ports (queue, emptiness, utilization, drops) and flows (throughput, counts)."""
+    """Ports (queue, emptiness, utilization, drops), flows (throughput, counts), and the
+    802.1p priorities when the flows have more than one."""
     ports = [
         (name, p) for name, p in summary["ports"].items() if p["tx_frames"] or p["dropped_frames"]
     ][:max_rows]
@@ -93,12 +94,22 @@ def summary_table(summary: dict[str, Any], max_rows: int = 20) -> str:
         [name, str(a["flows"]), str(a["completed"]), str(a["dropped_frames"]), ms(a["fct_mean_s"]), ms(a["fct_p50_s"]), ms(a["fct_p99_s"])]
         for name, a in arrivals
     ]
+    classes = summary.get("classes", {})
+    class_rows = [
+        [p, str(c["flows"]), str(c["sent_frames"]), str(c["delivered_frames"]), str(c["dropped_frames"]), f"{c['throughput_bps'] / 1e6:.2f}"]
+        for p, c in classes.items()
+    ]
     parts = [
         _table(["port", "mean q (KB)", "std q (KB)", "P(q=0) %", "util %", "drops", "notifications", "ECN marks"], port_rows),
         "",
         _table(["flow", "Gb/s", "offered", "fair Gb/s", "weight", "delivered", "dropped", "notifications", "rtx/RTO", "FCT (ms)"], flow_rows),
         *([_fairness_line(summary["fairness"]), ""] if summary.get("fairness", {}).get("jain") is not None else []),
         "",
+        *(
+            [_table(["802.1p priority", "flows", "sent", "delivered", "dropped", "Mb/s"], class_rows), ""]
+            if len(class_rows) > 1
+            else []
+        ),
         *(
             [_table(["arrivals", "flows", "completed", "dropped", "FCT mean (ms)", "p50", "p99"], arrival_rows), ""]
             if arrival_rows

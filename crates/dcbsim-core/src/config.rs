@@ -127,8 +127,12 @@ pub struct FlowSpec {
     /// U(1 − jitter, 1 + jitter), from the flow's own random stream. Zero (exact
     /// pacing) by default; a little breaks the phase locking of identical sources.
     pub jitter: f64,
-    /// Priority class (0 is served first).
+    /// 802.1p priority, 0..=7: a higher one is served first at strict-priority ports
+    /// (see [`crate::net::Port::class_of`]) and is "high" to a drop policy.
     pub priority: u8,
+    /// The flow's own AIMD setting under DCC (`None`: the scheme's); other schemes
+    /// ignore it.
+    pub aimd: Option<crate::cc::Aimd>,
     /// Weight in weighted fair sharing (FQCN, AF-QCN, the weighted max-min share);
     /// 1 by default, finite and > 0.
     pub weight: f64,

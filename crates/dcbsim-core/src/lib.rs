@@ -26,7 +26,7 @@
 //! }
 //! cfg.flows.push(FlowSpec {
 //!     name: "f".into(), src: 0, dst: 2, kind: FlowKind::Constant,
-//!     rate: Some(Rate::from_gbps(1)), max_rate: None, frame_bytes: 1000, jitter: 0.0, priority: 0, weight: 1.0,
+//!     rate: Some(Rate::from_gbps(1)), max_rate: None, frame_bytes: 1000, jitter: 0.0, priority: 0, aimd: None, weight: 1.0,
 //!     transport: Default::default(), start: Time::ZERO, stop: None,
 //! });
 //! let report = Simulation::new(cfg, 1).unwrap().run();

@@ -39,7 +39,7 @@ pub struct Packet {
     pub bytes: u32,
     /// The node it is addressed to.
     pub dst: u32,
-    /// Priority class (0 is served first).
+    /// 802.1p priority (0..=7; higher is served first; notifications use 7).
     pub priority: u8,
     /// Data, notification or ACK.
     pub kind: PacketKind,

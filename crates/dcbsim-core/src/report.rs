@@ -97,6 +97,8 @@ pub struct FlowReport {
     pub send_bps: Vec<f64>,
     /// The flow's weight.
     pub weight: f64,
+    /// The flow's 802.1p priority.
+    pub priority: u8,
     /// Its weighted max-min fair share at each sample time, bits/s, from the ports'
     /// capacities and the flows' demands then (flows made by `[[arrivals]]` not
     /// counted).
@@ -192,6 +194,29 @@ impl IncastReport {
     }
 }
 
+/// What the flows of one 802.1p priority did, arrival flows included.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ClassReport {
+    /// The 802.1p priority.
+    pub priority: u8,
+    /// Flows of this priority.
+    pub flows: u64,
+    /// Frames sent.
+    pub sent_frames: u64,
+    /// Bytes sent.
+    pub sent_bytes: u64,
+    /// Frames delivered.
+    pub delivered_frames: u64,
+    /// Bytes delivered.
+    pub delivered_bytes: u64,
+    /// Frames dropped (full buffers and drop policies).
+    pub dropped_frames: u64,
+    /// Bytes dropped.
+    pub dropped_bytes: u64,
+    /// Delivered bits per simulated second.
+    pub throughput_bps: f64,
+}
+
 /// The outcome of one run.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct RunReport {
@@ -205,6 +230,8 @@ pub struct RunReport {
     pub arrivals: Vec<ArrivalReport>,
     /// The incast application's blocks, if the run has one.
     pub incast: Option<IncastReport>,
+    /// Every 802.1p priority that some flow has, lowest first.
+    pub classes: Vec<ClassReport>,
     /// Simulated time reached.
     pub simulated: Time,
     /// Events executed.

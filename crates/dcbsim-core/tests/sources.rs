@@ -31,6 +31,7 @@ fn pair(kind: FlowKind, duration: Time) -> SimConfig {
         frame_bytes: 1000,
         jitter: 0.0,
         priority: 0,
+        aimd: None,
         weight: 1.0,
         transport: Default::default(),
         start: Time::ZERO,

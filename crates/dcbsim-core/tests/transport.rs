@@ -33,6 +33,7 @@ fn flow(i: usize, kind: FlowKind, transport: Transport) -> FlowSpec {
         frame_bytes: 1500,
         jitter: 0.0,
         priority: 0,
+        aimd: None,
         weight: 1.0,
         transport,
         start: Time::ZERO,

@@ -4,7 +4,7 @@
 //! and little-endian float64 byte strings (read with `numpy.frombuffer`). Runs release
 //! the GIL, slice by slice, and report progress between slices.
 
-use dcbsim_core::report::{ArrivalReport, FlowReport, IncastReport, PortReport, RunReport};
+use dcbsim_core::report::{ArrivalReport, ClassReport, FlowReport, IncastReport, PortReport, RunReport};
 use dcbsim_core::units::Time;
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
@@ -76,6 +76,7 @@ fn flow_dict<'py>(py: Python<'py>, f: &FlowReport) -> PyResult<Bound<'py, PyDict
     d.set_item("send_bps", floats(py, f.send_bps.iter().copied()))?;
     d.set_item("fair_share_bps", floats(py, f.fair_share_bps.iter().copied()))?;
     d.set_item("weight", f.weight)?;
+    d.set_item("priority", f.priority)?;
     d.set_item("offered_bps", f.offered_bps)?;
     let source = f.source.as_ref();
     d.set_item("offered_bytes", source.map(|s| s.offered_bytes))?;
@@ -117,6 +118,20 @@ fn incast_dict<'py>(py: Python<'py>, a: &IncastReport) -> PyResult<Bound<'py, Py
     Ok(d)
 }
 
+fn class_dict<'py>(py: Python<'py>, c: &ClassReport) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("priority", c.priority)?;
+    d.set_item("flows", c.flows)?;
+    d.set_item("sent_frames", c.sent_frames)?;
+    d.set_item("sent_bytes", c.sent_bytes)?;
+    d.set_item("delivered_frames", c.delivered_frames)?;
+    d.set_item("delivered_bytes", c.delivered_bytes)?;
+    d.set_item("dropped_frames", c.dropped_frames)?;
+    d.set_item("dropped_bytes", c.dropped_bytes)?;
+    d.set_item("throughput_bps", c.throughput_bps)?;
+    Ok(d)
+}
+
 fn report_dict<'py>(py: Python<'py>, r: &RunReport) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     d.set_item("time_s", floats(py, r.sample_times.iter().map(|t| t.as_secs_f64())))?;
@@ -139,6 +154,11 @@ fn report_dict<'py>(py: Python<'py>, r: &RunReport) -> PyResult<Bound<'py, PyDic
         Some(a) => d.set_item("incast", incast_dict(py, a)?)?,
         None => d.set_item("incast", py.None())?,
     }
+    let classes = PyList::empty(py);
+    for c in &r.classes {
+        classes.append(class_dict(py, c)?)?;
+    }
+    d.set_item("classes", classes)?;
     d.set_item("simulated_s", r.simulated.as_secs_f64())?;
     d.set_item("events", r.events)?;
     d.set_item("wall_s", r.wall_seconds)?;

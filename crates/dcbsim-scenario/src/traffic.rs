@@ -4,15 +4,26 @@ use crate::doc::Node;
 use crate::kinds;
 use crate::network::{RunSection, param_value, port_ref};
 use crate::reader::{Result, Table};
-use dcbsim_core::cc::SchemeConfig;
+use dcbsim_core::cc::{Aimd, SchemeConfig};
 use dcbsim_core::config::{Action, ArrivalSpec, FlowKind, FlowSpec, NodeKind, TimelineEntry};
 use dcbsim_core::topology::Topology;
 use dcbsim_core::units::{Rate, Time};
 
 const FLOW_KEYS: &[&str] = &[
     "name", "src", "dst", "kind", "rate_gbps", "rate_mbps", "max_rate_gbps", "max_rate_mbps", "frame_bytes", "jitter",
-    "priority", "weight", "transport", "start_ms", "stop_ms",
+    "priority", "weight", "transport", "start_ms", "stop_ms", "aimd",
 ];
+
+/// The flow's own AIMD setting, `aimd = { a = 1.5, b = 0.8 }` (DCC).
+fn aimd(t: &Table) -> Result<Option<Aimd>> {
+    let Some(sub) = t.table("aimd")? else { return Ok(None) };
+    let a = sub.required("a", sub.positive("a")?)?;
+    let (b, node) = sub.required("b", sub.number("b")?)?;
+    sub.finish(&["a", "b"])?;
+    let setting = Aimd { a, b };
+    setting.check().map_err(|m| sub.error("b", Some(node), m))?;
+    Ok(Some(setting))
+}
 
 /// The spread of the gaps between frames, in [0, 1).
 fn jitter(t: &Table) -> Result<f64> {
@@ -106,6 +117,7 @@ fn template(t: &Table, run: &RunSection, kind: FlowKind) -> Result<FlowSpec> {
         frame_bytes: t.integer("frame_bytes", 64, 9216)?.map_or(run.frame_bytes, |b| b as u32),
         jitter: jitter(t)?,
         priority: t.integer("priority", 0, 7)?.unwrap_or(0) as u8,
+        aimd: aimd(t)?,
         weight: 1.0,
         transport: crate::transport::transport(t)?,
         start: Time::from_ms_f64(start),
@@ -142,7 +154,7 @@ fn read_flow(t: &Table, run: &RunSection, topo: &Topology) -> Result<FlowEntry> 
 
 const ARRIVAL_KEYS: &[&str] = &[
     "name", "src", "dst", "rate_per_s", "load_gbps", "load_mbps", "size_kb", "size_bytes", "rate_gbps", "rate_mbps",
-    "max_rate_gbps", "max_rate_mbps", "frame_bytes", "jitter", "priority", "weight", "transport", "start_ms", "stop_ms",
+    "max_rate_gbps", "max_rate_mbps", "frame_bytes", "jitter", "priority", "weight", "transport", "start_ms", "stop_ms", "aimd",
 ];
 
 /// Reads every `[[arrivals]]` entry: one Poisson source per source–destination pair.

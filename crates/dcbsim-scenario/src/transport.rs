@@ -98,6 +98,7 @@ pub fn read_incast(t: Option<&Table>, run: &RunSection, topo: &Topology, flows: 
             frame_bytes,
             jitter: 0.0,
             priority: 0,
+            aimd: None,
             weight: 1.0,
             transport,
             start: Time::ZERO,

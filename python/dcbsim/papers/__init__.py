@@ -84,9 +84,9 @@ def registry() -> dict[str, list[Claim]]:
 
 def figures(paper: str) -> Callable[[Runs, str], list[str]]:
     """The function drawing a paper's figures into a directory."""
-    from dcbsim.papers import dcc, dctcp, dsm, fqcn_figures, qcnt, smcc
+    from dcbsim.papers import dcc_figures, dctcp, dsm, fqcn_figures, qcnt, smcc
 
-    figures = {"qcnt": qcnt.figures, "smcc": smcc.figures, "dsm": dsm.figures, "fqcn": fqcn_figures.figures, "dcc": dcc.figures,
+    figures = {"qcnt": qcnt.figures, "smcc": smcc.figures, "dsm": dsm.figures, "fqcn": fqcn_figures.figures, "dcc": dcc_figures.figures,
                "dctcp": dctcp.figures}
     return figures[paper]
 
@@ -96,7 +96,7 @@ TITLES = {
     "smcc": "SMCC: W. Jiang, F. Ren, R. Shu, C. Lin et al., \"Sliding Mode Congestion Control for Data Center Ethernet Networks\" (§3.1, §5.3)",
     "dsm": "DSM: W. Cheng, W. Jiang, T. Zhang, B. Wang, K. Qian, F. Ren, \"Congestion Control in Converged Ethernet with Heterogeneous and Time-Varying Delays\" (Figs. 5, 6–10, §VI)",
     "fqcn": "FQCN: Y. Zhang, N. Ansari, \"Fair Quantized Congestion Notification in Data Center Networks\" (§VI, Figs. 4, 5, 6, 7, 8)",
-    "dcc": "DCC: S. Fang, C. H. Foh, K. M. M. Aung, \"Differentiated Congestion Management of Data Traffic for Data Center Ethernet\" (Exp. 1)",
+    "dcc": "DCC: S. Fang, C. H. Foh, K. M. M. Aung, \"Differentiated Congestion Management of Data Traffic for Data Center Ethernet\" (§VI, Exps. 1–5)",
     "dctcp": "DCTCP: M. Alizadeh et al., \"Data Center TCP (DCTCP)\" (SIGCOMM 2010), with M. Alizadeh, A. Javanmard, B. Prabhakar, \"Analysis of DCTCP\" (SIGMETRICS 2011)",
 }
 

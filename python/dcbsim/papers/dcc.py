@@ -1,30 +1,20 @@
-"""Claims of the DCC paper (Fang, Foh, Aung, "Differentiated Congestion Management of
-Data Traffic for Data Center Ethernet"), Exp. 1 (Table III): the Ethernet, ECM
-and DCTCP columns. DCC comes with its own scheme."""
+"""Claims of the DCC paper (S. Fang, C. H. Foh, K. M. M. Aung, "Differentiated Congestion
+Management of Data Traffic for Data Center Ethernet", IEEE TNSM 2011), §VI: Exps. 1-5.
+
+Every run is 1 s of the paper's network (its Fig. 5) with the core switch's egress port
+``cs:es5`` (``cs:es`` in the Ethernet and ECM scenarios) as the bottleneck. Numbers are
+medians over seeds. The measures live in :mod:`dcbsim.papers.dcc_runs`, shared with the
+figures; the differences are traced by runs in ``docs/models/dcc.md``.
+"""
 
 from __future__ import annotations
 
-import os
-
-import numpy as np
-
+from dcbsim.analysis import dcc as model
 from dcbsim.papers import Claim, Outcome, Runs
-from dcbsim.plot import Figure
-
-SEEDS = 5
-MB = 1e6
-
-
-def delivered_mb(runs: Runs, scenario: str) -> dict[str, float]:
-    """Median over seeds of each source's delivered MB, the total and the drops."""
-    rows = []
-    for seed in runs.seeds(SEEDS):
-        s = runs.get(scenario, (), seed).summary
-        sr1, sr2 = (s["flows"][n]["delivered_bytes"] / MB for n in ("sr1", "sr2"))
-        dropped = s["ports"]["cs:es"]["dropped_bytes"] / MB
-        rows.append((sr1, sr2, sr1 + sr2, dropped))
-    sr1, sr2, total, dropped = np.median(np.array(rows), axis=0)
-    return {"sr1": sr1, "sr2": sr2, "total": total, "dropped": dropped}
+from dcbsim.papers.dcc_runs import (
+    EXP3_CASES, EXP4_BYTES, EXP5_SETTINGS, EXP5_TARGET, FIG8_GRID, T_SC, delivered_mb, exp2_counts, exp4_std_kb, exp5_ratios,
+    queue_std_kb, ratio,
+)
 
 
 def _ethernet_total(runs: Runs) -> Outcome:
@@ -38,22 +28,107 @@ def _ethernet_drops(runs: Runs) -> Outcome:
     return Outcome(f"{d['dropped']:.1f} MB", abs(d["dropped"] - 22.2) <= 2.2)
 
 
-def _ecm_lossless(runs: Runs) -> Outcome:
-    d = delivered_mb(runs, "exp1_ecm")
-    return Outcome(f"{d['dropped']:.2f} MB dropped", d["dropped"] == 0)
+def _lossless(scenario: str):
+    def measure(runs: Runs) -> Outcome:
+        d = delivered_mb(runs, scenario)
+        return Outcome(f"{d['dropped']:.2f} MB dropped", d["dropped"] == 0)
+    return measure
 
 
-def _ecm_throughput(runs: Runs) -> Outcome:
-    d = delivered_mb(runs, "exp1_ecm")
-    return Outcome(f"{d['total']:.1f} MB ({d['sr1']:.1f} + {d['sr2']:.1f})",
-                   abs(d["total"] - 29.6) <= 1.5 and abs(d["sr1"] - d["sr2"]) <= 0.1 * d["total"])
+def _even_split(scenario: str, total: float):
+    def measure(runs: Runs) -> Outcome:
+        d = delivered_mb(runs, scenario)
+        return Outcome(f"{d['total']:.1f} MB ({d['sr1']:.1f} + {d['sr2']:.1f})",
+                       abs(d["total"] - total) <= 1.5 and abs(d["sr1"] - d["sr2"]) <= 0.1 * d["total"])
+    return measure
 
 
-def _dctcp_column(runs: Runs) -> Outcome:
-    d = delivered_mb(runs, "exp1_dctcp")
-    return Outcome(f"{d['total']:.1f} MB ({d['sr1']:.1f} + {d['sr2']:.1f}), {d['dropped']:.2f} MB dropped",
-                   abs(d["total"] - 29.2) <= 1.5 and abs(d["sr1"] - d["sr2"]) <= 0.1 * d["total"] and d["dropped"] == 0)
+def _dcc2_split(runs: Runs) -> Outcome:
+    d = delivered_mb(runs, "exp1_dcc2")
+    r = d["sr1"] / d["sr2"]
+    return Outcome(f"{d['sr1']:.1f} + {d['sr2']:.1f} = {d['total']:.1f} MB, {r:.2f} : 1",
+                   abs(d["total"] - 29.9) <= 1.5 and abs(r - 2.05) <= 0.2)
 
+
+def _fig6_calmer(runs: Runs) -> Outcome:
+    ecm = queue_std_kb(runs, "exp1_ecm", "cs:es")
+    dcc1, dcc2 = queue_std_kb(runs, "exp1_dcc1"), queue_std_kb(runs, "exp1_dcc2")
+    return Outcome(f"queue std: DCC1 {dcc1:.1f}, DCC2 {dcc2:.1f}, ECM {ecm:.1f} KB", max(dcc1, dcc2) < ecm)
+
+
+def _exp2_san_lossless(runs: Runs) -> Outcome:
+    c = exp2_counts(runs)
+    return Outcome(f"SAN sent {c['san_sent']}, delivered {c['san_delivered']}, {c['san_in_network']} in flight at the end, "
+                   f"{c['san_dropped']} dropped", c["san_dropped"] == 0)
+
+
+def _exp2_lan_conservation(runs: Runs) -> Outcome:
+    c = exp2_counts(runs)
+    gap = c["lan_sent"] - c["lan_delivered"] - c["lan_in_network"]
+    return Outcome(f"LAN sent − received − in flight = {gap}; dropped at CS {c['cs_dropped']} (LAN {c['lan_dropped']})",
+                   gap == c["lan_dropped"] == c["cs_dropped"])
+
+
+def _exp2_below_t_sc(runs: Runs) -> Outcome:
+    c = exp2_counts(runs)
+    sampled, exact = c["sampled_max"], c["exact_max"]
+    return Outcome(f"largest sampled queue {sampled / 1e3:.1f} KB; exact largest {exact / 1e3:.1f} KB",
+                   sampled <= T_SC and exact <= T_SC + 3 * 1500)
+
+
+def _exp2_table5(runs: Runs) -> Outcome:
+    c = exp2_counts(runs)
+    return Outcome(f"SAN sent {c['san_sent']}; LAN sent {c['lan_sent']}, received {c['lan_delivered']}, dropped {c['lan_dropped']}",
+                   abs(c["san_sent"] - 5008) <= 500 and abs(c["lan_sent"] - 4951) <= 500)
+
+
+def _exp3_case(case: int):
+    san, lan, paper = EXP3_CASES[case]
+    def measure(runs: Runs) -> Outcome:
+        r = ratio(runs, san, lan)
+        return Outcome(f"1 : {r:.2f} (eq. 6: 1 : {model.ratios([lan, san])[1]:.2f})", abs(r - paper) <= 0.1 * paper)
+    return measure
+
+
+def _fig8_grid(runs: Runs) -> Outcome:
+    san = model.Aimd(1.0, 0.5)
+    worst, where = 0.0, None
+    for lan in FIG8_GRID:
+        r, a = ratio(runs, san, lan), model.ratios([lan, san])[1]
+        if abs(r - a) / a > worst:
+            worst, where = abs(r - a) / a, (lan, r, a)
+    lan, r, a = where
+    return Outcome(f"worst {100 * worst:.0f} % off, at LAN AIMD({lan.a:g}, {lan.b:g}): {r:.2f} vs {a:.2f}", worst <= 0.15)
+
+
+def _fig11(runs: Runs) -> Outcome:
+    std = {b: exp4_std_kb(runs, b) for b in EXP4_BYTES}
+    calm, wild = max(std[2200], std[2700]), min(std[3600], std[4300])
+    ours = ", ".join(f"{b} B {s:.1f}" for b, s in std.items()) + " KB"
+    return Outcome(ours, calm <= 5.0 and wild >= 2 * calm)
+
+
+def _exp5(setting: int):
+    paper = EXP5_SETTINGS[setting][1]
+    def measure(runs: Runs) -> Outcome:
+        r = exp5_ratios(runs, setting)
+        ok = all(abs(x - t) <= 0.1 * t for x, t in zip(r, EXP5_TARGET))
+        return Outcome(f"1 : {r[1]:.2f} : {r[2]:.2f} (paper 1 : {paper[0]} : {paper[1]})", ok)
+    return measure
+
+
+_EXP5_NOTE = ("Our SAN and IPC flows get 12-20 % more than the target over the LAN (setting 1: 1 : 1.65 : 1.92 "
+              "over five seeds, 1 : 1.52 to 1 : 1.79 for the SAN by seed). Pairwise, on Exp. 3's network with "
+              "the same sampler, SAN (1.2, 0.7) : LAN is 1.41 (eq. 6: 1.41) and IPC (1.9, 0.7) : LAN 1.92 "
+              "(1.78): the SAN's excess comes with the third flow, which shrinks the LAN's window to about 1.3 "
+              "frames per slot, sampled at every frame (eq. 7's p_s, 1500 B). The outcome then depends on "
+              "the slot: with 600 µs or 1 ms slots (our slot is 300 µs, one frame at u) setting 1 "
+              "gives 1 : 1.37 : 1.71 and 1 : 1.38 : 1.74, and with eq. 2's slot rule 1 : 1.27 : 1.58. Starting "
+              "every slot clock together (random_slot_phase = false) gives 1 : 1.64 : 1.99, the W floor at "
+              "1 1 : 1.64 : 1.91, exact pacing 1 : 1.70 : 2.01; sampling every 2700 B (Exp. 4's setting) keeps "
+              "the queue above T_sc and the drop policy starves the LAN (1 : 3.25 : 3.97). An earlier "
+              "version of this model met the target (1 : 1.52 : 1.74) only by the order in which "
+              "simultaneous slot ends of sources started together were served.")
 
 CLAIMS = [
     Claim("dcc", "exp1-ethernet-total", "Table III", "Ethernet: the two sources share the 240 Mb/s core evenly, "
@@ -63,32 +138,82 @@ CLAIMS = [
           note="Two sources offering 240 Mb/s each for 1 s send 60 MB; with 30 MB delivered, conservation "
                "leaves 30 MB to drop (ours 29.7 MB). The paper's 22.2 MB implies about 52 MB sent, so its "
                "sources must have offered less or started later than its text says."),
-    Claim("dcc", "exp1-ecm-lossless", "Table III", "ECM: nothing is dropped", "0 MB", "exactly 0", _ecm_lossless),
+    Claim("dcc", "exp1-ecm-lossless", "Table III", "ECM: nothing is dropped", "0 MB", "exactly 0", _lossless("exp1_ecm")),
     Claim("dcc", "exp1-ecm-throughput", "Table III", "ECM: the sources share the core evenly, 29.6 MB in all",
-          "14.9 + 14.7 = 29.6 MB", "total ± 1.5 MB, split within 10 %", _ecm_throughput),
-    Claim("dcc", "exp1-dctcp", "Table III", "DCTCP: the sources share the core evenly, 29.2 MB in all, nothing dropped",
-          "14.6 + 14.6 = 29.2 MB, 0 dropped", "total ± 1.5 MB, split within 10 %, no drop", _dctcp_column),
+          "14.9 + 14.7 = 29.6 MB", "total ± 1.5 MB, split within 10 %", _even_split("exp1_ecm", 29.6)),
+    Claim("dcc", "exp1-dcc1-throughput", "Table III", "DCC1, AIMD(1, 0.5) at both: an even split, 29.8 MB in all",
+          "15.0 + 14.8 = 29.8 MB", "total ± 1.5 MB, split within 10 %", _even_split("exp1_dcc1", 29.8)),
+    Claim("dcc", "exp1-dcc1-lossless", "Table III", "DCC1: nothing is dropped", "0 MB", "exactly 0", _lossless("exp1_dcc1")),
+    Claim("dcc", "exp1-dcc2-split", "Table III", "DCC2, SAN AIMD(1.5, 0.8) vs LAN AIMD(1, 0.5): about 2 : 1, 29.9 MB",
+          "20.1 + 9.8 = 29.9 MB (2.05 : 1)", "total ± 1.5 MB, ratio ± 0.2", _dcc2_split),
+    Claim("dcc", "exp1-dcc2-lossless", "Table III", "DCC2: nothing is dropped", "0 MB", "exactly 0", _lossless("exp1_dcc2")),
+    Claim("dcc", "fig6-calmer", "Fig. 6", "DCC's buffer fluctuates less than ECM's (DCTCP not modelled)",
+          "lower fluctuation", "std of the queue over the run: DCC1 and DCC2 below ECM", _fig6_calmer),
+    Claim("dcc", "exp2-san-lossless", "Table V", "A misbehaving LAN source, AIMD(1, 1.0): no SAN frame is lost",
+          "5008 sent, 5008 received", "exactly 0 SAN drops", _exp2_san_lossless),
+    Claim("dcc", "exp2-lan-drops", "Table V", "LAN drops at the core equal LAN sent − received",
+          "4951 − 4371 = 580", "exact, counting frames in flight at the end", _exp2_lan_conservation),
+    Claim("dcc", "exp2-below-t-sc", "Fig. 7", "The buffer never goes over T_sc = 100,000 B",
+          "never over T_sc", "1 ms samples ≤ T_sc; exact max ≤ T_sc + 3 frames", _exp2_below_t_sc, holds_here=False,
+          note="The queue passes T_sc by a few frames (a 1 ms sample at 102.0 KB, 105.0 KB at most): the "
+               "drop policy starts only once the queue is above T_sc, and then still admits the SAN and "
+               "background frames, while the halts it sends take a feedback loop to act. The paper's Fig. 7 "
+               "is drawn at a scale where a few frames do not show; the policy itself holds (no LAN frame is "
+               "queued above T_sc, see the two claims above)."),
+    Claim("dcc", "exp2-table5-counts", "Table V", "Frames sent: SAN 5008, LAN 4951",
+          "5008; 4951", "each ± 500 frames", _exp2_table5, holds_here=False,
+          note="In 1 s our SAN source sends 8,902 frames and our LAN source, which ignores decreases and sits "
+               "near its 240 Mb/s offer between halts, 13,598 (9,519 received, 4,052 dropped); the paper's "
+               "LAN sends no more than its SAN (4,951 vs 5,008). Varied one at a time: a 0.5 s run gives SAN "
+               "4,474, LAN 6,817 sent, 4,754 received; eq. 2's slot rule (increase_every_slot = false) SAN "
+               "5,114, LAN 14,758; longer slots (1, 3, 10 ms) LAN 12,775, 11,883, 11,359 while the core starts "
+               "to idle. None brings the LAN near 4,951 frames: with a 240 Mb/s offer a source that never "
+               "slows sends far more than a regulated one. The paper's Fig. 7, climbing for 0.33 s to T_sc, "
+               "suggests a slower-growing LAN source than its text describes."),
+    Claim("dcc", "exp3-case1", "Table VI", "SAN AIMD(1.5, 0.8) vs LAN AIMD(1, 0.5): simulation 1 : 2.04 "
+          "(analysis 1 : 1.96)", "1 : 2.04", "± 10 %", _exp3_case(0)),
+    Claim("dcc", "exp3-case2", "Table VI", "SAN AIMD(1, 0.8) vs LAN AIMD(1, 0.5): simulation 1 : 1.61 "
+          "(analysis 1 : 1.58)", "1 : 1.61", "± 10 %", _exp3_case(1)),
+    Claim("dcc", "fig8-grid", "Fig. 8", "SAN AIMD(1, 0.5) vs LAN AIMD(a, b), a ≤ 1, b ≤ 0.5: the simulated ratios "
+          "follow eq. 6", "close to eq. 6, up to 3.5", "each grid point within 15 % of eq. 6", _fig8_grid, holds_here=False,
+          note="At b = 0.5 every point is within 3 % of eq. 6 and at b = 0.35 within 7 %; at b = 0.2 the "
+               "simulated ratio is 6-18 % above it (AIMD(0.6, 0.2): 1.93 vs 1.63). Eq. 5 treats a decrease as a "
+               "small step; for a sawtooth between b·W and W the mean window carries a further factor "
+               "sqrt((1 + b)/2) (Floyd, Handley, Padhye, the paper's ref. [8]), which our runs follow within "
+               "6 % over the whole grid (1.83 for AIMD(0.6, 0.2)). The paper's own Table VI shows the same sign "
+               "(simulation 2.04 vs analysis 1.96). Before W_floor was lowered to 0.1 the floor at "
+               "W_min = 1 lifted the weakest LAN settings too (AIMD(0.2, 0.2): 2.34; with the floor at 0.25 "
+               "or 0.1: 3.03, 3.07)."),
+    Claim("dcc", "fig11-sampling", "Fig. 11", "Sampling every 2200 or 2700 B keeps the buffer stable; 3600 and "
+          "4300 B oscillate more", "stable; larger oscillation",
+          "queue std (1 ms samples, 0.1–1 s) ≤ 5 KB at 2200 and 2700 B, ≥ twice that at 3600 and 4300 B", _fig11),
+]
+CLAIMS += [
+    Claim("dcc", f"exp5-setting{k + 1}", "Table VIII", f"Case study, setting {k + 1} ({EXP5_SETTINGS[k][2]}): "
+          "LAN : SAN : IPC near the target 1 : 1.4 : 1.8", f"1 : {EXP5_SETTINGS[k][1][0]} : {EXP5_SETTINGS[k][1][1]}",
+          "each ratio within 10 % of the target", _exp5(k), holds_here=False, note=_EXP5_NOTE)
+    for k in range(len(EXP5_SETTINGS))
 ]
 
 
-def figures(runs: Runs, outdir: str) -> list[str]:
-    """Table III as bars: delivered MB per source and dropped MB, Ethernet vs ECM."""
-    fig = Figure(figsize=(7, 3.8), layout="constrained")
-    ax = fig.add_subplot()
-    labels = ["SR1", "SR2", "total", "dropped"]
-    x = np.arange(len(labels))
-    paper = {"Ethernet": [14.9, 14.9, 29.8, 22.2], "ECM": [14.9, 14.7, 29.6, 0.0]}
-    for i, (name, scenario) in enumerate([("Ethernet", "exp1_ethernet"), ("ECM", "exp1_ecm")]):
-        d = delivered_mb(runs, scenario)
-        ours = [d["sr1"], d["sr2"], d["total"], d["dropped"]]
-        ax.bar(x + (i - 0.5) * 0.38, ours, 0.36, label=f"{name} (dcbsim)", color=["#4c72b0", "#dd8452"][i])
-        ax.scatter(x + (i - 0.5) * 0.38, paper[name], marker="_", s=300, color="black", zorder=3,
-                   label="paper" if i == 0 else None)
-    ax.set_xticks(x, labels)
-    ax.set_ylabel("MB in 1 s")
-    ax.set_title("DCC paper, Table III (Ethernet, ECM): median of seeds; bars ours, dashes paper", fontsize=9)
-    ax.legend(fontsize=8)
-    ax.grid(alpha=0.3, axis="y")
-    path = os.path.join(outdir, "dcc_table3.png")
-    fig.savefig(path, dpi=110)
-    return [path]
+def _dctcp_column(runs: Runs) -> Outcome:
+    """Exp. 1's DCTCP column (its own scenario, bottleneck ``cs:es`` as Ethernet's)."""
+    import numpy as np
+
+    from dcbsim.papers.dcc_runs import MB, each_seed
+
+    rows = []
+    for r in each_seed(runs, "exp1_dctcp"):
+        s = r.summary
+        sr1, sr2 = (s["flows"][n]["delivered_bytes"] / MB for n in ("sr1", "sr2"))
+        rows.append((sr1, sr2, s["ports"]["cs:es"]["dropped_bytes"] / MB))
+    sr1, sr2, dropped = np.median(np.array(rows), axis=0)
+    total = sr1 + sr2
+    return Outcome(f"{total:.1f} MB ({sr1:.1f} + {sr2:.1f}), {dropped:.2f} MB dropped",
+                   abs(total - 29.2) <= 1.5 and abs(sr1 - sr2) <= 0.1 * total and dropped == 0)
+
+
+CLAIMS += [
+    Claim("dcc", "exp1-dctcp", "Table III", "DCTCP: the sources share the core evenly, 29.2 MB in all, nothing dropped",
+          "14.6 + 14.6 = 29.2 MB, 0 dropped", "total ± 1.5 MB, split within 10 %, no drop", _dctcp_column),
+]

@@ -12,6 +12,9 @@
 //! [`Feedback`] variant its notifications carry.
 
 pub mod afqcn;
+pub mod dcc;
+#[cfg(test)]
+mod dcc_tests;
 pub mod dsm;
 pub mod ecm;
 pub mod fqcn;
@@ -22,6 +25,7 @@ pub mod smcc;
 
 pub use cpid::CpidRule;
 pub use afqcn::{AfQcnCp, AfQcnParams};
+pub use dcc::{Aimd, DccCp, DccParams, DccRp};
 pub use fqcn::FqcnCp;
 pub use dsm::{DsmCp, DsmParams, DsmRp, ReachingGain};
 pub use ecm::{EcmCp, EcmParams, EcmRp};
@@ -92,6 +96,8 @@ pub enum Feedback {
     MaxDecrease,
     /// Stop sending for a while (ECM(0,0), DCC's halt).
     Halt,
+    /// Cut the window by the source's own factor (DCC's decrease).
+    Decrease,
 }
 
 /// A request from a congestion point: send `feedback` to the source of `flow`.
@@ -167,6 +173,18 @@ pub struct RpInit {
     pub initial_rate: Rate,
     /// Index of the flow.
     pub flow: u32,
+    /// The most the flow can send: its line rate, or its application's cap if lower.
+    pub ceiling: Rate,
+    /// The flow's own AIMD setting (DCC), if it gives one.
+    pub aimd: Option<Aimd>,
+}
+
+impl RpInit {
+    /// The reaction point's view of flow number `flow` from its spec.
+    pub fn of(spec: &crate::config::FlowSpec, line_rate: Rate, flow: u32) -> RpInit {
+        let ceiling = spec.max_rate.map_or(line_rate, |cap| cap.min(line_rate));
+        RpInit { line_rate, initial_rate: spec.rate.unwrap_or(line_rate), flow, ceiling, aimd: spec.aimd }
+    }
 }
 
 /// What a congestion point is built from.
@@ -232,6 +250,8 @@ pub enum SchemeConfig {
         /// The fairness controller's.
         af: AfQcnParams,
     },
+    /// Differentiated AIMD (DCC).
+    Dcc(DccParams),
 }
 
 impl SchemeConfig {
@@ -245,11 +265,12 @@ impl SchemeConfig {
             SchemeConfig::Dsm(_) => "dsm",
             SchemeConfig::Fqcn(_) => "fqcn",
             SchemeConfig::AfQcn { .. } => "afqcn",
+            SchemeConfig::Dcc(_) => "dcc",
         }
     }
 
     /// Every scheme name a scenario may use.
-    pub const NAMES: &'static [&'static str] = &["none", "qcn", "qcn_timer", "qcn_aimd", "qcn_t", "ecm", "smcc", "dsm", "fqcn", "afqcn"];
+    pub const NAMES: &'static [&'static str] = &["none", "qcn", "qcn_timer", "qcn_aimd", "qcn_t", "ecm", "smcc", "dsm", "fqcn", "afqcn", "dcc"];
 
     /// The default configuration of the scheme called `name`.
     pub fn by_name(name: &str) -> Option<SchemeConfig> {
@@ -265,6 +286,7 @@ impl SchemeConfig {
             "dsm" => Some(SchemeConfig::Dsm(DsmParams::default())),
             "fqcn" => Some(SchemeConfig::Fqcn(QcnParams::default())),
             "afqcn" => Some(SchemeConfig::AfQcn { qcn: QcnParams::default(), af: AfQcnParams::default() }),
+            "dcc" => Some(SchemeConfig::Dcc(DccParams::default())),
             _ => None,
         }
     }
@@ -282,6 +304,13 @@ impl SchemeConfig {
                 Ok(())
             }
             SchemeConfig::Smcc(params) => params.set(name, value),
+            SchemeConfig::Dcc(params) => {
+                let mut changed = params.clone();
+                changed.set(name, value)?;
+                changed.check()?;
+                *params = changed;
+                Ok(())
+            }
             SchemeConfig::Dsm(params) => params.set(name, value),
             SchemeConfig::Fqcn(params) => params.set(name, value),
             SchemeConfig::AfQcn { qcn, af } => match af.set(name, value)? {
@@ -306,6 +335,7 @@ impl SchemeConfig {
             SchemeConfig::AfQcn { qcn, af } => {
                 Some(CongestionPointKind::AfQcn(AfQcnCp::new(qcn.clone(), af.clone(), rng)))
             }
+            SchemeConfig::Dcc(params) => Some(CongestionPointKind::Dcc(DccCp::new(params.clone()))),
         }
     }
 
@@ -323,6 +353,12 @@ impl SchemeConfig {
             SchemeConfig::Dsm(params) => ReactionPointKind::Dsm(DsmRp::new(params, init.line_rate, init.initial_rate)),
             SchemeConfig::Fqcn(params) | SchemeConfig::AfQcn { qcn: params, .. } => {
                 ReactionPointKind::Qcn(QcnRp::new(params.clone(), init.line_rate, init.initial_rate, rng))
+            }
+            SchemeConfig::Dcc(params) => {
+                let aimd = init.aimd.unwrap_or(params.aimd);
+                let mut rng = rng;
+                let phase = if params.random_slot_phase { rng.uniform() } else { 0.0 };
+                ReactionPointKind::Dcc(DccRp::new(params, aimd, init.initial_rate, init.ceiling, phase))
             }
         }
     }
@@ -343,6 +379,8 @@ pub enum CongestionPointKind {
     Fqcn(FqcnCp),
     /// AF-QCN.
     AfQcn(AfQcnCp),
+    /// DCC.
+    Dcc(DccCp),
 }
 
 macro_rules! dispatch_cp {
@@ -354,6 +392,7 @@ macro_rules! dispatch_cp {
             CongestionPointKind::Dsm($cp) => $body,
             CongestionPointKind::Fqcn($cp) => $body,
             CongestionPointKind::AfQcn($cp) => $body,
+            CongestionPointKind::Dcc($cp) => $body,
         }
     };
 }
@@ -367,6 +406,15 @@ impl CongestionPointKind {
     /// Dispatches [`CongestionPoint::set_param`].
     pub fn set_param(&mut self, name: &str, value: &ParamValue) {
         dispatch_cp!(self, cp => cp.set_param(name, value))
+    }
+    /// Whether a drop policy discards a data frame of 802.1p priority `priority`
+    /// arriving at a queue of `queue_bytes`, before it is queued (DCC only).
+    #[inline]
+    pub fn drops(&mut self, queue_bytes: u64, priority: u8) -> bool {
+        match self {
+            CongestionPointKind::Dcc(cp) => cp.drops(queue_bytes, priority),
+            _ => false,
+        }
     }
 }
 
@@ -383,6 +431,8 @@ pub enum ReactionPointKind {
     Smcc(SmccRp),
     /// DSM.
     Dsm(DsmRp),
+    /// DCC.
+    Dcc(DccRp),
 }
 
 macro_rules! dispatch_rp {
@@ -393,6 +443,7 @@ macro_rules! dispatch_rp {
             ReactionPointKind::Ecm($rp) => $body,
             ReactionPointKind::Smcc($rp) => $body,
             ReactionPointKind::Dsm($rp) => $body,
+            ReactionPointKind::Dcc($rp) => $body,
         }
     };
 }

@@ -41,7 +41,7 @@ pub struct Port {
     pub buffer: u64,
     /// Minimum time per frame (zero: none).
     pub frame_service: Time,
-    /// One FIFO per priority class; class 0 is served first.
+    /// One FIFO per class; class 0 is served first (see [`Port::class_of`]).
     queues: Vec<VecDeque<Packet>>,
     /// Bytes waiting (the frame in transmission excluded).
     pub queued_bytes: u64,
@@ -107,6 +107,21 @@ impl Port {
         self.queues = (0..classes.max(1)).map(|_| VecDeque::with_capacity(64)).collect();
     }
 
+    /// The class of a frame of 802.1p priority `priority`: with `n` classes, priority
+    /// `n − 1` and above share class 0 (served first), and each lower priority takes
+    /// the next class, so priority 0 is class `n − 1`. One class: all share it.
+    #[inline]
+    pub fn class_of(&self, priority: u8) -> usize {
+        let top = self.queues.len() - 1;
+        top - (priority as usize).min(top)
+    }
+
+    /// Counts a frame of `bytes` dropped by a drop policy before it was queued.
+    pub fn drop_by_policy(&mut self, bytes: u32) {
+        self.dropped_frames += 1;
+        self.dropped_bytes += bytes as u64;
+    }
+
     /// Whether the transmitter is idle at `now` with nothing waiting.
     #[inline]
     pub fn is_idle(&self, now: Time) -> bool {
@@ -128,7 +143,7 @@ impl Port {
         self.monitor.advance(now, self.queued_bytes);
         self.queued_bytes += bytes;
         self.monitor.observe_max(self.queued_bytes);
-        let class = (pkt.priority as usize).min(self.queues.len() - 1);
+        let class = self.class_of(pkt.priority);
         self.queues[class].push_back(pkt);
         Admission::Queued
     }
@@ -159,7 +174,7 @@ impl Port {
     pub fn push_local(&mut self, now: Time, pkt: Packet) {
         self.monitor.advance(now, self.queued_bytes);
         self.queued_bytes += pkt.bytes as u64;
-        let class = (pkt.priority as usize).min(self.queues.len() - 1);
+        let class = self.class_of(pkt.priority);
         self.queues[class].push_back(pkt);
     }
 
@@ -232,17 +247,26 @@ mod tests {
     }
 
     #[test]
-    fn strict_priority_serves_class_zero_first() {
+    fn strict_priority_serves_the_higher_priority_first() {
         let mut p = port();
         p.set_priorities(2);
         p.transmit(Time::ZERO, frame(100));
-        let mut low = frame(100);
-        low.priority = 1;
-        low.flow = 7;
-        p.admit(Time::ZERO, low);
+        let mut high = frame(100);
+        high.priority = 3;
+        high.flow = 7;
         p.admit(Time::ZERO, frame(100));
-        assert_eq!(p.dequeue(Time::ZERO).unwrap().flow, 0);
+        p.admit(Time::ZERO, high);
         assert_eq!(p.dequeue(Time::ZERO).unwrap().flow, 7);
+        assert_eq!(p.dequeue(Time::ZERO).unwrap().flow, 0);
+    }
+
+    #[test]
+    fn priorities_map_to_classes_from_the_top() {
+        let mut p = port();
+        assert_eq!((p.class_of(0), p.class_of(7)), (0, 0));
+        p.set_priorities(4);
+        let classes: Vec<usize> = (0..8).map(|q| p.class_of(q)).collect();
+        assert_eq!(classes, vec![3, 2, 1, 0, 0, 0, 0, 0]);
     }
 
     #[test]

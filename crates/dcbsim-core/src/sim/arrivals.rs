@@ -58,7 +58,7 @@ impl Simulation {
         let seed = generator.seed;
         let line_rate = self.ports[self.hosts[spec.src].as_ref().expect("a host").nic as usize].rate;
         let index = self.flows.len() as u32;
-        let init = RpInit { line_rate, initial_rate: spec.rate.unwrap_or(line_rate), flow: index };
+        let init = RpInit::of(&spec, line_rate, index);
         let rp = self.config.scheme.reaction_point(init, Rng::stream(seed, &format!("rp:{stream}")));
         let mut flow = Flow::new(&spec, rp, line_rate, Rng::stream(seed, &format!("flow:{stream}")));
         flow.generator = Some(g);

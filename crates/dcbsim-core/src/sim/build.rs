@@ -279,7 +279,7 @@ impl Simulation {
                 let rp = match &spec.kind {
                     FlowKind::Constant => ReactionPointKind::Fixed(FixedRate::new(initial_rate)),
                     _ => {
-                        let init = RpInit { line_rate, initial_rate, flow: i as u32 };
+                        let init = RpInit::of(spec, line_rate, i as u32);
                         config.scheme.reaction_point(init, Rng::stream(seed, &format!("rp:{}", spec.name)))
                     }
                 };
@@ -295,7 +295,8 @@ impl Simulation {
             let peer_of = |p: u32| w.ports[p as usize].peer;
             paths.push(&routes.path(f.src as u32, f.dst as u32, peer_of).expect("checked above"));
         }
-        let fair = super::fair::FairShares::new(paths, w.ports.len());
+        let frame_bytes = config.flows.iter().map(|f| f.frame_bytes).max().unwrap_or(1500);
+        let fair = super::fair::FairShares::new(paths, w.ports.len(), frame_bytes);
         let (sources, source_of) = dynamic_sources(&config, &flows, seed);
         let interval = config.monitor.sample_interval;
         let samples = (config.duration.0 / interval.0) as usize;

@@ -17,6 +17,9 @@ pub struct FairShares {
     paths: Paths,
     demand: Vec<f64>,
     capacity: Vec<f64>,
+    /// The largest frame of the configured flows, bits: with a port's per-frame
+    /// service time it bounds the port's capacity.
+    frame_bits: f64,
     shares: Vec<f64>,
     /// Per flow, ∫ share dt since the last sample, bits/s × ps.
     integral: Vec<f64>,
@@ -27,13 +30,15 @@ pub struct FairShares {
 }
 
 impl FairShares {
-    /// Shares for flows along `paths`, through a network of `ports` ports.
-    pub fn new(paths: Paths, ports: usize) -> FairShares {
+    /// Shares for flows along `paths`, through a network of `ports` ports, the flows'
+    /// largest frame being `frame_bytes`.
+    pub fn new(paths: Paths, ports: usize, frame_bytes: u32) -> FairShares {
         let n = paths.len();
         FairShares {
             paths,
             demand: vec![0.0; n],
             capacity: vec![0.0; ports],
+            frame_bits: frame_bytes as f64 * 8.0,
             shares: vec![0.0; n],
             integral: vec![0.0; n],
             last: Time::ZERO,
@@ -72,7 +77,10 @@ impl Simulation {
             let fair = &mut self.fair;
             fair.demand = demand;
             for (c, p) in fair.capacity.iter_mut().zip(&self.ports) {
-                *c = p.rate.as_f64();
+                // A frame-rate-limited port carries at most one frame per service time.
+                let per_frame = p.frame_service.as_secs_f64();
+                let frames = if per_frame > 0.0 { fair.frame_bits / per_frame } else { f64::INFINITY };
+                *c = p.rate.as_f64().min(frames);
             }
             weighted_max_min(&fair.capacity, &fair.paths, &self.weights, &fair.demand, &mut fair.shares);
             fair.dirty = false;

@@ -163,6 +163,14 @@ impl Simulation {
     fn enqueue(&mut self, out: u32, mut pkt: Packet) {
         let now = self.now;
         let port = &mut self.ports[out as usize];
+        if pkt.is_data() && port.cp.as_mut().is_some_and(|cp| cp.drops(port.queued_bytes, pkt.priority)) {
+            port.drop_by_policy(pkt.bytes);
+            let c = &mut self.flows[pkt.flow as usize].counters;
+            c.dropped_frames += 1;
+            c.dropped_bytes += pkt.bytes as u64;
+            self.congestion_point(out, &pkt, true);
+            return;
+        }
         port.mark(&mut pkt);
         let admission = port.admit(now, pkt);
         match admission {
@@ -204,7 +212,7 @@ impl Simulation {
             let Notify { flow, feedback } = self.notify[i];
             let dst = self.flows[flow as usize].src;
             let kind = PacketKind::Notification { cpid: out, feedback };
-            let note = Packet::new(flow, bytes, dst, 0, kind);
+            let note = Packet::new(flow, bytes, dst, 7, kind);
             if self.cnm_rngs.is_empty() {
                 let back = self.routes.next_port(switch, dst);
                 self.enqueue(back, note);

@@ -1,7 +1,7 @@
 //! Turning a finished (or stopped) simulation into a [`RunReport`].
 
 use super::Simulation;
-use crate::report::{FlowReport, PortReport, RunReport};
+use crate::report::{ClassReport, FlowReport, PortReport, RunReport};
 use crate::units::Time;
 
 impl Simulation {
@@ -57,6 +57,34 @@ impl Simulation {
         Some(t)
     }
 
+    /// Counters per 802.1p priority over every flow (arrival flows included).
+    fn class_reports(&self) -> Vec<ClassReport> {
+        let mut classes: Vec<ClassReport> = Vec::new();
+        for f in &self.flows {
+            let i = match classes.iter().position(|c| c.priority == f.priority) {
+                Some(i) => i,
+                None => {
+                    classes.push(ClassReport { priority: f.priority, ..ClassReport::default() });
+                    classes.len() - 1
+                }
+            };
+            let (c, n) = (&mut classes[i], &f.counters);
+            c.flows += 1;
+            c.sent_frames += n.sent_frames;
+            c.sent_bytes += n.sent_bytes;
+            c.delivered_frames += n.delivered_frames;
+            c.delivered_bytes += n.delivered_bytes;
+            c.dropped_frames += n.dropped_frames;
+            c.dropped_bytes += n.dropped_bytes;
+        }
+        let seconds = self.now.as_secs_f64();
+        for c in classes.iter_mut() {
+            c.throughput_bps = if seconds > 0.0 { c.delivered_bytes as f64 * 8.0 / seconds } else { 0.0 };
+        }
+        classes.sort_by_key(|c| c.priority);
+        classes
+    }
+
     /// Stops here and reports.
     pub fn finish(mut self) -> RunReport {
         let in_network = self.in_network();
@@ -71,6 +99,7 @@ impl Simulation {
         let ideal: Vec<Option<Time>> = (0..self.config.flows.len()).map(|i| self.ideal_completion(i)).collect();
         let node_name = |n: u32| self.config.nodes[n as usize].name.clone();
         let arrivals = self.arrival_reports(&in_network);
+        let classes = self.class_reports();
         let mut sources: Vec<_> = self.source_of.iter().map(|s| s.map(|s| self.sources[s as usize].report())).collect();
         let flows = self
             .flows
@@ -100,6 +129,7 @@ impl Simulation {
                 throughput_bps: std::mem::take(&mut self.sampler.throughput[i]),
                 send_bps: std::mem::take(&mut self.sampler.send[i]),
                 weight: self.weights[i],
+                priority: f.priority,
                 fair_share_bps: std::mem::take(&mut self.sampler.fair[i]),
                 offered_bps: self.config.flows[i].offered_bps(),
                 source: sources[i].take(),
@@ -111,6 +141,7 @@ impl Simulation {
             flows,
             arrivals,
             incast: self.incast_report(),
+            classes,
             simulated: self.now.max(Time::ZERO),
             events: self.events,
             wall_seconds: self.wall_seconds,

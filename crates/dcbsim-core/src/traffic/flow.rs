@@ -36,7 +36,7 @@ pub struct Flow {
     pub dst: u32,
     /// Frame size.
     pub frame_bytes: u32,
-    /// Priority class.
+    /// 802.1p priority.
     pub priority: u8,
     /// When it (first) starts.
     pub start: Time,

@@ -171,6 +171,7 @@ mod tests {
             frame_bytes: 1500,
             jitter: 0.0,
             priority: 0,
+            aimd: None,
             weight: 1.0,
             transport: Default::default(),
             start: Time::ZERO,
