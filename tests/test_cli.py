@@ -21,6 +21,10 @@ BAD = {
     "unknown key": ("senders = 3", "senders = 3\nsenderz = 1"),
     "unknown scheme": ("[[flows]]", '[scheme]\nname = "magic"\n\n[[flows]]'),
     "timeline after the end": ("[[flows]]", '[[timeline]]\nat_ms = 99.0\nport = "sw0:r0"\nrate_gbps = 1.0\n\n[[flows]]'),
+    "unknown transport": ('kind = "constant"', 'kind = "constant"\ntransport = "reno"'),
+    "constant flow over tcp": ('kind = "constant"', 'kind = "constant"\ntransport = "tcp"'),
+    "bad transport parameter": ("[[flows]]", '[transport]\ng = 2.0\n\n[[flows]]'),
+    "incast without servers": ("[[flows]]", '[incast]\nclient = "r0"\nservers = "x*"\nsru_kb = 64.0\ntransport = "tcp"\n\n[[flows]]'),
 }
 
 

@@ -55,6 +55,7 @@ fn dumbbell(duration: Time) -> SimConfig {
             priority: 0,
             aimd: None,
             weight: 1.0,
+            transport: Default::default(),
             start: Time::ZERO,
             stop: None,
         });

@@ -23,6 +23,35 @@ def _fairness_line(f: dict[str, Any]) -> str:
     )
 
 
+def _transport_lines(summary: dict[str, Any]) -> list[str]:
+    """Lines on flow completion times, slowdowns and the incast application, when the
+    run has them."""
+    out = []
+    fct = summary.get("fct") or {}
+    if fct.get("completed"):
+        ms = lambda x: "-" if x is None else f"{1e3 * x:.3f}"
+        out.append(
+            f"FCT of {fct['completed']}/{fct['flows']} finite flows: mean {ms(fct['fct_mean_s'])} ms, "
+            f"median {ms(fct['fct_p50_s'])} ms, p99 {ms(fct['fct_p99_s'])} ms"
+        )
+        rows = [
+            [name, str(b["completed"]), ms(b["fct_mean_s"]), ms(b["fct_p99_s"]),
+             "-" if b["slowdown_mean"] is None else f"{b['slowdown_mean']:.2f}",
+             "-" if b["slowdown_p99"] is None else f"{b['slowdown_p99']:.2f}"]
+            for name, b in fct["buckets"].items() if b["completed"]
+        ]
+        out += [_table(["size", "flows", "FCT mean (ms)", "FCT p99 (ms)", "slowdown mean", "slowdown p99"], rows), ""]
+    incast = summary.get("incast")
+    if incast:
+        out += [
+            f"incast: {incast['servers']} servers x {incast['sru_bytes'] / 1024:g} KB, {incast['blocks']} blocks, "
+            f"goodput {incast['goodput_bps'] / 1e6:.1f} Mb/s, {incast['timeouts']} timeouts "
+            f"({incast['blocks_with_timeouts']} blocks with one)",
+            "",
+        ]
+    return out
+
+
 def summary_table(summary: dict[str, Any], max_rows: int = 20) -> str:
     """Ports (queue, emptiness, utilization, drops), flows (throughput, counts), and the
     802.1p priorities when the flows have more than one."""
@@ -38,6 +67,7 @@ def summary_table(summary: dict[str, Any], max_rows: int = 20) -> str:
             f"{100 * p['utilization']:.2f}",
             str(p["dropped_frames"]),
             str(p["notifications"]),
+            str(p.get("ecn_marks", 0)),
         ]
         for name, p in ports
     ]
@@ -52,6 +82,7 @@ def summary_table(summary: dict[str, Any], max_rows: int = 20) -> str:
             str(f["delivered_frames"]),
             str(f["dropped_frames"]),
             str(f["notifications"]),
+            f"{f.get('retransmits', 0)}/{f.get('timeouts', 0)}",
             "" if f["completion_time_s"] is None else f"{1e3 * f['completion_time_s']:.3f}",
         ]
         for name, f in flows
@@ -69,9 +100,9 @@ def summary_table(summary: dict[str, Any], max_rows: int = 20) -> str:
         for p, c in classes.items()
     ]
     parts = [
-        _table(["port", "mean q (KB)", "std q (KB)", "P(q=0) %", "util %", "drops", "notifications"], port_rows),
+        _table(["port", "mean q (KB)", "std q (KB)", "P(q=0) %", "util %", "drops", "notifications", "ECN marks"], port_rows),
         "",
-        _table(["flow", "Gb/s", "offered", "fair Gb/s", "weight", "delivered", "dropped", "notifications", "FCT (ms)"], flow_rows),
+        _table(["flow", "Gb/s", "offered", "fair Gb/s", "weight", "delivered", "dropped", "notifications", "rtx/RTO", "FCT (ms)"], flow_rows),
         *([_fairness_line(summary["fairness"]), ""] if summary.get("fairness", {}).get("jain") is not None else []),
         "",
         *(
@@ -84,6 +115,7 @@ def summary_table(summary: dict[str, Any], max_rows: int = 20) -> str:
             if arrival_rows
             else []
         ),
+        *_transport_lines(summary),
         (
             f"{summary['scenario']} ({summary['scheme']}, seed {summary['seed']}): "
             f"sent {totals['sent_frames']}, delivered {totals['delivered_frames']}, dropped {totals['dropped_frames']} frames; "

@@ -87,6 +87,10 @@ pub struct Sampler {
     pub send: Vec<Vec<f64>>,
     /// Per flow: weighted max-min fair share at each sample, bits/s.
     pub fair: Vec<Vec<f64>>,
+    /// Per flow over a transport: congestion window at each sample, segments.
+    pub cwnd: Vec<Vec<f64>>,
+    /// Per DCTCP flow: α at each sample.
+    pub alpha: Vec<Vec<f64>>,
     last_delivered: Vec<u64>,
     last_sent: Vec<u64>,
 }
@@ -103,6 +107,8 @@ impl Sampler {
             throughput: series(),
             send: series(),
             fair: series(),
+            cwnd: vec![Vec::new(); flows],
+            alpha: vec![Vec::new(); flows],
             last_delivered: vec![0; flows],
             last_sent: vec![0; flows],
         }

@@ -33,6 +33,7 @@ fn pair(kind: FlowKind, duration: Time) -> SimConfig {
         priority: 0,
         aimd: None,
         weight: 1.0,
+        transport: Default::default(),
         start: Time::ZERO,
         stop: None,
     });

@@ -66,6 +66,7 @@ impl Simulation {
         flow.rp.on_start(now);
         self.flows.push(flow);
         self.weights.push(spec.weight);
+        self.attach_conn(index, spec.transport, None);
         self.rp_changed(index);
         self.make_ready(index);
         if let Some(at) = self.generators[g as usize].next_after(now, self.config.duration) {
@@ -92,6 +93,11 @@ impl Simulation {
             if let Some(done) = f.completed_at {
                 r.completion_s.push((done - f.start).as_secs_f64());
                 r.completed_bytes.push(f.size.unwrap_or(0));
+                r.ideal_s.push(self.ideal_completion(i).map_or(0.0, |t| t.as_secs_f64()));
+            }
+            if let Some(conn) = self.conns.get(f.conn as usize) {
+                r.retransmits += conn.sender.retransmits;
+                r.timeouts += conn.sender.timeouts;
             }
         }
         reports

@@ -1,7 +1,6 @@
 //! Turning a finished (or stopped) simulation into a [`RunReport`].
 
 use super::Simulation;
-use crate::packet::PacketKind;
 use crate::report::{ClassReport, FlowReport, PortReport, RunReport};
 use crate::units::Time;
 
@@ -12,7 +11,7 @@ impl Simulation {
         for port in &self.ports {
             let on_link = port.link.iter().map(|(_, p)| p);
             for pkt in port.queued().chain(on_link) {
-                if pkt.kind == PacketKind::Data {
+                if pkt.is_data() {
                     counts[pkt.flow as usize] += 1;
                 }
             }
@@ -34,8 +33,28 @@ impl Simulation {
             dropped_frames: port.dropped_frames,
             dropped_bytes: port.dropped_bytes,
             notifications: port.notifications,
+            ecn_marks: port.ecn_marks,
             queued_frames: port.queued().count() as u64,
         }
+    }
+
+    /// The shortest completion time of finite flow `f`: its size at the slowest
+    /// link of its path, the path's propagation delays, and one frame's
+    /// serialization at each hop but the slowest.
+    pub(super) fn ideal_completion(&self, f: usize) -> Option<Time> {
+        let flow = &self.flows[f];
+        let size = flow.size?;
+        let path = self.routes.path(flow.src, flow.dst, |p| self.ports[p as usize].peer)?;
+        let slowest = path.iter().map(|&p| self.ports[p as usize].rate).min()?;
+        let mut t = slowest.transmit_time(crate::units::Bytes(size));
+        for &p in &path {
+            let port = &self.ports[p as usize];
+            t += port.delay;
+            if port.rate != slowest {
+                t += port.rate.transmit_time(crate::units::Bytes(flow.frame_bytes.min(size as u32) as u64));
+            }
+        }
+        Some(t)
     }
 
     /// Counters per 802.1p priority over every flow (arrival flows included).
@@ -77,6 +96,7 @@ impl Simulation {
             .filter(|&p| !self.ports[p].is_host)
             .map(|p| self.port_report(p, series[p].take().unwrap_or_default()))
             .collect();
+        let ideal: Vec<Option<Time>> = (0..self.config.flows.len()).map(|i| self.ideal_completion(i)).collect();
         let node_name = |n: u32| self.config.nodes[n as usize].name.clone();
         let arrivals = self.arrival_reports(&in_network);
         let classes = self.class_reports();
@@ -99,6 +119,12 @@ impl Simulation {
                 in_network_frames: in_network[i],
                 notifications: f.counters.notifications,
                 completion_time: f.completed_at.map(|t| t.saturating_sub(f.start)),
+                ideal_completion_time: ideal[i],
+                transport: self.config.flows[i].transport.name(),
+                retransmits: self.conns.get(f.conn as usize).map_or(0, |c| c.sender.retransmits),
+                timeouts: self.conns.get(f.conn as usize).map_or(0, |c| c.sender.timeouts),
+                cwnd_segments: std::mem::take(&mut self.sampler.cwnd[i]),
+                alpha: std::mem::take(&mut self.sampler.alpha[i]),
                 rate_bps: std::mem::take(&mut self.sampler.rate[i]),
                 throughput_bps: std::mem::take(&mut self.sampler.throughput[i]),
                 send_bps: std::mem::take(&mut self.sampler.send[i]),
@@ -114,6 +140,7 @@ impl Simulation {
             ports,
             flows,
             arrivals,
+            incast: self.incast_report(),
             classes,
             simulated: self.now.max(Time::ZERO),
             events: self.events,

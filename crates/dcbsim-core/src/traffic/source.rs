@@ -173,6 +173,7 @@ mod tests {
             priority: 0,
             aimd: None,
             weight: 1.0,
+            transport: Default::default(),
             start: Time::ZERO,
             stop: None,
         }

@@ -1,0 +1,94 @@
+"""TCP and DCTCP through the Python API: series, FCT summaries, incast, the table."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import dcbsim
+from dcbsim.fct import fct_summary
+from dcbsim.table import summary_table
+
+FCT = """
+[run]
+duration_ms = 20.0
+sample_interval_us = 500.0
+
+[topology]
+kind = "dumbbell"
+senders = 2
+rate_gbps = 10.0
+bottleneck_gbps = 5.0
+delay_us = 5.0
+buffer_kb = 1024.0
+
+[[flows]]
+name = "bulk"
+src = "s0"
+dst = "r0"
+transport = "dctcp"
+
+[[flows]]
+name = "short"
+src = "s1"
+dst = "r0"
+kind = "finite"
+size_kb = 50.0
+transport = "tcp"
+start_ms = 5.0
+"""
+
+INCAST = """
+[run]
+duration_ms = 50.0
+
+[topology]
+kind = "incast"
+servers = 8
+rate_gbps = 1.0
+delay_us = 25.0
+buffer_kb = 64.0
+
+[transport]
+rto_min_ms = 10.0
+rto_initial_ms = 10.0
+
+[incast]
+client = "client"
+servers = "srv*"
+sru_kb = 32.0
+transport = "tcp"
+"""
+
+
+def test_cwnd_alpha_series_and_fct():
+    r = dcbsim.run(dcbsim.loads(FCT))
+    bulk, short = r.flows["bulk"], r.flows["short"]
+    assert bulk.cwnd_segments.shape == bulk.alpha.shape == r.time_s.shape
+    assert short.alpha.size == 0 and short.cwnd_segments.shape == r.time_s.shape
+    assert short.stats["transport"] == "tcp" and short.stats["delivered_bytes"] == 50 * 1024
+    assert r.ports["sw0:r0"].stats["ecn_marks"] > 0
+    fct = r.summary["fct"]
+    assert (fct["flows"], fct["completed"]) == (1, 1)
+    bucket = fct["buckets"]["<=100KB"]
+    assert bucket["completed"] == 1 and bucket["slowdown_mean"] > 1.0
+    frame = r.to_polars()
+    assert {"cwnd_segments", "alpha"} <= set(frame["metric"].unique().to_list())
+
+
+def test_incast_blocks_goodput_and_table():
+    r = dcbsim.run(dcbsim.loads(INCAST))
+    inc = r.incast
+    assert inc is not None and inc.servers == 8 and inc.block_time_s.size > 5
+    assert np.all(inc.block_bytes == 8 * 32 * 1024)
+    assert 0 < inc.goodput_bps < 1e9
+    s = r.summary["incast"]
+    assert s["blocks"] == inc.block_time_s.size and s["timeouts"] == inc.timeouts
+    assert "incast: 8 servers" in summary_table(r.summary)
+
+
+def test_fct_summary_buckets_by_size():
+    s = fct_summary(np.array([1.0, 2.0, 4.0]), np.array([1e3, 2e5, 2e7]), np.array([0.5, 1.0, 1.0]), flows=4)
+    assert (s["flows"], s["completed"]) == (4, 3)
+    assert s["buckets"]["<=100KB"]["slowdown_mean"] == 2.0
+    assert s["buckets"]["100KB-10MB"]["slowdown_mean"] == 2.0
+    assert s["buckets"][">10MB"]["slowdown_p99"] == 4.0
