@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -215,3 +217,19 @@ def test_a_higher_802_1p_priority_is_served_first(small_text):
         high = r.flows["high"].stats
         assert high["dropped_frames"] == 0
         assert (high["in_network_frames"] > 20) == high_waits, (classes, high)
+
+
+def test_the_summary_table_shows_the_busiest_ports_first_and_says_what_it_left_out():
+    from conftest import SCENARIOS
+
+    # QCN's notifications make the reverse ports busy too, a little.
+    path = SCENARIOS / "bench" / "dumbbell_10g_cc.toml"
+    r = dcbsim.run(dcbsim.load(path, ["run.duration_ms=5", "topology.senders=30"]), seed=1)
+    table = summary_table(r.summary, max_rows=5)
+    port_rows = table.split("\n\n")[0].splitlines()[2:]
+    assert port_rows[0].startswith("sw0:r0"), port_rows
+    utilization = [float(row.split()[4]) for row in port_rows if not row.startswith("...")]
+    assert utilization == sorted(utilization, reverse=True) and len(utilization) == 5
+    assert "... and 25 more flows" in table and "more ports" in table
+    whole = summary_table(r.summary, max_rows=None)
+    assert "more flows" not in whole and sum(bool(re.match(r"f\d+ ", line)) for line in whole.splitlines()) == 30

@@ -84,6 +84,8 @@ def _run(args: argparse.Namespace) -> int:
     with outputs.staged(args.out) as stage:
         result.to_polars().write_parquet(os.path.join(stage, "results.parquet"))
         outputs.write_json(os.path.join(stage, "summary.json"), summary)
+        with open(os.path.join(stage, "summary.txt"), "w", encoding="utf-8") as f:
+            f.write(summary_table(summary, max_rows=None) + "\n")
         if not args.no_plots:
             from dcbsim import plot
 
