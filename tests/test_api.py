@@ -233,3 +233,16 @@ def test_the_summary_table_shows_the_busiest_ports_first_and_says_what_it_left_o
     assert "... and 25 more flows" in table and "more ports" in table
     whole = summary_table(r.summary, max_rows=None)
     assert "more flows" not in whole and sum(bool(re.match(r"f\d+ ", line)) for line in whole.splitlines()) == 30
+
+
+def test_plots_of_many_flows_summarize_them_and_skip_empty_queues():
+    from dcbsim import plot
+
+    r = dcbsim.run(dcbsim.load(SCENARIOS / "bench" / "dumbbell_10g_cc.toml", ["run.duration_ms=5", "topology.senders=30"]), seed=1)
+    fig = plot.rates(r)
+    labels = fig.axes[0].get_legend_handles_labels()[1]
+    assert labels == ["lowest to highest", "mean throughput", "mean fair share"]
+    assert "30 flows" in fig.axes[0].get_title()
+    fig = plot.queue(r)
+    assert fig.axes[0].get_legend_handles_labels()[1] == ["sw0:r0"]
+    assert "always-empty ports not drawn" in fig.axes[0].get_title()
