@@ -86,6 +86,9 @@ def _run(args: argparse.Namespace) -> int:
         outputs.write_json(os.path.join(stage, "summary.json"), summary)
         with open(os.path.join(stage, "summary.txt"), "w", encoding="utf-8") as f:
             f.write(summary_table(summary, max_rows=None) + "\n")
+        fct = result.fct_table()
+        if fct.height:
+            fct.write_parquet(os.path.join(stage, "fct.parquet"))
         if not args.no_plots:
             from dcbsim import plot
 

@@ -128,6 +128,39 @@ def utilization(result: Result, path: str | os.PathLike[str] | None = None) -> F
     return _finish(fig, ax, result, "port utilization", path)
 
 
+def fct(result: Result, path: str | os.PathLike[str] | None = None) -> Figure:
+    """Flow completion times of the finite flows that completed: against size (log-log,
+    with the ideal time as a line) and their CDF, one colour per source."""
+    table = result.fct_table().filter(completed=True)
+    fig = Figure(figsize=(10.0, 4.0), layout="constrained")
+    left, right = fig.subplots(1, 2)
+    for source in table["source"].unique(maintain_order=True).to_list():
+        rows = table.filter(source=source)
+        size, fct_ms = rows["size_bytes"].to_numpy(), rows["fct_s"].to_numpy() * 1e3
+        left.scatter(size, fct_ms, s=8, alpha=0.6, label=source)
+        ordered = np.sort(fct_ms)
+        right.step(ordered, np.arange(1, ordered.size + 1) / ordered.size, where="post", label=source)
+    if table.height:
+        order = np.argsort(table["size_bytes"].to_numpy())
+        left.plot(table["size_bytes"].to_numpy()[order], table["ideal_s"].to_numpy()[order] * 1e3,
+                  color="black", lw=0.8, label="ideal")
+        left.set_xscale("log")
+        left.set_yscale("log")
+        right.set_xscale("log")
+    left.set_xlabel("size (bytes)")
+    left.set_ylabel("FCT (ms)")
+    right.set_xlabel("FCT (ms)")
+    right.set_ylabel("P(FCT ≤ x)")
+    for ax in (left, right):
+        ax.grid(True, alpha=0.3)
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend(fontsize=8)
+    fig.suptitle(f"{result.scenario.name}: completion times of {table.height} finite flows", fontsize=11)
+    if path is not None:
+        fig.savefig(path, dpi=120)
+    return fig
+
+
 #: The plots ``save_all`` writes, by file name.
 PLOTS: dict[str, Callable[..., Figure]] = {
     "queue.png": queue,
@@ -138,9 +171,13 @@ PLOTS: dict[str, Callable[..., Figure]] = {
 
 
 def save_all(result: Result, outdir: str | os.PathLike[str]) -> list[str]:
-    """Writes every plot as PNG into ``outdir``; returns the file paths."""
+    """Writes every plot as PNG into ``outdir`` (and ``fct.png`` when finite flows
+    completed); returns the file paths."""
     paths = []
-    for name, draw in PLOTS.items():
+    plots = dict(PLOTS)
+    if result.fct_table()["completed"].any():
+        plots["fct.png"] = fct
+    for name, draw in plots.items():
         path = os.path.join(outdir, name)
         draw(result, path)
         paths.append(path)

@@ -119,6 +119,8 @@ impl Simulation {
                 dropped_bytes: f.counters.dropped_bytes,
                 in_network_frames: in_network[i],
                 notifications: f.counters.notifications,
+                start: f.start,
+                size: f.size,
                 completion_time: f.completed_at.map(|t| t.saturating_sub(f.start)),
                 ideal_completion_time: ideal[i],
                 transport: self.config.flows[i].transport.name(),
