@@ -105,3 +105,12 @@ def test_every_shipped_scenario_validates():
     for f in files:
         done = dcbsim_cli("validate", str(f))
         assert done.returncode == 0, done.stderr
+
+
+def test_repro_help_lists_every_paper():
+    from dcbsim.papers import registry
+
+    done = dcbsim_cli("repro", "--help")
+    assert done.returncode == 0
+    for paper in registry():
+        assert paper in done.stdout, paper
