@@ -246,3 +246,12 @@ def test_plots_of_many_flows_summarize_them_and_skip_empty_queues():
     fig = plot.queue(r)
     assert fig.axes[0].get_legend_handles_labels()[1] == ["sw0:r0"]
     assert "always-empty ports not drawn" in fig.axes[0].get_title()
+
+
+def test_plots_mark_the_timeline():
+    from dcbsim import plot
+
+    r = dcbsim.run(dcbsim.load(SCENARIOS / "examples" / "capacity_drop.toml", ["timeline[0].at_ms=15"]), seed=1)
+    ax = plot.queue(r).axes[0]
+    marks = sorted(line.get_xdata()[0] for line in ax.lines if line.get_linestyle() not in ("-", ":"))
+    assert marks == [15.0, 40.0]

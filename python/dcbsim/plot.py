@@ -38,6 +38,24 @@ def _time_axis(result: Result) -> tuple[np.ndarray, str]:
     return t, "time (s)"
 
 
+def _timeline_times_s(result: Result) -> list[float]:
+    """When the scenario's timeline entries apply (the scenario as run), seconds."""
+    import tomllib
+
+    try:
+        entries = tomllib.loads(result.scenario.toml).get("timeline", [])
+    except (tomllib.TOMLDecodeError, AttributeError):
+        return []
+    return sorted({float(e["at_ms"]) / 1e3 for e in entries if isinstance(e, dict) and "at_ms" in e})
+
+
+def _mark_timeline(ax: Axes, result: Result, label: str) -> None:
+    """Dotted vertical lines where the timeline changes something."""
+    scale = 1e3 if label == "time (ms)" else 1.0
+    for at in _timeline_times_s(result):
+        ax.axvline(at * scale, color="black", ls=(0, (1, 3)), lw=0.8, alpha=0.7)
+
+
 def _queued_ports(result: Result) -> tuple[list, str]:
     """The monitored ports whose queue was ever non-empty, fullest on average first, at
     most ``_MAX_LINES``; and a note on what was left out."""
@@ -61,10 +79,11 @@ def queue(result: Result, path: str | os.PathLike[str] | None = None) -> Figure:
     for p in ports:
         (line,) = ax.plot(t, p.queue_bytes / 1024, lw=0.9, label=p.name)
         ax.axhline(p.stats["buffer_bytes"] / 1024, color=line.get_color(), ls=":", lw=0.8)
+    _mark_timeline(ax, result, label)
     ax.set_xlabel(label)
     ax.set_ylabel("queue (KB)")
     ax.set_ylim(bottom=0)
-    return _finish(fig, ax, result, f"queue length (dotted: buffer){note}", path)
+    return _finish(fig, ax, result, f"queue length (dotted: buffer; vertical: timeline){note}", path)
 
 
 def queue_cdf(result: Result, path: str | os.PathLike[str] | None = None) -> Figure:
@@ -95,6 +114,7 @@ def rates(result: Result, path: str | os.PathLike[str] | None = None) -> Figure:
         (line,) = ax.plot(t, f.rate_bps / 1e9, lw=1.1, label=f.name)
         ax.plot(t, f.throughput_bps / 1e9, lw=0.6, alpha=0.35, color=line.get_color())
         ax.plot(t, f.fair_share_bps / 1e9, lw=0.9, ls="--", color=line.get_color())
+    _mark_timeline(ax, result, label)
     ax.set_xlabel(label)
     ax.set_ylabel("Gb/s")
     ax.set_ylim(bottom=0)
@@ -108,6 +128,7 @@ def _many_rates(fig: Figure, ax: Axes, result: Result, flows: list, t: np.ndarra
     ax.fill_between(t, thr.min(axis=0), thr.max(axis=0), color="#4c72b0", alpha=0.25, lw=0, label="lowest to highest")
     ax.plot(t, thr.mean(axis=0), color="#4c72b0", lw=1.1, label="mean throughput")
     ax.plot(t, fair.mean(axis=0), color="black", lw=0.9, ls="--", label="mean fair share")
+    _mark_timeline(ax, result, label)
     ax.set_xlabel(label)
     ax.set_ylabel("Gb/s")
     ax.set_ylim(bottom=0)
