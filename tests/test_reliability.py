@@ -52,7 +52,9 @@ def test_validate_refuses_a_huge_duration_with_the_memory_figure_and_the_limit_c
     done = cli("validate", QUICK, "--set", "run.duration_ms=1e9")
     one_line_error(done, 2, "GB of memory")
     assert "run.duration_ms" in done.stderr and "--max-memory-gb" in done.stderr
-    done = cli("validate", QUICK, "--set", "run.duration_ms=1e7", "--max-memory-gb", "1000")
+    # About 0.18 GB of samples: refused under 0.1 GB, accepted under 1 GB.
+    one_line_error(cli("validate", QUICK, "--set", "run.duration_ms=2e5", "--max-memory-gb", "0.1"), 2, "limit of 0.1 GB")
+    done = cli("validate", QUICK, "--set", "run.duration_ms=2e5", "--max-memory-gb", "1")
     assert done.returncode == 0, done.stderr
     assert "GB of memory" in done.stdout
 
@@ -183,7 +185,7 @@ def test_a_non_empty_out_needs_overwrite_which_clears_it(tmp_path):
     one_line_error(cli("run", QUICK, "--out", str(out), "--set", "run.duration_ms=5", "--no-plots"), 2, "--overwrite")
     done = cli("run", QUICK, "--out", str(out), "--set", "run.duration_ms=5", "--no-plots", "--overwrite")
     assert done.returncode == 0, done.stderr
-    assert sorted(p.name for p in out.iterdir()) == ["manifest.json", "results.parquet", "summary.json"]
+    assert sorted(p.name for p in out.iterdir()) == ["manifest.json", "results.parquet", "summary.json", "summary.txt"]
 
 
 def test_stale_temporary_folders_of_killed_runs_are_removed(tmp_path):

@@ -79,7 +79,9 @@ def _parser() -> argparse.ArgumentParser:
     _memory_option(sweep)
     sweep.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run on this Dask scheduler")
     repro = sub.add_parser("repro", help="reproduce a paper's claims: table and figures")
-    repro.add_argument("paper", help="qcnt, smcc, dsm, fqcn, dcc or all")
+    from dcbsim.papers import TITLES
+
+    repro.add_argument("paper", help=f"{', '.join(TITLES)} or all")
     repro.add_argument("--out", default="out/repro", help="output directory (default out/repro)")
     repro.add_argument("--quick", action="store_true", help="fewer seeds, for a smoke check")
     from dcbsim import models_cli
@@ -153,7 +155,13 @@ def _reason(e: BaseException) -> str:
 def _write_run(args: argparse.Namespace, scenario: dcbsim.Scenario, seed: int, result: dcbsim.Result, started: float) -> None:
     with outputs.staged(args.out, args.overwrite) as stage:
         result.to_polars().write_parquet(os.path.join(stage, "results.parquet"))
-        outputs.write_json(os.path.join(stage, "summary.json"), result.summary)
+        summary = result.summary
+        outputs.write_json(os.path.join(stage, "summary.json"), summary)
+        with open(os.path.join(stage, "summary.txt"), "w", encoding="utf-8") as f:
+            f.write(summary_table(summary, max_rows=None) + "\n")
+        fct = result.fct_table()
+        if fct.height:
+            fct.write_parquet(os.path.join(stage, "fct.parquet"))
         if not args.no_plots:
             from dcbsim import plot
 

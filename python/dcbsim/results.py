@@ -23,6 +23,8 @@ METRICS = {
     "throughput_bps": "bits/s",
     "send_bps": "bits/s",
     "fair_share_bps": "bits/s",
+    "cwnd_segments": "segments",
+    "alpha": "fraction",
 }
 
 
@@ -59,6 +61,10 @@ class FlowResult:
     send_bps: np.ndarray
     fair_share_bps: np.ndarray
     stats: dict[str, Any]
+    #: The transport's congestion window at each sample, segments (empty without one).
+    cwnd_segments: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    #: DCTCP's alpha at each sample (empty unless the flow runs DCTCP).
+    alpha: np.ndarray = field(default_factory=lambda: np.zeros(0))
     transfer_completion_s: np.ndarray = field(default_factory=lambda: np.empty(0))
     transfer_bytes: np.ndarray = field(default_factory=lambda: np.empty(0))
 
@@ -75,6 +81,48 @@ class FlowResult:
 
 
 @dataclass(frozen=True)
+class IncastResult:
+    """The incast application: one entry per completed block."""
+
+    servers: int
+    sru_bytes: int
+    block_start_s: np.ndarray
+    block_time_s: np.ndarray
+    block_bytes: np.ndarray
+    block_timeouts: np.ndarray
+
+    @property
+    def block_goodput_bps(self) -> np.ndarray:
+        """Goodput of each block: its bytes over its time, bits/s."""
+        return self.block_bytes * 8 / np.where(self.block_time_s > 0, self.block_time_s, np.inf)
+
+    @property
+    def goodput_bps(self) -> float:
+        """Goodput over all completed blocks: their bytes over their time, bits/s."""
+        time = float(self.block_time_s.sum())
+        return float(self.block_bytes.sum()) * 8 / time if time > 0 else 0.0
+
+    @property
+    def timeouts(self) -> int:
+        """Retransmission timeouts of the servers over the completed blocks."""
+        return int(self.block_timeouts.sum())
+
+    def summary(self) -> dict[str, Any]:
+        """Servers, SRU, blocks, goodput (overall, mean and min per block), timeouts."""
+        per_block = self.block_goodput_bps
+        return {
+            "servers": self.servers,
+            "sru_bytes": self.sru_bytes,
+            "blocks": int(self.block_time_s.size),
+            "goodput_bps": self.goodput_bps,
+            "block_goodput_mean_bps": float(per_block.mean()) if per_block.size else None,
+            "block_goodput_min_bps": float(per_block.min()) if per_block.size else None,
+            "timeouts": self.timeouts,
+            "blocks_with_timeouts": int((self.block_timeouts > 0).sum()),
+        }
+
+
+@dataclass(frozen=True)
 class ArrivalResult:
     """One Poisson arrival source: its flows' counters and completion times."""
 
@@ -82,6 +130,11 @@ class ArrivalResult:
     completion_s: np.ndarray
     completed_bytes: np.ndarray
     stats: dict[str, Any]
+    #: The ideal completion time of each completed flow, seconds.
+    ideal_s: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    #: Every flow that arrived, completed or not, in arrival order: ``start_s``,
+    #: ``bytes``, ``delivered_bytes``, ``completion_s`` (NaN if not completed), ``ideal_s``.
+    each: dict[str, np.ndarray] = field(default_factory=dict)
 
     def fct_summary(self) -> dict[str, float | int | None]:
         """Flows, completed flows, and the mean, median and 99th percentile FCT (s)."""
@@ -94,6 +147,15 @@ class ArrivalResult:
             "fct_p50_s": pick(0.5),
             "fct_p99_s": pick(0.99),
         }
+
+
+#: The columns of :meth:`Result.fct_table`.
+_FCT_COLUMNS = ("flow", "source", "size_bytes", "start_s", "end_s", "fct_s", "ideal_s", "slowdown", "completed",
+                "delivered_bytes")
+_FCT_SCHEMA = {
+    "flow": "str", "source": "str", "size_bytes": "i64", "start_s": "f64", "end_s": "f64", "fct_s": "f64",
+    "ideal_s": "f64", "slowdown": "f64", "completed": "bool", "delivered_bytes": "i64",
+}
 
 
 def moving_average(values: np.ndarray, samples: int) -> np.ndarray:
@@ -166,14 +228,25 @@ class Result:
             self.ports[p["name"]] = PortResult(p["name"], _array(p["queue_bytes"]), stats)
         self.flows: dict[str, FlowResult] = {}
         for f in raw["flows"]:
-            arrays = ("rate_bps", "throughput_bps", "send_bps", "fair_share_bps", "transfer_completion_s", "transfer_bytes")
+            arrays = ("rate_bps", "throughput_bps", "send_bps", "fair_share_bps", "transfer_completion_s", "transfer_bytes",
+                      "cwnd_segments", "alpha")
             series = {k: _array(f[k]) for k in arrays if k in f}
             stats = {k: v for k, v in f.items() if k not in arrays and k != "name"}
             self.flows[f["name"]] = FlowResult(f["name"], stats=stats, **series)
         self.arrivals: dict[str, ArrivalResult] = {}
         for a in raw.get("arrivals", []):
-            stats = {k: v for k, v in a.items() if k not in ("name", "completion_s", "completed_bytes")}
-            self.arrivals[a["name"]] = ArrivalResult(a["name"], _array(a["completion_s"]), _array(a["completed_bytes"]), stats)
+            each = {k.removeprefix("each_"): _array(v) for k, v in a.items() if k.startswith("each_")}
+            arrays = ("name", "completion_s", "completed_bytes", "ideal_s")
+            stats = {k: v for k, v in a.items() if k not in arrays and not k.startswith("each_")}
+            ideal = _array(a["ideal_s"]) if "ideal_s" in a else np.zeros(0)
+            self.arrivals[a["name"]] = ArrivalResult(
+                a["name"], _array(a["completion_s"]), _array(a["completed_bytes"]), stats, ideal, each
+            )
+        inc = raw.get("incast")
+        self.incast: IncastResult | None = None
+        if inc is not None:
+            blocks = {k: _array(inc[k]) for k in ("block_start_s", "block_time_s", "block_bytes", "block_timeouts")}
+            self.incast = IncastResult(int(inc["servers"]), int(inc["sru_bytes"]), **blocks)
         #: Counters per 802.1p priority (every flow, arrival flows included), by priority.
         self.classes: dict[int, dict[str, Any]] = {int(c["priority"]): dict(c) for c in raw.get("classes", [])}
         self.run_stats = {k: raw[k] for k in ("simulated_s", "events", "wall_s", "sim_speed")}
@@ -210,6 +283,55 @@ class Result:
         fair = np.array([self.flows[n].fair_share_bps[window] for n in names])
         return fairness(thr, fair)
 
+    def fct(self) -> dict[str, Any]:
+        """Completion times of every finite flow (configured and arrived): mean,
+        median, p99 and slowdown by size bucket; see :func:`dcbsim.fct.fct_summary`."""
+        from dcbsim.fct import fct_summary
+
+        finite = [f for f in self.flows.values() if f.stats.get("ideal_completion_time_s") is not None]
+        done = [f for f in finite if f.stats["completion_time_s"] is not None]
+        fct = [f.stats["completion_time_s"] for f in done]
+        size = [f.stats["delivered_bytes"] for f in done]
+        ideal = [f.stats["ideal_completion_time_s"] for f in done]
+        flows = len(finite)
+        for a in self.arrivals.values():
+            fct.extend(a.completion_s.tolist())
+            size.extend(a.completed_bytes.tolist())
+            ideal.extend(a.ideal_s.tolist() if a.ideal_s.size == a.completion_s.size else [0.0] * a.completion_s.size)
+            flows += int(a.stats["flows"])
+        return fct_summary(np.array(fct), np.array(size), np.array(ideal), flows)
+
+    def fct_table(self) -> polars.DataFrame:
+        """One row per finite flow, configured (``source`` "flows") or arrived (``source``
+        its arrival source; ``flow`` "<source>#<k>"): size, start, end, FCT, the ideal
+        FCT and the slowdown (FCT over ideal), whether it completed, bytes delivered.
+        Times in seconds; end, FCT and slowdown are null for a flow that did not
+        complete."""
+        import polars as pl
+
+        rows: dict[str, list] = {k: [] for k in _FCT_COLUMNS}
+
+        def add(flow, source, size, start, fct, ideal, delivered):
+            done = fct is not None and not np.isnan(fct)
+            for key, value in zip(_FCT_COLUMNS, (
+                flow, source, int(size), float(start), float(start + fct) if done else None, float(fct) if done else None,
+                float(ideal), float(fct / ideal) if done and ideal > 0 else None, done, int(delivered),
+            )):
+                rows[key].append(value)
+
+        for f in self.flows.values():
+            st = f.stats
+            if st.get("size_bytes") is not None:
+                add(f.name, "flows", st["size_bytes"], st["start_s"], st["completion_time_s"],
+                    st["ideal_completion_time_s"] or 0.0, st["delivered_bytes"])
+        for a in self.arrivals.values():
+            e = a.each
+            for k in range(len(e.get("start_s", ()))):
+                add(f"{a.name}#{k}", a.name, e["bytes"][k], e["start_s"][k], e["completion_s"][k], e["ideal_s"][k],
+                    e["delivered_bytes"][k])
+        types = {"str": pl.Utf8, "i64": pl.Int64, "f64": pl.Float64, "bool": pl.Boolean}
+        return pl.DataFrame(rows, schema={k: types[t] for k, t in _FCT_SCHEMA.items()})
+
     @property
     def summary(self) -> dict[str, Any]:
         """Per port statistics, per flow counters, mean throughput and fair share, the
@@ -240,6 +362,8 @@ class Result:
             "flows": flows,
             "arrivals": {name: dict(a.stats, **a.fct_summary()) for name, a in self.arrivals.items()},
             "fairness": {k: v for k, v in fair.items() if not k.startswith("per_flow")},
+            "fct": self.fct(),
+            "incast": self.incast.summary() if self.incast is not None else None,
             "classes": {str(p): c for p, c in self.classes.items()},
             "totals": totals,
             **self.run_stats,
@@ -252,8 +376,10 @@ class Result:
         for p in self.monitored_ports:
             parts.append(("queue_bytes", p.name, p.queue_bytes))
         for f in self.flows.values():
-            for metric in ("rate_bps", "throughput_bps", "send_bps", "fair_share_bps"):
-                parts.append((metric, f.name, getattr(f, metric)))
+            for metric in ("rate_bps", "throughput_bps", "send_bps", "fair_share_bps", "cwnd_segments", "alpha"):
+                values = getattr(f, metric)
+                if values.size == n:
+                    parts.append((metric, f.name, values))
         if not parts:
             empty = np.array([], dtype=object)
             return {"time_s": np.array([], dtype=float), "metric": empty, "entity": empty, "value": np.array([], dtype=float)}

@@ -23,12 +23,56 @@ def _fairness_line(f: dict[str, Any]) -> str:
     )
 
 
-def summary_table(summary: dict[str, Any], max_rows: int = 20) -> str:
-    """Ports (queue, emptiness, utilization, drops), flows (throughput, counts), and the
-    802.1p priorities when the flows have more than one."""
-    ports = [
-        (name, p) for name, p in summary["ports"].items() if p["tx_frames"] or p["dropped_frames"]
-    ][:max_rows]
+def _transport_lines(summary: dict[str, Any]) -> list[str]:
+    """Lines on flow completion times, slowdowns and the incast application, when the
+    run has them."""
+    out = []
+    fct = summary.get("fct") or {}
+    if fct.get("completed"):
+        ms = lambda x: "-" if x is None else f"{1e3 * x:.3f}"
+        out.append(
+            f"FCT of {fct['completed']}/{fct['flows']} finite flows: mean {ms(fct['fct_mean_s'])} ms, "
+            f"median {ms(fct['fct_p50_s'])} ms, p99 {ms(fct['fct_p99_s'])} ms"
+        )
+        rows = [
+            [name, str(b["completed"]), ms(b["fct_mean_s"]), ms(b["fct_p99_s"]),
+             "-" if b["slowdown_mean"] is None else f"{b['slowdown_mean']:.2f}",
+             "-" if b["slowdown_p99"] is None else f"{b['slowdown_p99']:.2f}"]
+            for name, b in fct["buckets"].items() if b["completed"]
+        ]
+        out += [_table(["size", "flows", "FCT mean (ms)", "FCT p99 (ms)", "slowdown mean", "slowdown p99"], rows), ""]
+    incast = summary.get("incast")
+    if incast:
+        out += [
+            f"incast: {incast['servers']} servers x {incast['sru_bytes'] / 1024:g} KB, {incast['blocks']} blocks, "
+            f"goodput {incast['goodput_bps'] / 1e6:.1f} Mb/s, {incast['timeouts']} timeouts "
+            f"({incast['blocks_with_timeouts']} blocks with one)",
+            "",
+        ]
+    return out
+
+
+def _busiest_first(ports: dict[str, Any]) -> list[tuple[str, Any]]:
+    """The ports that carried or dropped anything, busiest (then most drops) first; the
+    rest keep their order."""
+    active = [(name, p) for name, p in ports.items() if p["tx_frames"] or p["dropped_frames"]]
+    return sorted(active, key=lambda item: (-item[1]["utilization"], -item[1]["dropped_frames"]))
+
+
+def _more(shown: int, total: int, what: str) -> list[str]:
+    """A line saying how many rows a table left out, if any."""
+    if total <= shown:
+        return []
+    return [f"... and {total - shown} more {what} (the whole table: summary.txt in the output folder)"]
+
+
+def summary_table(summary: dict[str, Any], max_rows: int | None = 20) -> str:
+    """Ports (queue, emptiness, utilization, drops; busiest first), flows (throughput,
+    counts), and the 802.1p priorities when the flows have more than one. At most
+    ``max_rows`` ports, flows and arrival sources each (``None``: all), saying how many
+    were left out."""
+    all_ports = _busiest_first(summary["ports"])
+    ports = all_ports[:max_rows]
     port_rows = [
         [
             name,
@@ -38,10 +82,12 @@ def summary_table(summary: dict[str, Any], max_rows: int = 20) -> str:
             f"{100 * p['utilization']:.2f}",
             str(p["dropped_frames"]),
             str(p["notifications"]),
+            str(p.get("ecn_marks", 0)),
         ]
         for name, p in ports
     ]
-    flows = list(summary["flows"].items())[:max_rows]
+    all_flows = list(summary["flows"].items())
+    flows = all_flows[:max_rows]
     flow_rows = [
         [
             name,
@@ -52,12 +98,14 @@ def summary_table(summary: dict[str, Any], max_rows: int = 20) -> str:
             str(f["delivered_frames"]),
             str(f["dropped_frames"]),
             str(f["notifications"]),
+            f"{f.get('retransmits', 0)}/{f.get('timeouts', 0)}",
             "" if f["completion_time_s"] is None else f"{1e3 * f['completion_time_s']:.3f}",
         ]
         for name, f in flows
     ]
     totals = summary["totals"]
-    arrivals = list(summary.get("arrivals", {}).items())[:max_rows]
+    all_arrivals = list(summary.get("arrivals", {}).items())
+    arrivals = all_arrivals[:max_rows]
     ms = lambda x: "" if x is None else f"{1e3 * x:.3f}"
     arrival_rows = [
         [name, str(a["flows"]), str(a["completed"]), str(a["dropped_frames"]), ms(a["fct_mean_s"]), ms(a["fct_p50_s"]), ms(a["fct_p99_s"])]
@@ -69,9 +117,11 @@ def summary_table(summary: dict[str, Any], max_rows: int = 20) -> str:
         for p, c in classes.items()
     ]
     parts = [
-        _table(["port", "mean q (KB)", "std q (KB)", "P(q=0) %", "util %", "drops", "notifications"], port_rows),
+        _table(["port", "mean q (KB)", "std q (KB)", "P(q=0) %", "util %", "drops", "notifications", "ECN marks"], port_rows),
+        *_more(len(ports), len(all_ports), "ports"),
         "",
-        _table(["flow", "Gb/s", "offered", "fair Gb/s", "weight", "delivered", "dropped", "notifications", "FCT (ms)"], flow_rows),
+        _table(["flow", "Gb/s", "offered", "fair Gb/s", "weight", "delivered", "dropped", "notifications", "rtx/RTO", "FCT (ms)"], flow_rows),
+        *_more(len(flows), len(all_flows), "flows"),
         *([_fairness_line(summary["fairness"]), ""] if summary.get("fairness", {}).get("jain") is not None else []),
         "",
         *(
@@ -80,10 +130,12 @@ def summary_table(summary: dict[str, Any], max_rows: int = 20) -> str:
             else []
         ),
         *(
-            [_table(["arrivals", "flows", "completed", "dropped", "FCT mean (ms)", "p50", "p99"], arrival_rows), ""]
+            [_table(["arrivals", "flows", "completed", "dropped", "FCT mean (ms)", "p50", "p99"], arrival_rows),
+             *_more(len(arrivals), len(all_arrivals), "arrival sources"), ""]
             if arrival_rows
             else []
         ),
+        *_transport_lines(summary),
         (
             f"{summary['scenario']} ({summary['scheme']}, seed {summary['seed']}): "
             f"sent {totals['sent_frames']}, delivered {totals['delivered_frames']}, dropped {totals['dropped_frames']} frames; "

@@ -8,6 +8,7 @@
 
 use crate::cc::{ParamValue, SchemeConfig};
 use crate::dist::{SizeDist, TimeDist};
+use crate::transport::{TcpParams, Transport};
 use crate::units::{Bytes, Rate, Time};
 
 /// What a node is.
@@ -135,6 +136,8 @@ pub struct FlowSpec {
     /// Weight in weighted fair sharing (FQCN, AF-QCN, the weighted max-min share);
     /// 1 by default, finite and > 0.
     pub weight: f64,
+    /// The end-to-end transport (none, TCP NewReno or DCTCP).
+    pub transport: Transport,
     /// When the flow starts sending.
     pub start: Time,
     /// When it stops producing new frames (`None`: never).
@@ -142,6 +145,28 @@ pub struct FlowSpec {
 }
 
 impl FlowSpec {
+    /// A flow of `kind` from host `src` to host `dst` with every other setting at its
+    /// default: line rate, no cap, 1000-byte frames, no jitter, priority 0, weight 1,
+    /// no transport, from time 0 for the whole run.
+    pub fn new(name: &str, src: usize, dst: usize, kind: FlowKind) -> FlowSpec {
+        FlowSpec {
+            name: name.to_string(),
+            src,
+            dst,
+            kind,
+            rate: None,
+            max_rate: None,
+            frame_bytes: 1000,
+            jitter: 0.0,
+            priority: 0,
+            aimd: None,
+            weight: 1.0,
+            transport: Transport::None,
+            start: Time::ZERO,
+            stop: None,
+        }
+    }
+
     /// The demand a fair-share calculation should use, bits/s: the load of an ON-OFF
     /// or Poisson-fed flow, the rate of a constant flow, a greedy flow's `max_rate`;
     /// each under `max_rate` when there is one. `None` when nothing bounds it (a
@@ -174,6 +199,21 @@ pub struct ArrivalSpec {
     /// The flows' template: source, destination, initial rate, frame size, priority,
     /// jitter; `start` and `stop` bound the arrivals. Its `kind` and `name` are unused.
     pub flow: FlowSpec,
+}
+
+/// The incast application: a client asks each server flow for one SRU and waits
+/// for all of them (a barrier) before asking for the next block.
+#[derive(Clone, Debug, PartialEq)]
+pub struct IncastSpec {
+    /// Indices in [`SimConfig::flows`] of the server flows (each over a transport,
+    /// all to the client).
+    pub flows: Vec<usize>,
+    /// The server request unit: bytes each server sends per block.
+    pub sru: u64,
+    /// Blocks to request (`None`: until the run ends).
+    pub blocks: Option<u32>,
+    /// When the first request goes out.
+    pub start: Time,
 }
 
 /// A change applied at a given time during the run.
@@ -268,6 +308,10 @@ pub struct SimConfig {
     /// Time a congestion point takes to generate each notification (drawn per
     /// notification from the stream `cnm:<port>`); zero by default.
     pub notification_latency: TimeDist,
+    /// The transports' parameters and where switches mark ECN.
+    pub tcp: TcpParams,
+    /// The incast application, if the run has one.
+    pub incast: Option<IncastSpec>,
     /// What to record.
     pub monitor: MonitorSpec,
     /// Simulated duration of the run.
@@ -287,6 +331,8 @@ impl SimConfig {
             congestion_points: CpPlacement::default(),
             notification_bytes: 64,
             notification_latency: TimeDist::Fixed(Time::ZERO),
+            tcp: TcpParams::default(),
+            incast: None,
             monitor: MonitorSpec::default(),
             duration,
         }

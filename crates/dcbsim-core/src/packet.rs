@@ -6,13 +6,27 @@ use crate::cc::Feedback;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum PacketKind {
     /// Payload of a flow, from its source host to its destination host.
-    Data,
+    Data {
+        /// Segment number over a transport (zero without one).
+        seq: u32,
+        /// ECN-capable transport: switches may mark the frame.
+        ect: bool,
+        /// Congestion experienced: a switch marked the frame.
+        ce: bool,
+    },
     /// A congestion notification from a congestion point to a flow's source.
     Notification {
         /// The id of the congestion point that sent it.
         cpid: u32,
         /// What it carries.
         feedback: Feedback,
+    },
+    /// A cumulative TCP acknowledgement from a flow's destination to its source.
+    Ack {
+        /// The next segment the receiver expects.
+        next: u32,
+        /// ECN-Echo: the acknowledged segment carried a congestion mark.
+        ece: bool,
     },
 }
 
@@ -27,8 +41,27 @@ pub struct Packet {
     pub dst: u32,
     /// 802.1p priority (0..=7; higher is served first; notifications use 7).
     pub priority: u8,
-    /// Data or notification.
+    /// Data, notification or ACK.
     pub kind: PacketKind,
+}
+
+impl PacketKind {
+    /// A data frame without a transport.
+    pub const DATA: PacketKind = PacketKind::Data { seq: 0, ect: false, ce: false };
+}
+
+impl Packet {
+    /// A frame of `kind`.
+    #[inline]
+    pub fn new(flow: u32, bytes: u32, dst: u32, priority: u8, kind: PacketKind) -> Packet {
+        Packet { flow, bytes, dst, priority, kind }
+    }
+
+    /// Whether it is a data frame.
+    #[inline]
+    pub fn is_data(&self) -> bool {
+        matches!(self.kind, PacketKind::Data { .. })
+    }
 }
 
 #[cfg(test)]
@@ -37,6 +70,6 @@ mod tests {
 
     #[test]
     fn packets_stay_small() {
-        assert!(std::mem::size_of::<Packet>() <= 40, "{}", std::mem::size_of::<Packet>());
+        assert!(std::mem::size_of::<Packet>() <= 32, "{}", std::mem::size_of::<Packet>());
     }
 }

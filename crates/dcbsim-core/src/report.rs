@@ -40,6 +40,8 @@ pub struct PortReport {
     pub dropped_bytes: u64,
     /// Notifications its congestion point asked for.
     pub notifications: u64,
+    /// ECN-capable frames it marked.
+    pub ecn_marks: u64,
     /// Frames still queued at the end.
     pub queued_frames: u64,
 }
@@ -57,9 +59,10 @@ pub struct FlowReport {
     pub sent_frames: u64,
     /// Bytes put on the wire by the source.
     pub sent_bytes: u64,
-    /// Frames that reached the destination.
+    /// Frames that reached the destination (over a transport: frames carrying data
+    /// not received before, so a duplicate is not counted twice).
     pub delivered_frames: u64,
-    /// Bytes that reached the destination.
+    /// Bytes that reached the destination (over a transport: new data only).
     pub delivered_bytes: u64,
     /// Frames dropped anywhere.
     pub dropped_frames: u64,
@@ -69,8 +72,27 @@ pub struct FlowReport {
     pub in_network_frames: u64,
     /// Notifications its reaction point received.
     pub notifications: u64,
+    /// When the flow started.
+    pub start: Time,
+    /// A finite flow's size, bytes (drawn at set-up); `None` for other kinds.
+    pub size: Option<u64>,
     /// Completion time of a finite flow (last byte delivered minus start).
     pub completion_time: Option<Time>,
+    /// The shortest completion time a finite flow could have: its size at the
+    /// slowest link of its path, plus the path's propagation delays and one frame's
+    /// store-and-forward at each further hop (the denominator of the slowdown).
+    pub ideal_completion_time: Option<Time>,
+    /// The end-to-end transport: "none", "tcp" or "dctcp".
+    pub transport: &'static str,
+    /// Segments sent again by its transport.
+    pub retransmits: u64,
+    /// Retransmission timeouts of its transport.
+    pub timeouts: u64,
+    /// Its transport's congestion window at each sample time, segments (empty
+    /// without a transport).
+    pub cwnd_segments: Vec<f64>,
+    /// DCTCP's α at each sample time (empty unless the flow runs DCTCP).
+    pub alpha: Vec<f64>,
     /// Reaction-point rate at each sample time, bits/s.
     pub rate_bps: Vec<f64>,
     /// Delivered throughput over each sample interval, bits/s.
@@ -129,6 +151,68 @@ pub struct ArrivalReport {
     pub completion_s: Vec<f64>,
     /// Size of each completed flow, bytes (same order).
     pub completed_bytes: Vec<u64>,
+    /// The ideal completion time of each completed flow, seconds (same order; see
+    /// [`FlowReport::ideal_completion_time`]).
+    pub ideal_s: Vec<f64>,
+    /// Segments its flows' transports sent again.
+    pub retransmits: u64,
+    /// Retransmission timeouts of its flows' transports.
+    pub timeouts: u64,
+    /// Every flow that arrived, completed or not, in arrival order.
+    pub each: Vec<ArrivedFlow>,
+}
+
+/// One flow made by an arrival source.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ArrivedFlow {
+    /// When it arrived, seconds.
+    pub start_s: f64,
+    /// Its size, bytes.
+    pub bytes: u64,
+    /// Bytes delivered by the end of the run.
+    pub delivered_bytes: u64,
+    /// Its completion time, seconds, if it completed.
+    pub completion_s: Option<f64>,
+    /// Its ideal completion time, seconds (see [`FlowReport::ideal_completion_time`]).
+    pub ideal_s: f64,
+}
+
+/// One block of the incast application.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct IncastBlockReport {
+    /// When the client requested it.
+    pub start: Time,
+    /// From the request to the last server's last byte.
+    pub time: Time,
+    /// Bytes of the block (servers × SRU).
+    pub bytes: u64,
+    /// Retransmission timeouts of the servers during the block.
+    pub timeouts: u64,
+}
+
+/// What the incast application achieved.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct IncastReport {
+    /// Number of servers.
+    pub servers: u32,
+    /// Bytes each server sends per block.
+    pub sru_bytes: u64,
+    /// Every completed block, in order.
+    pub blocks: Vec<IncastBlockReport>,
+}
+
+impl IncastReport {
+    /// Goodput over the completed blocks: their bytes over their total time, bits/s.
+    pub fn goodput_bps(&self) -> f64 {
+        let bytes: u64 = self.blocks.iter().map(|b| b.bytes).sum();
+        let time: f64 = self.blocks.iter().map(|b| b.time.as_secs_f64()).sum();
+        if time > 0.0 { bytes as f64 * 8.0 / time } else { 0.0 }
+    }
+
+    /// Timeouts over the completed blocks.
+    pub fn timeouts(&self) -> u64 {
+        self.blocks.iter().map(|b| b.timeouts).sum()
+    }
 }
 
 /// What the flows of one 802.1p priority did, arrival flows included.
@@ -165,6 +249,8 @@ pub struct RunReport {
     pub flows: Vec<FlowReport>,
     /// Every arrival source, with its flows aggregated.
     pub arrivals: Vec<ArrivalReport>,
+    /// The incast application's blocks, if the run has one.
+    pub incast: Option<IncastReport>,
     /// Every 802.1p priority that some flow has, lowest first.
     pub classes: Vec<ClassReport>,
     /// Simulated time reached.

@@ -45,13 +45,23 @@ pub enum Event {
         slot: u32,
     },
     /// A traffic source acts: an arrival source's next flow arrives, an ON-OFF
-    /// source's OFF period ends, or a transfer arrives at a Poisson-fed flow. (One
-    /// kind for all of them: a ninth event kind measurably slowed the event loop.)
+    /// source's OFF period ends, a transfer arrives at a Poisson-fed flow, or the
+    /// incast client requests its next block. (One kind for all of them: a ninth
+    /// event kind measurably slowed the event loop.)
     Source {
-        /// The source: arrival sources first, then the dynamic sources.
+        /// The source: arrival sources first, then the dynamic sources, then the
+        /// incast application.
         source: u32,
         /// Stale events (an older generation, from before the flow stopped) are
         /// ignored; always zero for arrival sources.
+        generation: u32,
+    },
+    /// A transport connection's timer (retransmission or delayed ACK) may be due.
+    /// (One kind for both: the event loop slows with each kind added.)
+    ConnTimer {
+        /// The connection.
+        conn: u32,
+        /// Stale events (an older generation) are ignored.
         generation: u32,
     },
 }
@@ -65,6 +75,7 @@ impl Event {
     const SAMPLE: u64 = 5;
     const NOTIFICATION_READY: u64 = 6;
     const SOURCE: u64 = 7;
+    const CONN_TIMER: u64 = 8;
 
     /// Packs the event into one word: kind (4 bits), id (28 bits), generation (32 bits).
     #[inline(always)]
@@ -78,6 +89,7 @@ impl Event {
             Event::Sample => (Self::SAMPLE, 0, 0),
             Event::NotificationReady { slot } => (Self::NOTIFICATION_READY, slot, 0),
             Event::Source { source, generation } => (Self::SOURCE, source, generation),
+            Event::ConnTimer { conn, generation } => (Self::CONN_TIMER, conn, generation),
         };
         debug_assert!(id < 1 << 28);
         (kind << 60) | ((id as u64) << 32) | generation as u64
@@ -95,6 +107,7 @@ impl Event {
             Self::TIMELINE => Event::Timeline { entry: id },
             Self::NOTIFICATION_READY => Event::NotificationReady { slot: id },
             Self::SOURCE => Event::Source { source: id, generation },
+            Self::CONN_TIMER => Event::ConnTimer { conn: id, generation },
             _ => Event::Sample,
         }
     }

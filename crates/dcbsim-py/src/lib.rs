@@ -4,7 +4,7 @@
 //! and little-endian float64 byte strings (read with `numpy.frombuffer`). Runs release
 //! the GIL, slice by slice, and report progress between slices.
 
-use dcbsim_core::report::{ArrivalReport, ClassReport, FlowReport, PortReport, RunReport};
+use dcbsim_core::report::{ArrivalReport, ClassReport, FlowReport, IncastReport, PortReport, RunReport};
 use dcbsim_core::units::Time;
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
@@ -47,6 +47,7 @@ fn port_dict<'py>(py: Python<'py>, p: &PortReport) -> PyResult<Bound<'py, PyDict
     d.set_item("dropped_frames", p.dropped_frames)?;
     d.set_item("dropped_bytes", p.dropped_bytes)?;
     d.set_item("notifications", p.notifications)?;
+    d.set_item("ecn_marks", p.ecn_marks)?;
     d.set_item("queued_frames", p.queued_frames)?;
     Ok(d)
 }
@@ -64,7 +65,15 @@ fn flow_dict<'py>(py: Python<'py>, f: &FlowReport) -> PyResult<Bound<'py, PyDict
     d.set_item("dropped_bytes", f.dropped_bytes)?;
     d.set_item("in_network_frames", f.in_network_frames)?;
     d.set_item("notifications", f.notifications)?;
+    d.set_item("start_s", f.start.as_secs_f64())?;
+    d.set_item("size_bytes", f.size)?;
     d.set_item("completion_time_s", f.completion_time.map(Time::as_secs_f64))?;
+    d.set_item("ideal_completion_time_s", f.ideal_completion_time.map(Time::as_secs_f64))?;
+    d.set_item("transport", f.transport)?;
+    d.set_item("retransmits", f.retransmits)?;
+    d.set_item("timeouts", f.timeouts)?;
+    d.set_item("cwnd_segments", floats(py, f.cwnd_segments.iter().copied()))?;
+    d.set_item("alpha", floats(py, f.alpha.iter().copied()))?;
     d.set_item("rate_bps", floats(py, f.rate_bps.iter().copied()))?;
     d.set_item("throughput_bps", floats(py, f.throughput_bps.iter().copied()))?;
     d.set_item("send_bps", floats(py, f.send_bps.iter().copied()))?;
@@ -93,6 +102,27 @@ fn arrival_dict<'py>(py: Python<'py>, a: &ArrivalReport) -> PyResult<Bound<'py, 
     d.set_item("in_network_frames", a.in_network_frames)?;
     d.set_item("completion_s", floats(py, a.completion_s.iter().copied()))?;
     d.set_item("completed_bytes", floats(py, a.completed_bytes.iter().map(|&b| b as f64)))?;
+    d.set_item("ideal_s", floats(py, a.ideal_s.iter().copied()))?;
+    d.set_item("each_start_s", floats(py, a.each.iter().map(|f| f.start_s)))?;
+    d.set_item("each_bytes", floats(py, a.each.iter().map(|f| f.bytes as f64)))?;
+    d.set_item("each_delivered_bytes", floats(py, a.each.iter().map(|f| f.delivered_bytes as f64)))?;
+    d.set_item("each_completion_s", floats(py, a.each.iter().map(|f| f.completion_s.unwrap_or(f64::NAN))))?;
+    d.set_item("each_ideal_s", floats(py, a.each.iter().map(|f| f.ideal_s)))?;
+    d.set_item("retransmits", a.retransmits)?;
+    d.set_item("timeouts", a.timeouts)?;
+    Ok(d)
+}
+
+fn incast_dict<'py>(py: Python<'py>, a: &IncastReport) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("servers", a.servers)?;
+    d.set_item("sru_bytes", a.sru_bytes)?;
+    d.set_item("block_start_s", floats(py, a.blocks.iter().map(|b| b.start.as_secs_f64())))?;
+    d.set_item("block_time_s", floats(py, a.blocks.iter().map(|b| b.time.as_secs_f64())))?;
+    d.set_item("block_bytes", floats(py, a.blocks.iter().map(|b| b.bytes as f64)))?;
+    d.set_item("block_timeouts", floats(py, a.blocks.iter().map(|b| b.timeouts as f64)))?;
+    d.set_item("goodput_bps", a.goodput_bps())?;
+    d.set_item("timeouts", a.timeouts())?;
     Ok(d)
 }
 
@@ -128,6 +158,10 @@ fn report_dict<'py>(py: Python<'py>, r: &RunReport) -> PyResult<Bound<'py, PyDic
         arrivals.append(arrival_dict(py, a)?)?;
     }
     d.set_item("arrivals", arrivals)?;
+    match &r.incast {
+        Some(a) => d.set_item("incast", incast_dict(py, a)?)?,
+        None => d.set_item("incast", py.None())?,
+    }
     let classes = PyList::empty(py);
     for c in &r.classes {
         classes.append(class_dict(py, c)?)?;

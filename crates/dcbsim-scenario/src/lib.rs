@@ -30,6 +30,7 @@ mod network;
 mod overrides;
 mod reader;
 mod traffic;
+mod transport;
 mod units;
 
 pub use error::{Origin, ScenarioError};
@@ -114,11 +115,13 @@ fn read(doc: &Node, file: &str) -> Result<Read, ScenarioError> {
     let scheme_table = top.table("scheme")?;
     let (scheme, placement) = network::read_scheme(scheme_table.as_ref(), topo)?;
     let monitor_ports = network::read_monitor(top.table("monitor")?.as_ref(), topo)?;
-    let flows = traffic::read_flows(&top.tables("flows")?, &run, topo)?;
+    let mut flows = traffic::read_flows(&top.tables("flows")?, &run, topo)?;
+    let tcp = transport::read_transport(top.table("transport")?.as_ref(), topo)?;
+    let incast = transport::read_incast(top.table("incast")?.as_ref(), &run, topo, &mut flows)?;
     let arrivals = traffic::read_arrivals(&top.tables("arrivals")?, &run, topo)?;
     let timeline = traffic::read_timeline(&top.tables("timeline")?, &run, topo, &flows, &scheme)?;
     top.get("sweep"); // read by the sweep runner, not by the engine
-    top.finish(&["run", "topology", "scheme", "monitor", "flows", "arrivals", "timeline", "sweep"])?;
+    top.finish(&["run", "topology", "scheme", "transport", "incast", "monitor", "flows", "arrivals", "timeline", "sweep"])?;
     let templates: Vec<_> = arrivals.iter().map(|a| a.flow.clone()).collect();
     check_buffers(file, &network, &[flows.specs.as_slice(), templates.as_slice()].concat())?;
     let mut config = SimConfig::new(run.duration);
@@ -129,6 +132,8 @@ fn read(doc: &Node, file: &str) -> Result<Read, ScenarioError> {
     config.timeline = timeline;
     config.scheme = scheme;
     config.congestion_points = placement;
+    config.tcp = tcp;
+    config.incast = incast;
     config.notification_bytes = run.notification_bytes;
     config.notification_latency = run.notification_latency;
     config.monitor = MonitorSpec { sample_interval: run.sample_interval, ports: monitor_ports };

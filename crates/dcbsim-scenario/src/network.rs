@@ -258,7 +258,7 @@ pub fn read_scheme(t: Option<&Table>, topo: &Topology) -> Result<(SchemeConfig, 
     Ok((scheme, placement))
 }
 
-/// The value of scheme parameter `param`, written at `key` of `t`: a number (finite,
+/// The value of scheme (or transport) parameter `param`, written at `key` of `t`: a number (finite,
 /// and surviving its unit's conversion), a boolean or a string.
 pub fn scheme_value(t: &Table, key: &str, param: &str, node: &Node) -> Result<ParamValue> {
     let value = param_value(node).ok_or_else(|| t.error(key, Some(node), "must be a number, a boolean or a string"))?;
@@ -273,7 +273,7 @@ pub fn scheme_value(t: &Table, key: &str, param: &str, node: &Node) -> Result<Pa
 }
 
 /// A scheme parameter's value, as the core takes it.
-fn param_value(node: &Node) -> Option<ParamValue> {
+pub fn param_value(node: &Node) -> Option<ParamValue> {
     match &node.value {
         Value::Int(i) => Some(ParamValue::Number(*i as f64)),
         Value::Float(f) => Some(ParamValue::Number(*f)),

@@ -12,7 +12,7 @@ use std::collections::HashSet;
 
 const FLOW_KEYS: &[&str] = &[
     "name", "src", "dst", "kind", "rate_gbps", "rate_mbps", "max_rate_gbps", "max_rate_mbps", "frame_bytes", "jitter",
-    "priority", "weight", "start_ms", "stop_ms", "aimd",
+    "priority", "weight", "transport", "start_ms", "stop_ms", "aimd",
 ];
 
 /// The flow's own AIMD setting, `aimd = { a = 1.5, b = 0.8 }` (DCC).
@@ -123,6 +123,7 @@ fn template(t: &Table, run: &RunSection, kind: FlowKind) -> Result<FlowSpec> {
         priority: t.integer("priority", 0, 7)?.unwrap_or(0) as u8,
         aimd: aimd(t)?,
         weight: 1.0,
+        transport: crate::transport::transport(t)?,
         start: Time::from_ms_f64(start),
         stop: stop.map(Time::from_ms_f64),
     })
@@ -183,7 +184,7 @@ fn check_rate_below_line(t: &Table, spec: &FlowSpec, sources: &[usize], topo: &T
 
 const ARRIVAL_KEYS: &[&str] = &[
     "name", "src", "dst", "rate_per_s", "load_gbps", "load_mbps", "size_kb", "size_bytes", "rate_gbps", "rate_mbps",
-    "max_rate_gbps", "max_rate_mbps", "frame_bytes", "jitter", "priority", "weight", "start_ms", "stop_ms", "aimd",
+    "max_rate_gbps", "max_rate_mbps", "frame_bytes", "jitter", "priority", "weight", "transport", "start_ms", "stop_ms", "aimd",
 ];
 
 /// Reads every `[[arrivals]]` entry: one Poisson source per source–destination pair.

@@ -52,8 +52,11 @@ fn a_huge_duration_is_refused_with_the_memory_figure() {
     let e = with("duration_ms = 10.0", "duration_ms = 1e9");
     assert_at(&e, 2, "run.duration_ms", "GB of memory");
     assert!(e.to_string().contains("--max-memory-gb"), "{e}");
-    let roomy = Limits { max_memory_bytes: 1e12 };
-    let text = GOOD.replace("duration_ms = 10.0", "duration_ms = 1e9");
+    // About 0.1 GB of samples: refused under a 0.05 GB limit, accepted under 1 GB.
+    let text = GOOD.replace("duration_ms = 10.0", "duration_ms = 1e6");
+    let tight = Limits { max_memory_bytes: 0.05e9 };
+    assert!(load_str_within(&text, "big.toml", &[], &tight).unwrap_err().to_string().contains("above the limit of 0.05 GB"));
+    let roomy = Limits { max_memory_bytes: 1e9 };
     assert!(load_str_within(&text, "big.toml", &[], &roomy).is_ok());
 }
 

@@ -122,6 +122,21 @@ def _fig6_smcc_full(runs: Runs) -> Outcome:
     return Outcome(f"queue above 100 KB after the arrivals: {ours}", full["smcc"] > 2 * max(full["qcn"], full[PAPER_DSM], 1.0))
 
 
+#: Fig. 6's windows after each departure (0.3 and 0.4 s), 20 ms after it.
+FIG6_AFTER = ((0.32, 0.4), (0.42, 0.5))
+
+
+def _fig6_departures(runs: Runs) -> Outcome:
+    util = {}
+    for scheme in ("smcc", "qcn"):
+        r = _fig6(runs, scheme)
+        total = sum(f.throughput_bps for f in r.flows.values()) / r.ports["sw0:r0"].stats["capacity_bps"]
+        util[scheme] = [float(total[(r.time_s > a) & (r.time_s <= b)].mean()) for a, b in FIG6_AFTER]
+    ours = "; ".join(f"{s.upper()} " + " and ".join(f"{100 * u:.1f} %" for u in us) for s, us in util.items())
+    return Outcome(f"utilization after each departure: {ours}",
+                   min(util["smcc"]) >= 0.99 and all(q < 0.995 for q in util["qcn"]))
+
+
 LOOPS_100G_US = (20, 40, 80, 160)
 
 
@@ -137,6 +152,12 @@ def _at_100g(runs: Runs, scheme: str, loop_us: int) -> dict:
 
 def _unstable(stats: dict) -> bool:
     return stats["std_bytes"] > 16 * 1024 or stats["utilization"] < 0.95
+
+
+def _fail_at_80us(runs: Runs) -> Outcome:
+    at80 = {s: _at_100g(runs, s, 80) for s in ("qcn", "smcc")}
+    ours = "; ".join(f"{s.upper()} at 80 µs: std {v['std_bytes'] / 1024:.0f} KB, util {100 * v['utilization']:.0f} %" for s, v in at80.items())
+    return Outcome(ours, all(_unstable(v) for v in at80.values()))
 
 
 def _fig5b_dsm(runs: Runs, dsm: str = PAPER_DSM) -> Outcome:
@@ -274,6 +295,16 @@ def _fig8(runs: Runs, dsm: str = PAPER_DSM) -> Outcome:
     return Outcome(ours, mine[0] > agg["qcn"][0] and mine[1] < agg["smcc"][1] and mine[2] < 0.05)
 
 
+def _fig8a_cdf(runs: Runs, dsm: str = PAPER_DSM) -> Outcome:
+    shares = {}
+    for scheme in (dsm, "qcn", "smcc"):
+        q = np.concatenate([r.ports["sw0:r0"].queue_bytes[r.time_s > 0.2] for r in random_delay_runs(runs, scheme)]) / 1024
+        shares[scheme] = (float(np.median(q)), float(((q >= 48) & (q <= 80)).mean()))
+    ours = "; ".join(f"{_label(s)} median {m:.0f} KB, {100 * w:.0f} % within 48–80 KB" for s, (m, w) in shares.items())
+    (median, within), others = shares[dsm], [w for s, (_, w) in shares.items() if s != dsm]
+    return Outcome(ours, abs(median - 64) <= 8 and within > max(others))
+
+
 WHY = ("With the paper's gains DSM does not settle here, for two reasons (numbers in docs/models/dsm.md). In the "
        "paper's own fluid model (eqs. 7–9 with the law of eqs. 24–25) the reaching gain c = H/2 keeps the loop "
        "oscillating unless the true loop delay lies within about 0.94–1.03 of m·T (the §IV-C row). In the packet "
@@ -335,6 +366,8 @@ CLAIMS = [
                "the DSM paper gives none); as the DSM paper argues, SMCC has no delay compensation."),
     Claim("dsm", "fig05b-others", "Fig. 5b", "at 100 Gb/s QCN and SMCC fail beyond tens of µs", "fail",
           "at 160 µs queue std > 16 KB or utilization < 95 %", _fig5b_others),
+    Claim("dsm", "ii-b-100g", "§II-B", "at 100 Gb/s QCN and SMCC fail to work normally with only 80 µs of loop delay",
+          "fail", "at 80 µs queue std > 16 KB or utilization < 95 % (Fig. 5b's scenario)", _fail_at_80us),
     Claim("dsm", "iv-c", "§IV-C", "a horizon m at or above the true loop delay keeps DSM stable (fluid model, "
           "10 Gb/s, m for 300 µs, the paper's gains)", "stable", "settles at every delay from 0.5 to 1.0·m·T",
           _horizon_claim, holds_here=False,
@@ -347,6 +380,16 @@ CLAIMS = [
           "settles at every delay from 0.5 to 1.0·m·T", partial(_horizon_claim, c_rule="eq30")),
     *_twins("fig06", "Fig. 6", "DSM drains the buffer when flows arrive and refills the link when they leave "
             "(about 100 % utilization throughout)", "≈ 100 %", "utilization ≥ 97 %", _fig6_dsm, eq30_holds=True),
+    Claim("dsm", "fig06-departures", "Fig. 6", "when a flow finishes SMCC converges fast to 100 % utilization, "
+          "while QCN always wastes a little", "SMCC 100 %, QCN a little less",
+          "utilization 20–100 ms after each departure: SMCC ≥ 99 %, QCN below 99.5 %", _fig6_departures,
+          holds_here=False,
+          note="Ours is the other way round: QCN refills the link (100 % and 99.6 %), SMCC does not (79 % and "
+               "98 %). At 10 Gb/s our SMCC falls into a state where one source runs near line rate and the others "
+               "sit at R_min = 10 Mb/s (our choice; flow c hears 14 notifications in 0.5 s): 1 % sampling reaches "
+               "a 10 Mb/s source about 12 times a second, so when the fast source is cut the link idles until "
+               "it recovers. Scaling R_a and R_b to 10 Gb/s (`--set scheme.r_a_mbps=2560`) changes nothing, "
+               "as they already scale with the line rate."),
     Claim("dsm", "fig06-smcc", "Fig. 6", "SMCC keeps the buffer full for a long time when flows arrive, unlike DSM and QCN",
           "full for long", "above 100 KB at least twice as long as the others", _fig6_smcc_full, holds_here=False,
           note="Our SMCC cuts the new line-rate sources within a few samples (State A from a full, still queue, "
@@ -358,6 +401,10 @@ CLAIMS = [
     *_twins("fig08", "Fig. 8", "with loop delays random in [400, 800] µs (100 runs of 5 s) DSM rarely empties, "
             "has more throughput than QCN and fewer drops than SMCC", "DSM best", "DSM util > QCN's, drops < "
             "SMCC's, empty < 5 % (means over 100 seeds)", _fig8, eq30_holds=False, slow=True),
+    *_twins("fig08a", "Fig. 8a", "with loop delays random in [400, 800] µs DSM's queue CDF is concentrated around "
+            "q0 = 64 KB, QCN's and SMCC's are not", "centred on 64 KB",
+            "after 0.2 s, over the 100 runs: DSM's median within 64 ± 8 KB and more of its samples within 48–80 KB "
+            "than QCN's and SMCC's", _fig8a_cdf, eq30_holds=True, slow=True),
     *_twins("fig09", "Fig. 9", "parking lot (10 Gb/s, 50 µs per hop): DSM keeps steadier queues than QCN and SMCC",
             "steadier", "DSM's largest queue std below both, with ≥ 90 % utilization (per port, over the 1-s phases in which it is a bottleneck)", _fig9, eq30_holds=True),
     *_twins("fig10", "Fig. 10", "with 5 long flows per source and Poisson short flows (web-search sizes, mean "

@@ -53,8 +53,27 @@ def _rates(runs: Runs, scenario: str, title: str, path: str, schemes=SCHEMES, qu
     return path
 
 
+def _fig07(runs: Runs, path: str) -> str:
+    """Fig. 7: incast goodput against the number of servers, one line per scheme."""
+    from dcbsim.papers.fqcn import FIG7_SERVERS, incast_goodput
+
+    fig = Figure(figsize=(6, 3.8), layout="constrained")
+    ax = fig.add_subplot()
+    for scheme, label in (("none", "no CC"), *SCHEMES):
+        ax.plot(FIG7_SERVERS, [incast_goodput(runs, scheme, n) / 1e6 for n in FIG7_SERVERS], marker="o", ms=3, label=label)
+    ax.scatter([16, 16, 16], [500, 550, 900], marker="_", s=300, color="black", zorder=3, label="paper at 16 (QCN, AF-QCN, FQCN)")
+    ax.set_xlabel("servers")
+    ax.set_ylabel("goodput (Mb/s)")
+    ax.set_ylim(0, 1000)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7)
+    ax.set_title("FQCN paper, Fig. 7: TCP incast, 1 Gb/s, SRU 256 KB, 64 KB buffer (2 s of blocks)", fontsize=9)
+    fig.savefig(path, dpi=110)
+    return path
+
+
 def figures(runs: Runs, outdir: str) -> list[str]:
-    """Figs. 4, 5, 6a, 6b and 8 like the paper's (seed 1)."""
+    """Figs. 4, 5, 6a, 6b, 7 and 8 like the paper's (seed 1)."""
     out = [
         _rates(runs, "fig04", "FQCN paper, Fig. 4: four static flows, bottleneck 10 → 1 → 10 Gb/s (dashed: fair share)",
                os.path.join(outdir, "fqcn_fig04.png"), queue_port="sw0:r0"),
@@ -66,5 +85,6 @@ def figures(runs: Runs, outdir: str) -> list[str]:
                os.path.join(outdir, "fqcn_fig06b.png"), queue_port="sw0:r0"),
         _rates(runs, "fig08_weights", "FQCN paper, Fig. 8: weights 4, 3, 2, 1; f0 capped at 1 Gb/s at 3 s (dashed: weighted share)",
                os.path.join(outdir, "fqcn_fig08.png")),
+        _fig07(runs, os.path.join(outdir, "fqcn_fig07.png")),
     ]
     return out

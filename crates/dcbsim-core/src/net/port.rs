@@ -9,7 +9,7 @@
 
 use crate::cc::CongestionPointKind;
 use crate::monitor::QueueMonitor;
-use crate::packet::Packet;
+use crate::packet::{Packet, PacketKind};
 use crate::units::{Bytes, Rate, Time, TransmitMemo};
 use std::collections::VecDeque;
 
@@ -65,6 +65,11 @@ pub struct Port {
     pub dropped_bytes: u64,
     /// Notifications its congestion point sent.
     pub notifications: u64,
+    /// ECN marking threshold: an ECN-capable frame that finds more than this many
+    /// bytes queued is marked (`u64::MAX`: the port never marks).
+    pub ecn_threshold: u64,
+    /// Frames marked.
+    pub ecn_marks: u64,
     serialize: TransmitMemo,
 }
 
@@ -91,6 +96,8 @@ impl Port {
             dropped_frames: 0,
             dropped_bytes: 0,
             notifications: 0,
+            ecn_threshold: u64::MAX,
+            ecn_marks: 0,
             serialize: TransmitMemo::default(),
         }
     }
@@ -139,6 +146,18 @@ impl Port {
         let class = self.class_of(pkt.priority);
         self.queues[class].push_back(pkt);
         Admission::Queued
+    }
+
+    /// Marks an ECN-capable frame arriving at `pkt` if the queue it finds exceeds
+    /// the threshold (DCTCP's instantaneous-queue marking).
+    #[inline]
+    pub fn mark(&mut self, pkt: &mut Packet) {
+        if self.queued_bytes > self.ecn_threshold {
+            if let PacketKind::Data { ect: true, ce, .. } = &mut pkt.kind {
+                *ce = true;
+                self.ecn_marks += 1;
+            }
+        }
     }
 
     /// Takes the next frame to send (highest priority first).
@@ -196,10 +215,9 @@ impl Port {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::packet::PacketKind;
 
     fn frame(bytes: u32) -> Packet {
-        Packet { flow: 0, bytes, dst: 1, priority: 0, kind: PacketKind::Data }
+        Packet::new(0, bytes, 1, 0, PacketKind::DATA)
     }
 
     fn port() -> Port {

@@ -11,6 +11,8 @@ use crate::rng::Rng;
 use crate::sched::{Event, EventQueue};
 use crate::traffic::{Flow, Source};
 use crate::cc::{FixedRate, ReactionPointKind};
+use crate::transport::{EcnMarking, Transport};
+use crate::units::Time;
 
 /// The ports of a network and how to find them.
 struct Wiring {
@@ -110,6 +112,10 @@ fn check_flows(config: &SimConfig, routes: &Routes, w: &Wiring) -> Result<(), Co
         if !(f.weight.is_finite() && f.weight > 0.0) {
             return Err(ConfigError::new(format!("{group}[{i}].weight"), "must be a finite number > 0"));
         }
+        if f.transport != Transport::None && !matches!(f.kind, FlowKind::Greedy | FlowKind::Finite { .. }) {
+            let msg = "only greedy and finite flows run over a transport; allowed here: none";
+            return Err(ConfigError::new(format!("{group}[{i}].transport"), msg));
+        }
     }
     for (i, a) in config.arrivals.iter().enumerate() {
         if !(a.rate_per_s.is_finite() && a.rate_per_s > 0.0) {
@@ -161,6 +167,50 @@ fn cp_ports(config: &SimConfig, w: &Wiring) -> Result<Vec<u32>, ConfigError> {
     }
 }
 
+/// Sets each switch port's ECN marking threshold (none unless some flow runs DCTCP:
+/// nothing else is ECN-capable).
+fn ecn_thresholds(config: &SimConfig, w: &mut Wiring) -> Result<(), ConfigError> {
+    let templates = config.arrivals.iter().map(|a| &a.flow);
+    if !config.flows.iter().chain(templates).any(|f| f.transport == Transport::Dctcp) {
+        return Ok(());
+    }
+    match &config.tcp.ecn {
+        EcnMarking::ByCapacity | EcnMarking::All(_) => {
+            for port in w.ports.iter_mut().filter(|p| !p.is_host) {
+                port.ecn_threshold = match &config.tcp.ecn {
+                    EcnMarking::All(k) => k.0,
+                    _ => EcnMarking::default_threshold(port.rate).0,
+                };
+            }
+        }
+        EcnMarking::Ports(list) => {
+            for (i, &(r, k)) in list.iter().enumerate() {
+                let p = find_port(w, r, &format!("transport.ecn_k_kb[{i}]"))?;
+                w.ports[p as usize].ecn_threshold = k.0;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Checks the incast application's flows: existing, over a transport, one client.
+fn check_incast(config: &SimConfig) -> Result<(), ConfigError> {
+    let Some(app) = &config.incast else { return Ok(()) };
+    if app.flows.is_empty() || app.sru == 0 {
+        return Err(ConfigError::new("incast", "needs at least one server and an SRU > 0"));
+    }
+    for &f in &app.flows {
+        let Some(spec) = config.flows.get(f) else { return Err(ConfigError::new("incast", "no such flow")) };
+        if spec.transport == Transport::None || spec.kind != FlowKind::Greedy {
+            return Err(ConfigError::new("incast.transport", "incast servers need a transport; allowed: tcp, dctcp"));
+        }
+        if spec.frame_bytes != config.flows[app.flows[0]].frame_bytes {
+            return Err(ConfigError::new("incast.frame_bytes", "every server sends frames of one size"));
+        }
+    }
+    Ok(())
+}
+
 fn monitored_ports(config: &SimConfig, w: &Wiring) -> Result<Vec<u32>, ConfigError> {
     match &config.monitor.ports {
         None => Ok((0..w.ports.len() as u32).filter(|&p| !w.ports[p as usize].is_host).collect()),
@@ -201,6 +251,9 @@ impl Simulation {
         let routes = Routes::compute(&w.ports_of, &is_host);
         check_flows(&config, &routes, &w)?;
         let timeline = timeline(&config)?;
+        config.tcp.check().map_err(|m| ConfigError::new("transport", m))?;
+        check_incast(&config)?;
+        ecn_thresholds(&config, &mut w)?;
         for p in cp_ports(&config, &w)? {
             let port = &w.ports[p as usize];
             let init = CpInit { capacity: port.rate, buffer: port.buffer, cpid: p };
@@ -273,6 +326,8 @@ impl Simulation {
             sources,
             source_of,
             generators: config.arrivals.iter().map(|a| super::arrivals::Generator::new(a.clone(), seed)).collect(),
+            conns: Vec::new(),
+            incast: None,
             free_slots: Vec::new(),
             now: crate::units::Time::ZERO,
             events: 0,
@@ -280,7 +335,37 @@ impl Simulation {
             seed,
             config,
         };
+        sim.start_transports();
         sim.start_arrivals();
         Ok(sim)
+    }
+}
+
+impl Simulation {
+    /// Connections for the configured flows over a transport, and the incast
+    /// application's first request.
+    fn start_transports(&mut self) {
+        let app = self.config.incast.clone();
+        for f in 0..self.config.flows.len() {
+            let serves = app.as_ref().is_some_and(|a| a.flows.contains(&f));
+            let sru = app.as_ref().filter(|_| serves).map(|a| a.sru);
+            self.attach_conn(f as u32, self.config.flows[f].transport, sru);
+        }
+        let Some(app) = app else { return };
+        let conns = app.flows.iter().map(|&f| self.flows[f].conn).collect();
+        let mss = self.flows[app.flows[0]].frame_bytes as u64;
+        self.incast = Some(super::incast::Incast {
+            conns,
+            segments: app.sru.div_ceil(mss) as u32,
+            sru: app.sru,
+            limit: app.blocks,
+            requested: 0,
+            done: 0,
+            started: Time::ZERO,
+            timeouts_before: 0,
+            blocks: Vec::new(),
+        });
+        let id = self.incast_source_id();
+        self.queue.push(app.start, Event::Source { source: id, generation: 0 });
     }
 }

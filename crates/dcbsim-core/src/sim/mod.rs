@@ -7,7 +7,9 @@
 mod arrivals;
 mod build;
 mod fair;
+mod incast;
 mod report;
+mod transport;
 mod sources;
 
 use crate::cc::{Arrival, Notify};
@@ -17,7 +19,7 @@ use crate::net::{Admission, Host, Port, Routes};
 use crate::packet::{Packet, PacketKind};
 use crate::report::RunReport;
 use crate::sched::{Event, EventQueue};
-use crate::traffic::{Flow, Source};
+use crate::traffic::{Flow, NO_CONN, Source};
 use crate::units::Time;
 
 /// One run of the engine.
@@ -41,6 +43,10 @@ pub struct Simulation {
     /// Notifications waiting out their generation latency: (switch, frame).
     pending: Vec<(u32, Packet)>,
     generators: Vec<arrivals::Generator>,
+    /// Transport connections, indexed by [`Flow::conn`].
+    conns: Vec<transport::Conn>,
+    /// The incast application, if any.
+    incast: Option<incast::Incast>,
     /// The dynamic sources (ON-OFF, Poisson-fed) of the configured flows.
     sources: Vec<Source>,
     /// Per configured flow, the index of its dynamic source (kept out of [`Flow`],
@@ -133,6 +139,7 @@ impl Simulation {
                 self.enqueue(back, note);
             }
             Event::Sample => self.sample(),
+            Event::ConnTimer { conn, generation } => self.on_conn_timer(conn, generation),
         }
     }
 
@@ -153,10 +160,10 @@ impl Simulation {
 
     /// A frame arrives at switch port `out`.
     #[inline]
-    fn enqueue(&mut self, out: u32, pkt: Packet) {
+    fn enqueue(&mut self, out: u32, mut pkt: Packet) {
         let now = self.now;
         let port = &mut self.ports[out as usize];
-        if pkt.kind == PacketKind::Data && port.cp.as_mut().is_some_and(|cp| cp.drops(port.queued_bytes, pkt.priority)) {
+        if pkt.is_data() && port.cp.as_mut().is_some_and(|cp| cp.drops(port.queued_bytes, pkt.priority)) {
             port.drop_by_policy(pkt.bytes);
             let c = &mut self.flows[pkt.flow as usize].counters;
             c.dropped_frames += 1;
@@ -164,6 +171,7 @@ impl Simulation {
             self.congestion_point(out, &pkt, true);
             return;
         }
+        port.mark(&mut pkt);
         let admission = port.admit(now, pkt);
         match admission {
             Admission::SendNow => self.transmit(out, pkt),
@@ -175,14 +183,14 @@ impl Simulation {
                 }
             }
             Admission::Dropped => {
-                if pkt.kind == PacketKind::Data {
+                if pkt.is_data() {
                     let c = &mut self.flows[pkt.flow as usize].counters;
                     c.dropped_frames += 1;
                     c.dropped_bytes += pkt.bytes as u64;
                 }
             }
         }
-        if pkt.kind == PacketKind::Data {
+        if pkt.is_data() {
             self.congestion_point(out, &pkt, admission == Admission::Dropped);
         }
     }
@@ -204,7 +212,7 @@ impl Simulation {
             let Notify { flow, feedback } = self.notify[i];
             let dst = self.flows[flow as usize].src;
             let kind = PacketKind::Notification { cpid: out, feedback };
-            let note = Packet { flow, bytes, dst, priority: 7, kind };
+            let note = Packet::new(flow, bytes, dst, 7, kind);
             if self.cnm_rngs.is_empty() {
                 let back = self.routes.next_port(switch, dst);
                 self.enqueue(back, note);
@@ -264,7 +272,12 @@ impl Simulation {
     fn receive(&mut self, pkt: Packet) {
         let flow = &mut self.flows[pkt.flow as usize];
         match pkt.kind {
-            PacketKind::Data => {
+            PacketKind::Data { .. } => {
+                let conn = flow.conn;
+                if conn != NO_CONN && !self.receive_segment(&pkt, conn) {
+                    return;
+                }
+                let flow = &mut self.flows[pkt.flow as usize];
                 flow.counters.delivered_frames += 1;
                 flow.counters.delivered_bytes += pkt.bytes as u64;
                 if flow.completed_at.is_none() && flow.is_complete() {
@@ -281,6 +294,7 @@ impl Simulation {
                     self.rp_changed(pkt.flow);
                 }
             }
+            PacketKind::Ack { next, ece } => self.receive_ack(pkt.flow, next, ece),
         }
     }
 }

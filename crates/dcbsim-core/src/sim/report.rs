@@ -1,7 +1,6 @@
 //! Turning a finished (or stopped) simulation into a [`RunReport`].
 
 use super::Simulation;
-use crate::packet::PacketKind;
 use crate::report::{ClassReport, FlowReport, PortReport, RunReport};
 use crate::units::Time;
 
@@ -12,7 +11,7 @@ impl Simulation {
         for port in &self.ports {
             let on_link = port.link.iter().map(|(_, p)| p);
             for pkt in port.queued().chain(on_link) {
-                if pkt.kind == PacketKind::Data {
+                if pkt.is_data() {
                     counts[pkt.flow as usize] += 1;
                 }
             }
@@ -34,8 +33,28 @@ impl Simulation {
             dropped_frames: port.dropped_frames,
             dropped_bytes: port.dropped_bytes,
             notifications: port.notifications,
+            ecn_marks: port.ecn_marks,
             queued_frames: port.queued().count() as u64,
         }
+    }
+
+    /// The shortest completion time of finite flow `f`: its size at the slowest
+    /// link of its path, the path's propagation delays, and one frame's
+    /// serialization at each hop but the slowest.
+    pub(super) fn ideal_completion(&self, f: usize) -> Option<Time> {
+        let flow = &self.flows[f];
+        let size = flow.size?;
+        let path = self.routes.path(flow.src, flow.dst, |p| self.ports[p as usize].peer)?;
+        let slowest = path.iter().map(|&p| self.ports[p as usize].rate).min()?;
+        let mut t = slowest.transmit_time(crate::units::Bytes(size));
+        for &p in &path {
+            let port = &self.ports[p as usize];
+            t += port.delay;
+            if port.rate != slowest {
+                t += port.rate.transmit_time(crate::units::Bytes(flow.frame_bytes.min(size as u32) as u64));
+            }
+        }
+        Some(t)
     }
 
     /// Counters per 802.1p priority over every flow (arrival flows included).
@@ -77,10 +96,12 @@ impl Simulation {
             .filter(|&p| !self.ports[p].is_host)
             .map(|p| self.port_report(p, series[p].take().unwrap_or_default()))
             .collect();
+        let ideal: Vec<Option<Time>> = (0..self.config.flows.len()).map(|i| self.ideal_completion(i)).collect();
         let node_name = |n: u32| self.config.nodes[n as usize].name.clone();
         let arrivals = self.arrival_reports(&in_network);
         let classes = self.class_reports();
         let mut sources: Vec<_> = self.source_of.iter().map(|s| s.map(|s| self.sources[s as usize].report())).collect();
+        let mut flow_series: Vec<[Vec<f64>; 4]> = (0..self.config.flows.len()).map(|i| self.sampler.take_flow(i)).collect();
         let flows = self
             .flows
             .iter()
@@ -98,13 +119,21 @@ impl Simulation {
                 dropped_bytes: f.counters.dropped_bytes,
                 in_network_frames: in_network[i],
                 notifications: f.counters.notifications,
+                start: f.start,
+                size: f.size,
                 completion_time: f.completed_at.map(|t| t.saturating_sub(f.start)),
-                rate_bps: std::mem::take(&mut self.sampler.rate[i]),
-                throughput_bps: std::mem::take(&mut self.sampler.throughput[i]),
-                send_bps: std::mem::take(&mut self.sampler.send[i]),
+                ideal_completion_time: ideal[i],
+                transport: self.config.flows[i].transport.name(),
+                retransmits: self.conns.get(f.conn as usize).map_or(0, |c| c.sender.retransmits),
+                timeouts: self.conns.get(f.conn as usize).map_or(0, |c| c.sender.timeouts),
+                cwnd_segments: std::mem::take(&mut self.sampler.cwnd[i]),
+                alpha: std::mem::take(&mut self.sampler.alpha[i]),
+                rate_bps: std::mem::take(&mut flow_series[i][0]),
+                throughput_bps: std::mem::take(&mut flow_series[i][1]),
+                send_bps: std::mem::take(&mut flow_series[i][2]),
                 weight: self.weights[i],
                 priority: f.priority,
-                fair_share_bps: std::mem::take(&mut self.sampler.fair[i]),
+                fair_share_bps: std::mem::take(&mut flow_series[i][3]),
                 offered_bps: self.config.flows[i].offered_bps(),
                 source: sources[i].take(),
             })
@@ -114,6 +143,7 @@ impl Simulation {
             ports,
             flows,
             arrivals,
+            incast: self.incast_report(),
             classes,
             simulated: self.now.max(Time::ZERO),
             events: self.events,

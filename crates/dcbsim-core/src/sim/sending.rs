@@ -5,6 +5,7 @@ use super::Simulation;
 use crate::config::{Action, PortRef};
 use crate::packet::{Packet, PacketKind};
 use crate::sched::Event;
+use crate::traffic::NO_CONN;
 use crate::units::Time;
 
 impl Simulation {
@@ -44,9 +45,14 @@ impl Simulation {
     #[inline]
     fn send_frame(&mut self, f: u32, nic: u32) {
         let now = self.now;
+        let conn = self.flows[f as usize].conn;
+        let (seq, bytes, ect) = if conn == NO_CONN {
+            (0, self.flows[f as usize].take_frame(now), false)
+        } else {
+            self.take_segment(f, conn, now)
+        };
         let flow = &mut self.flows[f as usize];
-        let bytes = flow.take_frame(now);
-        let pkt = Packet { flow: f, bytes, dst: flow.dst, priority: flow.priority, kind: PacketKind::Data };
+        let pkt = Packet::new(f, bytes, flow.dst, flow.priority, PacketKind::Data { seq, ect, ce: false });
         let changed = flow.rp.on_sent(now, bytes);
         self.transmit(nic, pkt);
         if changed {
@@ -56,7 +62,7 @@ impl Simulation {
     }
 
     /// Makes sure the NIC is called again when it frees, if anything waits for it.
-    fn nic_wake(&mut self, nic: u32) {
+    pub(super) fn nic_wake(&mut self, nic: u32) {
         let port = &self.ports[nic as usize];
         let waiting = port.has_queued() || !self.hosts[port.node as usize].as_ref().expect("a host").ready.is_empty();
         if waiting && !port.free_pending {
@@ -208,22 +214,28 @@ impl Simulation {
 
     /// Takes the periodic sample and schedules the next one.
     pub(super) fn sample(&mut self) {
-        let s = &mut self.sampler;
-        s.times.push(self.now);
-        for (port, series) in s.ports.iter_mut() {
+        self.sampler.times.push(self.now);
+        for (port, series) in self.sampler.ports.iter_mut() {
             series.push(self.ports[*port as usize].queued_bytes);
         }
-        let mut fair = std::mem::take(&mut s.fair);
-        self.take_fair_shares(self.sampler.interval, &mut fair);
-        let s = &mut self.sampler;
-        s.fair = fair;
-        for (i, flow) in self.flows.iter().take(self.config.flows.len()).enumerate() {
+        self.take_fair_shares();
+        for i in 0..self.config.flows.len() {
+            let fair = self.fair_share_taken(i);
+            let flow = &self.flows[i];
+            let s = &mut self.sampler;
             // A dynamic source keeps its reaction point's rate between bursts.
             let sending = flow.active && (flow.remaining != 0 || self.source_of[i].is_some());
             let rate = if sending { flow.rate.as_f64() } else { 0.0 };
-            s.record_flow(i, rate, flow.counters.delivered_bytes, flow.counters.sent_bytes);
+            s.record_flow(i, rate, flow.counters.delivered_bytes, flow.counters.sent_bytes, fair);
+            if flow.conn != NO_CONN {
+                let sender = &self.conns[flow.conn as usize].sender;
+                s.cwnd[i].push(sender.cwnd());
+                if self.conns[flow.conn as usize].ect {
+                    s.alpha[i].push(sender.alpha());
+                }
+            }
         }
-        let next = Time(s.interval.0 * (s.times.len() as u64 + 1));
+        let next = Time(self.sampler.interval.0 * (self.sampler.times.len() as u64 + 1));
         if next <= self.config.duration {
             self.queue.push(next, Event::Sample);
         }

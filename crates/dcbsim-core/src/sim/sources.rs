@@ -66,12 +66,18 @@ impl Simulation {
     }
 
     /// Traffic source `id` acts: ids below the number of arrival sources are theirs,
-    /// the rest are dynamic sources.
+    /// then come the dynamic sources, then the incast application.
     pub(super) fn on_source_event(&mut self, id: u32, generation: u32) {
         match id.checked_sub(self.generators.len() as u32) {
             None => self.on_arrival(id),
-            Some(s) => self.on_source(s, generation),
+            Some(s) if (s as usize) < self.sources.len() => self.on_source(s, generation),
+            Some(_) => self.incast_request(),
         }
+    }
+
+    /// The event id of the incast application (after every other source).
+    pub(super) fn incast_source_id(&self) -> u32 {
+        (self.generators.len() + self.sources.len()) as u32
     }
 
     /// An OFF period ends or a transfer arrives at source `s`.

@@ -5,6 +5,9 @@ use crate::rng::Rng;
 use crate::config::{FlowKind, FlowSpec};
 use crate::units::{Bytes, Rate, Time, TransmitMemo};
 
+/// [`Flow::conn`] of a flow without a transport.
+pub const NO_CONN: u32 = u32::MAX;
+
 /// Counters kept per flow.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct FlowCounters {
@@ -71,6 +74,10 @@ pub struct Flow {
     pub counters: FlowCounters,
     /// The arrival source that made this flow, if any.
     pub generator: Option<u32>,
+    /// Index of its transport connection ([`NO_CONN`]: none). Over a transport,
+    /// `remaining` says only whether the window lets a segment go (`u64::MAX`) or not
+    /// (0): the transport's sender decides what to send.
+    pub conn: u32,
     gap: TransmitMemo,
     jitter: f64,
     gap_factor: f64,
@@ -115,6 +122,7 @@ impl Flow {
             completed_at: None,
             counters: FlowCounters::default(),
             generator: None,
+            conn: NO_CONN,
             gap: TransmitMemo::default(),
             jitter: spec.jitter,
             gap_factor: 1.0,
@@ -128,6 +136,12 @@ impl Flow {
         self.active && self.remaining != 0 && self.rate.0 != 0
     }
 
+    /// Over a transport: whether its window lets a segment go.
+    #[inline]
+    pub fn set_window_open(&mut self, open: bool) {
+        self.remaining = if open { u64::MAX } else { 0 };
+    }
+
     /// Takes the next frame's size off the backlog.
     #[inline]
     pub fn take_frame(&mut self, now: Time) -> u32 {
@@ -139,6 +153,13 @@ impl Flow {
         if self.remaining != u64::MAX {
             self.remaining -= bytes as u64;
         }
+        self.sent(now, bytes);
+        bytes
+    }
+
+    /// Accounts for a frame of `bytes` leaving at `now` (the limiter and counters).
+    #[inline]
+    pub fn sent(&mut self, now: Time, bytes: u32) {
         self.last_send = now;
         self.last_bytes = bytes;
         if self.jitter > 0.0 {
@@ -146,7 +167,6 @@ impl Flow {
         }
         self.counters.sent_frames += 1;
         self.counters.sent_bytes += bytes as u64;
-        bytes
     }
 
     /// When the rate limiter lets the next frame go: the last frame's start plus its

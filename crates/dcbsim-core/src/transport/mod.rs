@@ -1,0 +1,176 @@
+//! End-to-end transports at the hosts: TCP NewReno and DCTCP.
+//!
+//! A flow over a transport sends segments (one frame each, `frame_bytes` on the wire)
+//! under a congestion window; its receiver answers every segment (or every second one,
+//! with delayed ACKs) with a cumulative ACK frame that crosses the reverse path like
+//! any frame. Sequence numbers count segments, as in ns-2's TCP agents. When an L2
+//! reaction point also controls the flow, both apply: a segment leaves when the window
+//! allows it and the rate limiter lets it go.
+//!
+//! [`sender::TcpSender`] and [`receiver::TcpReceiver`] are pure state machines (no
+//! events, no allocation after set-up); the engine (`sim/transport.rs`) moves frames
+//! and timers between them.
+
+pub mod receiver;
+pub mod sender;
+
+pub use receiver::{Ack, Received, TcpReceiver};
+pub use sender::TcpSender;
+
+use crate::cc::ParamValue;
+use crate::units::{Bytes, Time};
+
+/// The end-to-end transport of a flow.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Transport {
+    /// None: the source pushes frames as fast as its rate limiter allows (the L2
+    /// flows of the congestion-management papers).
+    #[default]
+    None,
+    /// TCP NewReno (RFC 5681, RFC 6582, RFC 6298).
+    Tcp,
+    /// DCTCP (Alizadeh et al., SIGCOMM 2010): NewReno plus ECN with a window cut in
+    /// proportion to the fraction of marked bytes.
+    Dctcp,
+}
+
+impl Transport {
+    /// Every name a scenario may use.
+    pub const NAMES: &'static [&'static str] = &["none", "tcp", "dctcp"];
+
+    /// Its name as scenario files spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Transport::None => "none",
+            Transport::Tcp => "tcp",
+            Transport::Dctcp => "dctcp",
+        }
+    }
+
+    /// The transport called `name`.
+    pub fn by_name(name: &str) -> Option<Transport> {
+        match name {
+            "none" => Some(Transport::None),
+            "tcp" => Some(Transport::Tcp),
+            "dctcp" => Some(Transport::Dctcp),
+            _ => None,
+        }
+    }
+}
+
+/// Where switch ports mark ECN-capable frames, and at what queue.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum EcnMarking {
+    /// Every switch port, with the DCTCP paper's threshold for its capacity: 20 frames
+    /// of 1500 B below 10 Gb/s, 65 at 10 Gb/s and above.
+    #[default]
+    ByCapacity,
+    /// Every switch port, at this threshold.
+    All(Bytes),
+    /// Only the listed ports `(node, peer)`, each at its own threshold.
+    Ports(Vec<(crate::config::PortRef, Bytes)>),
+}
+
+impl EcnMarking {
+    /// The DCTCP paper's marking threshold for a port of this capacity (§3.4, §4.1).
+    pub fn default_threshold(capacity: crate::units::Rate) -> Bytes {
+        if capacity.0 >= 10_000_000_000 { Bytes(65 * 1500) } else { Bytes(20 * 1500) }
+    }
+}
+
+/// The transport's parameters; `Default` gives the sources' defaults (see
+/// `docs/models/tcp.md`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TcpParams {
+    /// Lower bound of the retransmission timeout (RFC 6298 says 1 s; Linux uses 200 ms).
+    pub rto_min: Time,
+    /// Retransmission timeout before the first RTT sample (RFC 6298: 1 s).
+    pub rto_initial: Time,
+    /// Upper bound of the backed-off timeout (RFC 6298: at least 60 s).
+    pub rto_max: Time,
+    /// Initial congestion window, segments (RFC 5681 / RFC 3390: 3 for 1500-byte frames).
+    pub initial_window: u32,
+    /// The receiver's advertised window, bytes.
+    pub rwnd: Bytes,
+    /// Whether the receiver delays ACKs (every second segment, or after the timeout).
+    pub delayed_ack: bool,
+    /// The delayed-ACK timeout (Linux's minimum, 40 ms).
+    pub delayed_ack_timeout: Time,
+    /// Duplicate ACKs that trigger a fast retransmit (RFC 5681: 3).
+    pub dupack_threshold: u32,
+    /// Size of an ACK frame on the wire (a minimum Ethernet frame).
+    pub ack_bytes: u32,
+    /// DCTCP's EWMA gain g (the paper: 1/16).
+    pub g: f64,
+    /// Where and at what queue switches mark ECN-capable (DCTCP) frames.
+    pub ecn: EcnMarking,
+}
+
+impl Default for TcpParams {
+    fn default() -> Self {
+        TcpParams {
+            rto_min: Time::from_ms(200),
+            rto_initial: Time::from_ms(1000),
+            rto_max: Time::from_ms(60_000),
+            initial_window: 3,
+            rwnd: Bytes(1 << 20),
+            delayed_ack: false,
+            delayed_ack_timeout: Time::from_ms(40),
+            dupack_threshold: 3,
+            ack_bytes: 64,
+            g: 1.0 / 16.0,
+            ecn: EcnMarking::ByCapacity,
+        }
+    }
+}
+
+impl TcpParams {
+    /// Every parameter name a scenario may use in `[transport]` (besides `ecn_k_kb`,
+    /// read by the scenario crate).
+    pub const NAMES: &'static [&'static str] = &[
+        "rto_min_ms", "rto_initial_ms", "rto_max_ms", "initial_window", "rwnd_kb", "delayed_ack", "delayed_ack_ms",
+        "dupack_threshold", "ack_bytes", "g",
+    ];
+
+    /// Sets one parameter by its scenario name, checking its range.
+    pub fn set(&mut self, name: &str, value: &ParamValue) -> Result<(), String> {
+        if name == "delayed_ack" {
+            self.delayed_ack = value.bool(name)?;
+            return Ok(());
+        }
+        let x = value.positive(name)?;
+        let whole = |lo: f64, hi: f64| {
+            if x.fract() == 0.0 && (lo..=hi).contains(&x) { Ok(x as u32) } else { Err(format!("{name} must be an integer in {lo}..={hi} (got {x})")) }
+        };
+        match name {
+            "rto_min_ms" => self.rto_min = Time::from_ms_f64(x),
+            "rto_initial_ms" => self.rto_initial = Time::from_ms_f64(x),
+            "rto_max_ms" => self.rto_max = Time::from_ms_f64(x),
+            "initial_window" => self.initial_window = whole(1.0, 1000.0)?,
+            "rwnd_kb" => self.rwnd = Bytes((x * 1024.0).round() as u64),
+            "delayed_ack_ms" => self.delayed_ack_timeout = Time::from_ms_f64(x),
+            "dupack_threshold" => self.dupack_threshold = whole(1.0, 100.0)?,
+            "ack_bytes" => self.ack_bytes = whole(64.0, 1500.0)?,
+            "g" if x <= 1.0 => self.g = x,
+            "g" => return Err(format!("g must be in (0, 1] (got {x})")),
+            _ => return Err(format!("unknown parameter; allowed: {}, ecn_k_kb", Self::NAMES.join(", "))),
+        }
+        Ok(())
+    }
+
+    /// Checks the parameters together.
+    pub fn check(&self) -> Result<(), String> {
+        if self.rto_max < self.rto_min {
+            return Err("rto_max_ms must be >= rto_min_ms".into());
+        }
+        Ok(())
+    }
+
+    /// The receive window in segments of `mss` bytes (at least 2).
+    pub fn rwnd_segments(&self, mss: u32) -> u32 {
+        (self.rwnd.0 / mss.max(1) as u64).clamp(2, 1 << 20) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests;
