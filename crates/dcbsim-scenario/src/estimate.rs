@@ -34,9 +34,11 @@ pub struct Estimate {
     pub events: f64,
 }
 
-/// Bytes of state per port, per flow and per node (rounded up from the engine's structs).
-const PORT_BYTES: f64 = 512.0;
-const FLOW_BYTES: f64 = 1024.0;
+/// Bytes of state per port, per flow and per node, measured: a 100,000-server incast
+/// (200,002 ports) peaks at 1.1 GB resident with one flow, and 0.12 GB more with
+/// 100,000 flows.
+const PORT_BYTES: f64 = 5632.0;
+const FLOW_BYTES: f64 = 1536.0;
 const NODE_BYTES: f64 = 128.0;
 
 impl Estimate {
