@@ -8,6 +8,7 @@ mod arrivals;
 mod build;
 mod fair;
 mod incast;
+mod pfc;
 mod report;
 mod transport;
 mod sources;
@@ -15,6 +16,7 @@ mod sources;
 use crate::cc::{Arrival, Notify};
 use crate::config::{SimConfig, TimelineEntry};
 use crate::monitor::Sampler;
+use crate::net::pfc::NO_INGRESS;
 use crate::net::{Admission, Host, Port, Routes};
 use crate::packet::{Packet, PacketKind};
 use crate::report::RunReport;
@@ -53,6 +55,10 @@ pub struct Simulation {
     /// which every frame touches).
     source_of: Vec<Option<u32>>,
     free_slots: Vec<u32>,
+    /// Whether any priority is lossless anywhere (PFC).
+    pfc_on: bool,
+    /// The largest frame of the run (PFC's refresh lead).
+    pfc_mtu: u32,
     now: Time,
     events: u64,
     wall_seconds: f64,
@@ -110,7 +116,7 @@ impl Simulation {
         self.finish()
     }
 
-    #[inline]
+    #[inline(always)]
     fn dispatch(&mut self, event: Event) {
         match event {
             Event::LinkArrival { port } => self.on_link_arrival(port),
@@ -140,6 +146,7 @@ impl Simulation {
             }
             Event::Sample => self.sample(),
             Event::ConnTimer { conn, generation } => self.on_conn_timer(conn, generation),
+            Event::PauseEnd { port, generation } => self.on_pause_end(port, generation),
         }
     }
 
@@ -154,14 +161,38 @@ impl Simulation {
             self.receive(pkt);
         } else {
             let out = self.routes.next_port(node, pkt.dst);
-            self.enqueue(out, pkt);
+            self.enqueue_from(out, pkt, port);
         }
     }
 
-    /// A frame arrives at switch port `out`.
+    /// A frame produced at a switch (a notification) goes to its port `out`.
     #[inline]
-    fn enqueue(&mut self, out: u32, mut pkt: Packet) {
+    fn enqueue(&mut self, out: u32, pkt: Packet) {
+        self.enqueue_from(out, pkt, NO_INGRESS);
+    }
+
+    /// A frame that arrived over port `ingress` goes to switch port `out`.
+    #[inline]
+    fn enqueue_from(&mut self, out: u32, mut pkt: Packet, mut ingress: u32) {
         let now = self.now;
+        let lossless = self.is_lossless(ingress, pkt.priority);
+        if lossless {
+            let port = &self.ports[out as usize];
+            let sends_now = port.is_idle(now) && !port.free_pending && !port.is_paused(pkt.priority);
+            if sends_now {
+                ingress = NO_INGRESS;
+            } else if !self.pfc_ingress(ingress, &pkt) {
+                self.ports[out as usize].drop_by_policy(pkt.bytes);
+                if pkt.is_data() {
+                    let c = &mut self.flows[pkt.flow as usize].counters;
+                    c.dropped_frames += 1;
+                    c.dropped_bytes += pkt.bytes as u64;
+                }
+                return;
+            }
+        } else {
+            ingress = NO_INGRESS;
+        }
         let port = &mut self.ports[out as usize];
         if pkt.is_data() && port.cp.as_mut().is_some_and(|cp| cp.drops(port.queued_bytes, pkt.priority)) {
             port.drop_by_policy(pkt.bytes);
@@ -172,7 +203,7 @@ impl Simulation {
             return;
         }
         port.mark(&mut pkt);
-        let admission = port.admit(now, pkt);
+        let admission = port.admit(now, pkt, ingress, lossless);
         match admission {
             Admission::SendNow => self.transmit(out, pkt),
             Admission::Queued => {
@@ -257,10 +288,24 @@ impl Simulation {
             self.host_send(node);
             return;
         }
+        if port.pause_pending {
+            self.send_pause(out);
+            let port = &mut self.ports[out as usize];
+            if port.has_eligible() || port.pause_pending {
+                port.free_pending = true;
+                let at = port.busy_until;
+                self.queue.push(at, Event::PortFree { port: out });
+            }
+            return;
+        }
         if let Some(pkt) = port.dequeue(now) {
+            let ingress = port.last_ingress;
+            if ingress != NO_INGRESS {
+                self.pfc_release(ingress, &pkt);
+            }
             self.transmit(out, pkt);
             let port = &mut self.ports[out as usize];
-            if port.has_queued() {
+            if port.has_eligible() || port.pause_pending {
                 port.free_pending = true;
                 let at = port.busy_until;
                 self.queue.push(at, Event::PortFree { port: out });
@@ -270,6 +315,10 @@ impl Simulation {
 
     /// A frame reached its destination node.
     fn receive(&mut self, pkt: Packet) {
+        if let PacketKind::Pause { mask, quanta } = pkt.kind {
+            self.on_pause(pkt.flow, mask, quanta);
+            return;
+        }
         let flow = &mut self.flows[pkt.flow as usize];
         match pkt.kind {
             PacketKind::Data { .. } => {
@@ -295,6 +344,7 @@ impl Simulation {
                 }
             }
             PacketKind::Ack { next, ece } => self.receive_ack(pkt.flow, next, ece),
+            PacketKind::Pause { .. } => {}
         }
     }
 }
