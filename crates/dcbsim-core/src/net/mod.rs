@@ -10,5 +10,5 @@ mod routing;
 pub use host::Host;
 pub use pfc::Pfc;
 pub use spec::{EtsSpec, PfcSpec};
-pub use port::{Admission, Port};
+pub use port::{Admission, Port, Red};
 pub use routing::{NO_ROUTE, Routes};

@@ -15,6 +15,25 @@ use crate::packet::{Packet, PacketKind};
 use crate::units::{Bytes, Rate, Time, TransmitMemo};
 use std::collections::VecDeque;
 
+/// RED-like ECN marking (DCQCN's congestion point): no mark up to `K_min`, then a
+/// probability rising linearly to `P_max` at `K_max`, every frame above `K_max`.
+#[derive(Clone, Debug)]
+pub struct Red {
+    /// The marking curve.
+    pub params: crate::cc::DcqcnParams,
+    /// The port's own stream (`red:<port>`).
+    pub rng: crate::rng::Rng,
+}
+
+impl Red {
+    /// Whether a frame finding `queue` bytes is marked.
+    #[inline]
+    pub fn marks(&mut self, queue: u64) -> bool {
+        let p = self.params.mark_probability(queue);
+        p >= 1.0 || (p > 0.0 && self.rng.uniform() < p)
+    }
+}
+
 /// What a port does with an arriving frame.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Admission {
@@ -72,6 +91,9 @@ pub struct Port {
     pub ecn_threshold: u64,
     /// Frames marked.
     pub ecn_marks: u64,
+    /// RED-like marking above the threshold (DCQCN): marks with a probability that
+    /// grows with the queue (`None`: every ECN-capable frame above it is marked).
+    pub red: Option<Box<Red>>,
     /// The port of the same link in the other direction (from `peer` to `node`).
     pub reverse: u32,
     /// PFC on this link direction (see [`Pfc`]); inert unless a priority is lossless.
@@ -122,6 +144,7 @@ impl Port {
             notifications: 0,
             ecn_threshold: u64::MAX,
             ecn_marks: 0,
+            red: None,
             reverse: u32::MAX,
             pfc: Box::default(),
             paused: 0,
@@ -193,6 +216,11 @@ impl Port {
     pub fn mark(&mut self, pkt: &mut Packet) {
         if self.queued_bytes > self.ecn_threshold {
             if let PacketKind::Data { ect: true, ce, .. } = &mut pkt.kind {
+                if let Some(red) = self.red.as_mut() {
+                    if !red.marks(self.queued_bytes) {
+                        return;
+                    }
+                }
                 *ce = true;
                 self.ecn_marks += 1;
             }

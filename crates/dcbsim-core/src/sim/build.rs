@@ -279,7 +279,16 @@ impl Simulation {
                 w.ports[p as usize].set_ets(&config.ets.weights);
             }
         }
+        if let crate::cc::SchemeConfig::Dcqcn(params) = &config.scheme {
+            params.check().map_err(|m| ConfigError::new("scheme.k_max_kb", m))?;
+        }
         for p in cp_ports(&config, &w)? {
+            if let crate::cc::SchemeConfig::Dcqcn(params) = &config.scheme {
+                let rng = Rng::stream(seed, &format!("red:{}", w.names[p as usize]));
+                let port = &mut w.ports[p as usize];
+                port.ecn_threshold = params.k_min;
+                port.red = Some(Box::new(crate::net::Red { params: params.clone(), rng }));
+            }
             let port = &w.ports[p as usize];
             let init = CpInit { capacity: port.rate, buffer: port.buffer, cpid: p };
             let rng = Rng::stream(seed, &format!("cp:{}", w.names[p as usize]));
@@ -355,6 +364,10 @@ impl Simulation {
             incast: None,
             free_slots: Vec::new(),
             pfc_on,
+            cnp_interval: match &config.scheme {
+                crate::cc::SchemeConfig::Dcqcn(p) => p.cnp_interval,
+                _ => Time::ZERO,
+            },
             pfc_mtu: super::pfc::frame_limit(&config),
             now: crate::units::Time::ZERO,
             events: 0,

@@ -6,6 +6,7 @@
 
 mod arrivals;
 mod build;
+mod dcqcn;
 mod fair;
 mod incast;
 mod pfc;
@@ -57,6 +58,8 @@ pub struct Simulation {
     free_slots: Vec<u32>,
     /// Whether any priority is lossless anywhere (PFC).
     pfc_on: bool,
+    /// DCQCN's notification-point interval (zero without DCQCN).
+    cnp_interval: Time,
     /// The largest frame of the run (PFC's refresh lead).
     pfc_mtu: u32,
     now: Time,
@@ -321,10 +324,13 @@ impl Simulation {
         }
         let flow = &mut self.flows[pkt.flow as usize];
         match pkt.kind {
-            PacketKind::Data { .. } => {
+            PacketKind::Data { ce, .. } => {
                 let conn = flow.conn;
                 if conn != NO_CONN && !self.receive_segment(&pkt, conn) {
                     return;
+                }
+                if ce && conn == NO_CONN {
+                    self.notification_point(pkt.flow);
                 }
                 let flow = &mut self.flows[pkt.flow as usize];
                 flow.counters.delivered_frames += 1;

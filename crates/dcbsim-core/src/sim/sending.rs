@@ -54,7 +54,8 @@ impl Simulation {
         let now = self.now;
         let conn = self.flows[f as usize].conn;
         let (seq, bytes, ect) = if conn == NO_CONN {
-            (0, self.flows[f as usize].take_frame(now), false)
+            let flow = &mut self.flows[f as usize];
+            (0, flow.take_frame(now), flow.ecn_capable)
         } else {
             self.take_segment(f, conn, now)
         };
