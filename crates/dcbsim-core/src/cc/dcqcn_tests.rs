@@ -58,7 +58,7 @@ fn five_fast_recovery_stages_then_additive_increase() {
     expected.push((40.04e9 + 38.75e9) / 2.0);
     expected.push((40.08e9 + expected[4]) / 2.0);
     for want in expected {
-        t = t + Time::from_us(55);
+        t += Time::from_us(55);
         r.on_timer(t);
         close(r.current_rate(), want);
     }
@@ -67,10 +67,8 @@ fn five_fast_recovery_stages_then_additive_increase() {
 
 #[test]
 fn hyper_increase_once_both_counters_pass_f() {
-    let mut p = DcqcnParams::default();
-    p.byte_counter = 1000;
     // Keep α's timer out of the way so only the increase timer fires.
-    p.alpha_period = Time::from_ms(10);
+    let p = DcqcnParams { byte_counter: 1000, alpha_period: Time::from_ms(10), ..DcqcnParams::default() };
     let mut r = DcqcnRp::new(p, Rate::from_gbps(100), Rate::from_gbps(40));
     r.on_feedback(Time::ZERO, 0, &Feedback::Cnp);
     // Six byte stages (timer stages 0): fast recovery for 1–4, additive for 5–6.
@@ -81,7 +79,7 @@ fn hyper_increase_once_both_counters_pass_f() {
     // Timer stages 1–5: min(T, B) ≤ 5, additive (max ≥ 5).
     let mut t = Time::ZERO;
     for _ in 0..5 {
-        t = t + Time::from_us(55);
+        t += Time::from_us(55);
         r.on_timer(t);
     }
     close(r.target_rate(), 40.08e9 + 5.0 * 40e6);
@@ -108,8 +106,7 @@ fn the_byte_counter_counts_bytes_sent_since_the_cnp() {
 
 #[test]
 fn a_reduction_period_ignores_cnps_inside_it() {
-    let mut p = DcqcnParams::default();
-    p.reduction_period = Time::from_us(50);
+    let p = DcqcnParams { reduction_period: Time::from_us(50), ..DcqcnParams::default() };
     let mut r = DcqcnRp::new(p, Rate::from_gbps(40), Rate::from_gbps(40));
     r.on_feedback(Time::ZERO, 0, &Feedback::Cnp);
     assert!(!r.on_feedback(Time::from_us(49), 0, &Feedback::Cnp));
