@@ -37,7 +37,7 @@ def _parser() -> argparse.ArgumentParser:
     sweep.add_argument("--jobs", type=int, help="local worker processes (default: all cores)")
     sweep.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run on this Dask scheduler")
     repro = sub.add_parser("repro", help="reproduce a paper's claims: table and figures")
-    repro.add_argument("paper", help="qcnt, smcc, dsm, fqcn, dcc or all")
+    repro.add_argument("paper", help="qcnt, smcc, dsm, fqcn, dcc, dctcp, dcqcn or all")
     repro.add_argument("--out", default="out/repro", help="output directory (default out/repro)")
     repro.add_argument("--quick", action="store_true", help="fewer seeds, for a smoke check")
     from dcbsim import models_cli

@@ -93,12 +93,26 @@ def utilization(result: Result, path: str | os.PathLike[str] | None = None) -> F
     return _finish(fig, ax, result, "port utilization", path)
 
 
-#: The plots ``save_all`` writes, by file name.
+def paused(result: Result, path: str | os.PathLike[str] | None = None) -> Figure:
+    """Fraction of the run each port's transmitter was paused by PFC (its most paused
+    priority), for every port that PFC paused."""
+    rows = [(name, p["paused_fraction"]) for name, p in result.pfc_summary().items() if p["paused_s"] > 0][:32]
+    fig, ax = _figure(max(4.0, 0.45 * len(rows) + 2), 4.0)
+    bars = ax.bar([n for n, _ in rows], [100 * f for _, f in rows], color="#c44e52")
+    ax.bar_label(bars, fmt="%.1f", fontsize=8)
+    ax.set_ylabel("time paused (% of run)")
+    ax.set_ylim(0, 105)
+    ax.tick_params(axis="x", labelrotation=45, labelsize=8)
+    return _finish(fig, ax, result, "PFC: time paused per port", path)
+
+
+#: The plots ``save_all`` writes, by file name (``paused.png`` only for runs with PFC).
 PLOTS: dict[str, Callable[..., Figure]] = {
     "queue.png": queue,
     "queue_cdf.png": queue_cdf,
     "rates.png": rates,
     "utilization.png": utilization,
+    "paused.png": paused,
 }
 
 
@@ -106,6 +120,8 @@ def save_all(result: Result, outdir: str | os.PathLike[str]) -> list[str]:
     """Writes every plot as PNG into ``outdir``; returns the file paths."""
     paths = []
     for name, draw in PLOTS.items():
+        if name == "paused.png" and not result.pfc:
+            continue
         path = os.path.join(outdir, name)
         draw(result, path)
         paths.append(path)
