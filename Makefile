@@ -27,8 +27,13 @@ reproduction: install
 quickstart: install
 	$(VENV)/bin/dcbsim run scenarios/examples/quickstart.toml --out out/quickstart
 
+BENCH := cargo run --release --quiet -p dcbsim-bench --
+
 bench:
-	cargo run --release --quiet -p dcbsim-bench -- scenarios/bench/dumbbell_10g.toml --repeat 5
+	$(BENCH) scenarios/bench/dumbbell_10g.toml --repeat 5
+	$(BENCH) scenarios/bench/dumbbell_10g.toml --repeat 5 --set 'flows[0].jitter=0.1'
+	$(BENCH) scenarios/bench/dumbbell_10g_cc.toml --repeat 5
+	$(BENCH) scenarios/bench/incast_jitter.toml --repeat 3 --set topology.servers=512 --set 'flows[0].rate_gbps=0.0244140625'
 
 clean:
 	rm -rf $(VENV) target out

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -215,3 +217,41 @@ def test_a_higher_802_1p_priority_is_served_first(small_text):
         high = r.flows["high"].stats
         assert high["dropped_frames"] == 0
         assert (high["in_network_frames"] > 20) == high_waits, (classes, high)
+
+
+def test_the_summary_table_shows_the_busiest_ports_first_and_says_what_it_left_out():
+    from conftest import SCENARIOS
+
+    # QCN's notifications make the reverse ports busy too, a little.
+    path = SCENARIOS / "bench" / "dumbbell_10g_cc.toml"
+    r = dcbsim.run(dcbsim.load(path, ["run.duration_ms=5", "topology.senders=30"]), seed=1)
+    table = summary_table(r.summary, max_rows=5)
+    port_rows = table.split("\n\n")[0].splitlines()[2:]
+    assert port_rows[0].startswith("sw0:r0"), port_rows
+    utilization = [float(row.split()[4]) for row in port_rows if not row.startswith("...")]
+    assert utilization == sorted(utilization, reverse=True) and len(utilization) == 5
+    assert "... and 25 more flows" in table and "more ports" in table
+    whole = summary_table(r.summary, max_rows=None)
+    assert "more flows" not in whole and sum(bool(re.match(r"f\d+ ", line)) for line in whole.splitlines()) == 30
+
+
+def test_plots_of_many_flows_summarize_them_and_skip_empty_queues():
+    from dcbsim import plot
+
+    r = dcbsim.run(dcbsim.load(SCENARIOS / "bench" / "dumbbell_10g_cc.toml", ["run.duration_ms=5", "topology.senders=30"]), seed=1)
+    fig = plot.rates(r)
+    labels = fig.axes[0].get_legend_handles_labels()[1]
+    assert labels == ["lowest to highest", "mean throughput", "mean fair share"]
+    assert "30 flows" in fig.axes[0].get_title()
+    fig = plot.queue(r)
+    assert fig.axes[0].get_legend_handles_labels()[1] == ["sw0:r0"]
+    assert "always-empty ports not drawn" in fig.axes[0].get_title()
+
+
+def test_plots_mark_the_timeline():
+    from dcbsim import plot
+
+    r = dcbsim.run(dcbsim.load(SCENARIOS / "examples" / "capacity_drop.toml", ["timeline[0].at_ms=15"]), seed=1)
+    ax = plot.queue(r).axes[0]
+    marks = sorted(line.get_xdata()[0] for line in ax.lines if line.get_linestyle() not in ("-", ":"))
+    assert marks == [15.0, 40.0]

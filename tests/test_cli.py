@@ -37,7 +37,11 @@ def test_run_writes_results_summary_manifest_and_plots(tmp_path, quickstart):
     done = dcbsim_cli("run", str(quickstart), "--out", str(out), "--set", "run.duration_ms=20", "--seed", "4")
     assert done.returncode == 0, done.stderr
     names = sorted(p.name for p in out.iterdir())
-    assert names == ["manifest.json", "queue.png", "queue_cdf.png", "rates.png", "results.parquet", "summary.json", "utilization.png"]
+    assert names == [
+        "manifest.json", "queue.png", "queue_cdf.png", "rates.png", "results.parquet", "summary.json", "summary.txt",
+        "utilization.png",
+    ]
+    assert (out / "summary.txt").read_text().startswith("port ")
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["seed"] == 4 and "duration_ms = 20" in manifest["scenario"]
     assert manifest["dcbsim_version"]
@@ -47,6 +51,9 @@ def test_run_writes_results_summary_manifest_and_plots(tmp_path, quickstart):
     assert table.columns == ["time_s", "metric", "entity", "value", "seed"]
     assert "sw0:r0" in done.stdout and "delivered" in done.stdout
     assert not list(tmp_path.glob(".*tmp*")), "no staging directory is left behind"
+    # The documented pandas install reads the outputs.
+    pd = pytest.importorskip("pandas")
+    assert pd.read_parquet(out / "results.parquet").shape[0] == table.height
 
 
 def test_validate_and_version(quickstart):
@@ -98,3 +105,12 @@ def test_every_shipped_scenario_validates():
     for f in files:
         done = dcbsim_cli("validate", str(f))
         assert done.returncode == 0, done.stderr
+
+
+def test_repro_help_lists_every_paper():
+    from dcbsim.papers import registry
+
+    done = dcbsim_cli("repro", "--help")
+    assert done.returncode == 0
+    for paper in registry():
+        assert paper in done.stdout, paper

@@ -92,3 +92,20 @@ def test_fct_summary_buckets_by_size():
     assert s["buckets"]["<=100KB"]["slowdown_mean"] == 2.0
     assert s["buckets"]["100KB-10MB"]["slowdown_mean"] == 2.0
     assert s["buckets"][">10MB"]["slowdown_p99"] == 4.0
+
+
+def test_the_fct_table_has_every_finite_flow_and_no_flow_beats_its_ideal():
+    from conftest import SCENARIOS
+
+    r = dcbsim.run(dcbsim.load(SCENARIOS / "examples" / "tcp_fct.toml", ["run.duration_ms=50"]), seed=1)
+    t = r.fct_table()
+    arrived = sum(int(a.stats["flows"]) for a in r.arrivals.values())
+    named = sum(f.stats["size_bytes"] is not None for f in r.flows.values())
+    assert t.height == arrived + named > 0
+    done = t.filter(completed=True)
+    assert done.height == sum(a.completion_s.size for a in r.arrivals.values()) + sum(
+        f.stats["completion_time_s"] is not None for f in r.flows.values() if f.stats["size_bytes"] is not None)
+    assert (done["end_s"] - done["start_s"] - done["fct_s"]).abs().max() < 1e-12
+    assert done["slowdown"].min() >= 1.0
+    assert (done["delivered_bytes"] == done["size_bytes"]).all()
+    assert t.filter(completed=False)["fct_s"].null_count() == t.height - done.height

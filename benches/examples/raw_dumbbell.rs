@@ -11,7 +11,8 @@ fn main() {
     for i in 0..5 {
         cfg.nodes.push(NodeSpec { name: format!("s{i}"), kind: NodeKind::Host });
         cfg.links.push(link(i + 2, 0));
-        cfg.flows.push(FlowSpec { name: format!("f{i}"), src: i + 2, dst: 1, kind: FlowKind::Constant, rate: Some(Rate::from_gbps_f64(2.5)), max_rate: None, frame_bytes: 1000, jitter: 0.0, priority: 0, aimd: None, weight: 1.0, transport: Default::default(), start: Time::ZERO, stop: None });
+        let flow = FlowSpec::new(&format!("f{i}"), i + 2, 1, FlowKind::Constant);
+        cfg.flows.push(FlowSpec { rate: Some(Rate::from_gbps_f64(2.5)), ..flow });
     }
     if let Some(name) = std::env::args().nth(1) {
         cfg.scheme = dcbsim_core::cc::SchemeConfig::by_name(&name).expect("a scheme name");

@@ -17,7 +17,8 @@ fn main() {
     for (i, r) in [900u64, 100].iter().enumerate() {
         cfg.nodes.push(NodeSpec { name: format!("s{i}"), kind: NodeKind::Host });
         cfg.links.push(link(i + 2, 0));
-        cfg.flows.push(FlowSpec { name: format!("f{i}"), src: i + 2, dst: 1, kind: FlowKind::Greedy, rate: Some(Rate::from_mbps(*r)), max_rate: None, frame_bytes: 1500, jitter: 0.0, priority: 0, aimd: None, weight: 1.0, transport: Default::default(), start: Time::ZERO, stop: None });
+        let flow = FlowSpec::new(&format!("f{i}"), i + 2, 1, FlowKind::Greedy);
+        cfg.flows.push(FlowSpec { rate: Some(Rate::from_mbps(*r)), frame_bytes: 1500, ..flow });
     }
     let r = Simulation::new(cfg, 1).unwrap().run();
     let p = &r.ports[0];

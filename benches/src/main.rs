@@ -65,11 +65,15 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let mut best = f64::INFINITY;
+    let (mut best, mut events, mut frames, mut setup) = (f64::INFINITY, 0, 0, f64::INFINITY);
     for run in 0..args.repeat {
+        let started = std::time::Instant::now();
         let sim = scenario.build(scenario.seed).expect("validated at load");
+        setup = setup.min(started.elapsed().as_secs_f64());
         let report = sim.run();
-        best = best.min(report.wall_seconds);
+        if report.wall_seconds < best {
+            (best, events, frames) = (report.wall_seconds, report.events, report.delivered_frames());
+        }
         say!(
             "run {run}: simulated {:.3} s in {:.3} s wall = {:.2} sim-s/s, {:.1} M events/s ({} events), delivered {} frames, dropped {}",
             report.simulated.as_secs_f64(),
@@ -83,6 +87,12 @@ fn main() -> ExitCode {
     }
     let simulated = scenario.config.duration.as_secs_f64();
     say!("best: {:.3} s wall, {:.2} simulated seconds per wall second", best, simulated / best);
+    say!(
+        "{:.1} ns per event, {:.2} events per delivered frame, set-up {:.3} s",
+        best * 1e9 / events.max(1) as f64,
+        events as f64 / frames.max(1) as f64,
+        setup
+    );
     if let Some(kib) = peak_rss_kib() {
         say!("peak memory: {:.1} MiB", kib as f64 / 1024.0);
     }

@@ -37,7 +37,9 @@ def _parser() -> argparse.ArgumentParser:
     sweep.add_argument("--jobs", type=int, help="local worker processes (default: all cores)")
     sweep.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run on this Dask scheduler")
     repro = sub.add_parser("repro", help="reproduce a paper's claims: table and figures")
-    repro.add_argument("paper", help="qcnt, smcc, dsm, fqcn, dcc, dctcp, dcqcn or all")
+    from dcbsim.papers import TITLES
+
+    repro.add_argument("paper", help=f"{', '.join(TITLES)} or all")
     repro.add_argument("--out", default="out/repro", help="output directory (default out/repro)")
     repro.add_argument("--quick", action="store_true", help="fewer seeds, for a smoke check")
     from dcbsim import models_cli
@@ -84,6 +86,11 @@ def _run(args: argparse.Namespace) -> int:
     with outputs.staged(args.out) as stage:
         result.to_polars().write_parquet(os.path.join(stage, "results.parquet"))
         outputs.write_json(os.path.join(stage, "summary.json"), summary)
+        with open(os.path.join(stage, "summary.txt"), "w", encoding="utf-8") as f:
+            f.write(summary_table(summary, max_rows=None) + "\n")
+        fct = result.fct_table()
+        if fct.height:
+            fct.write_parquet(os.path.join(stage, "fct.parquet"))
         if not args.no_plots:
             from dcbsim import plot
 

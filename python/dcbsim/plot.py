@@ -38,45 +38,101 @@ def _time_axis(result: Result) -> tuple[np.ndarray, str]:
     return t, "time (s)"
 
 
+def _timeline_times_s(result: Result) -> list[float]:
+    """When the scenario's timeline entries apply (the scenario as run), seconds."""
+    import tomllib
+
+    try:
+        entries = tomllib.loads(result.scenario.toml).get("timeline", [])
+    except (tomllib.TOMLDecodeError, AttributeError):
+        return []
+    return sorted({float(e["at_ms"]) / 1e3 for e in entries if isinstance(e, dict) and "at_ms" in e})
+
+
+def _mark_timeline(ax: Axes, result: Result, label: str) -> None:
+    """Dotted vertical lines where the timeline changes something."""
+    scale = 1e3 if label == "time (ms)" else 1.0
+    for at in _timeline_times_s(result):
+        ax.axvline(at * scale, color="black", ls=(0, (1, 3)), lw=0.8, alpha=0.7)
+
+
+def _queued_ports(result: Result) -> tuple[list, str]:
+    """The monitored ports whose queue was ever non-empty, fullest on average first, at
+    most ``_MAX_LINES``; and a note on what was left out."""
+    busy = [p for p in result.monitored_ports if p.queue_bytes.size and p.queue_bytes.max() > 0]
+    busy.sort(key=lambda p: -float(p.queue_bytes.mean()))
+    quiet = len(result.monitored_ports) - len(busy)
+    notes = []
+    if len(busy) > _MAX_LINES:
+        notes.append(f"{len(busy) - _MAX_LINES} more queues not drawn")
+    if quiet:
+        notes.append(f"{quiet} always-empty ports not drawn")
+    return busy[:_MAX_LINES], f" ({'; '.join(notes)})" if notes else ""
+
+
 def queue(result: Result, path: str | os.PathLike[str] | None = None) -> Figure:
-    """Queue length (KB) vs time at each monitored port."""
+    """Queue length (KB) vs time at each monitored port that ever queued anything
+    (fullest first, at most 12)."""
     fig, ax = _figure()
     t, label = _time_axis(result)
-    for p in result.monitored_ports[:_MAX_LINES]:
-        ax.plot(t, p.queue_bytes / 1024, lw=0.9, label=p.name)
-        ax.axhline(p.stats["buffer_bytes"] / 1024, color="grey", ls=":", lw=0.8)
+    ports, note = _queued_ports(result)
+    for p in ports:
+        (line,) = ax.plot(t, p.queue_bytes / 1024, lw=0.9, label=p.name)
+        ax.axhline(p.stats["buffer_bytes"] / 1024, color=line.get_color(), ls=":", lw=0.8)
+    _mark_timeline(ax, result, label)
     ax.set_xlabel(label)
     ax.set_ylabel("queue (KB)")
     ax.set_ylim(bottom=0)
-    return _finish(fig, ax, result, "queue length (dotted: buffer)", path)
+    return _finish(fig, ax, result, f"queue length (dotted: buffer; vertical: timeline){note}", path)
 
 
 def queue_cdf(result: Result, path: str | os.PathLike[str] | None = None) -> Figure:
-    """Empirical CDF of the sampled queue length at each monitored port."""
+    """Empirical CDF of the queue length sampled at regular times (so each sample
+    stands for one sampling interval) at each port that ever queued anything."""
     fig, ax = _figure(6.0, 4.0)
-    for p in result.monitored_ports[:_MAX_LINES]:
+    ports, note = _queued_ports(result)
+    for p in ports:
         q = np.sort(p.queue_bytes) / 1024
         if q.size:
             ax.step(q, np.arange(1, q.size + 1) / q.size, where="post", label=p.name)
     ax.set_xlabel("queue (KB)")
     ax.set_ylabel("P(queue ≤ x)")
     ax.set_ylim(0, 1.02)
-    return _finish(fig, ax, result, "queue CDF", path)
+    return _finish(fig, ax, result, f"queue CDF over the samples{note}", path)
 
 
 def rates(result: Result, path: str | os.PathLike[str] | None = None) -> Figure:
     """Each flow's rate-limiter rate (solid), delivered throughput (faint) and weighted
-    max-min fair share (dashed), Gb/s."""
+    max-min fair share (dashed), Gb/s. With more than 12 flows: their mean throughput,
+    the band between the lowest and highest, and the mean fair share instead."""
     fig, ax = _figure()
     t, label = _time_axis(result)
-    for f in list(result.flows.values())[:_MAX_LINES]:
+    flows = list(result.flows.values())
+    if len(flows) > _MAX_LINES:
+        return _many_rates(fig, ax, result, flows, t, label, path)
+    for f in flows:
         (line,) = ax.plot(t, f.rate_bps / 1e9, lw=1.1, label=f.name)
         ax.plot(t, f.throughput_bps / 1e9, lw=0.6, alpha=0.35, color=line.get_color())
         ax.plot(t, f.fair_share_bps / 1e9, lw=0.9, ls="--", color=line.get_color())
+    _mark_timeline(ax, result, label)
     ax.set_xlabel(label)
     ax.set_ylabel("Gb/s")
     ax.set_ylim(bottom=0)
     return _finish(fig, ax, result, "rate (solid), throughput (faint), fair share (dashed) per flow", path)
+
+
+def _many_rates(fig: Figure, ax: Axes, result: Result, flows: list, t: np.ndarray, label: str, path) -> Figure:
+    """Throughput of many flows summarized: mean, min-max band, mean fair share."""
+    thr = np.array([f.throughput_bps for f in flows]) / 1e9
+    fair = np.array([f.fair_share_bps for f in flows]) / 1e9
+    ax.fill_between(t, thr.min(axis=0), thr.max(axis=0), color="#4c72b0", alpha=0.25, lw=0, label="lowest to highest")
+    ax.plot(t, thr.mean(axis=0), color="#4c72b0", lw=1.1, label="mean throughput")
+    ax.plot(t, fair.mean(axis=0), color="black", lw=0.9, ls="--", label="mean fair share")
+    _mark_timeline(ax, result, label)
+    ax.set_xlabel(label)
+    ax.set_ylabel("Gb/s")
+    ax.set_ylim(bottom=0)
+    return _finish(fig, ax, result, f"throughput of the {len(flows)} flows", path)
 
 
 def utilization(result: Result, path: str | os.PathLike[str] | None = None) -> Figure:
@@ -106,6 +162,39 @@ def paused(result: Result, path: str | os.PathLike[str] | None = None) -> Figure
     return _finish(fig, ax, result, "PFC: time paused per port", path)
 
 
+def fct(result: Result, path: str | os.PathLike[str] | None = None) -> Figure:
+    """Flow completion times of the finite flows that completed: against size (log-log,
+    with the ideal time as a line) and their CDF, one colour per source."""
+    table = result.fct_table().filter(completed=True)
+    fig = Figure(figsize=(10.0, 4.0), layout="constrained")
+    left, right = fig.subplots(1, 2)
+    for source in table["source"].unique(maintain_order=True).to_list():
+        rows = table.filter(source=source)
+        size, fct_ms = rows["size_bytes"].to_numpy(), rows["fct_s"].to_numpy() * 1e3
+        left.scatter(size, fct_ms, s=8, alpha=0.6, label=source)
+        ordered = np.sort(fct_ms)
+        right.step(ordered, np.arange(1, ordered.size + 1) / ordered.size, where="post", label=source)
+    if table.height:
+        order = np.argsort(table["size_bytes"].to_numpy())
+        left.plot(table["size_bytes"].to_numpy()[order], table["ideal_s"].to_numpy()[order] * 1e3,
+                  color="black", lw=0.8, label="ideal")
+        left.set_xscale("log")
+        left.set_yscale("log")
+        right.set_xscale("log")
+    left.set_xlabel("size (bytes)")
+    left.set_ylabel("FCT (ms)")
+    right.set_xlabel("FCT (ms)")
+    right.set_ylabel("P(FCT ≤ x)")
+    for ax in (left, right):
+        ax.grid(True, alpha=0.3)
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend(fontsize=8)
+    fig.suptitle(f"{result.scenario.name}: completion times of {table.height} finite flows", fontsize=11)
+    if path is not None:
+        fig.savefig(path, dpi=120)
+    return fig
+
+
 #: The plots ``save_all`` writes, by file name (``paused.png`` only for runs with PFC).
 PLOTS: dict[str, Callable[..., Figure]] = {
     "queue.png": queue,
@@ -117,11 +206,15 @@ PLOTS: dict[str, Callable[..., Figure]] = {
 
 
 def save_all(result: Result, outdir: str | os.PathLike[str]) -> list[str]:
-    """Writes every plot as PNG into ``outdir``; returns the file paths."""
+    """Writes every plot as PNG into ``outdir`` (and ``fct.png`` when finite flows
+    completed); returns the file paths."""
     paths = []
-    for name, draw in PLOTS.items():
-        if name == "paused.png" and not result.pfc:
-            continue
+    plots = dict(PLOTS)
+    if not result.pfc:
+        del plots["paused.png"]
+    if result.fct_table()["completed"].any():
+        plots["fct.png"] = fct
+    for name, draw in plots.items():
         path = os.path.join(outdir, name)
         draw(result, path)
         paths.append(path)

@@ -130,6 +130,9 @@ class ArrivalResult:
     stats: dict[str, Any]
     #: The ideal completion time of each completed flow, seconds.
     ideal_s: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    #: Every flow that arrived, completed or not, in arrival order: ``start_s``,
+    #: ``bytes``, ``delivered_bytes``, ``completion_s`` (NaN if not completed), ``ideal_s``.
+    each: dict[str, np.ndarray] = field(default_factory=dict)
 
     def fct_summary(self) -> dict[str, float | int | None]:
         """Flows, completed flows, and the mean, median and 99th percentile FCT (s)."""
@@ -142,6 +145,15 @@ class ArrivalResult:
             "fct_p50_s": pick(0.5),
             "fct_p99_s": pick(0.99),
         }
+
+
+#: The columns of :meth:`Result.fct_table`.
+_FCT_COLUMNS = ("flow", "source", "size_bytes", "start_s", "end_s", "fct_s", "ideal_s", "slowdown", "completed",
+                "delivered_bytes")
+_FCT_SCHEMA = {
+    "flow": "str", "source": "str", "size_bytes": "i64", "start_s": "f64", "end_s": "f64", "fct_s": "f64",
+    "ideal_s": "f64", "slowdown": "f64", "completed": "bool", "delivered_bytes": "i64",
+}
 
 
 def moving_average(values: np.ndarray, samples: int) -> np.ndarray:
@@ -216,10 +228,13 @@ class Result:
             self.flows[f["name"]] = FlowResult(f["name"], stats=stats, **series)
         self.arrivals: dict[str, ArrivalResult] = {}
         for a in raw.get("arrivals", []):
+            each = {k.removeprefix("each_"): _array(v) for k, v in a.items() if k.startswith("each_")}
             arrays = ("name", "completion_s", "completed_bytes", "ideal_s")
-            stats = {k: v for k, v in a.items() if k not in arrays}
+            stats = {k: v for k, v in a.items() if k not in arrays and not k.startswith("each_")}
             ideal = _array(a["ideal_s"]) if "ideal_s" in a else np.zeros(0)
-            self.arrivals[a["name"]] = ArrivalResult(a["name"], _array(a["completion_s"]), _array(a["completed_bytes"]), stats, ideal)
+            self.arrivals[a["name"]] = ArrivalResult(
+                a["name"], _array(a["completion_s"]), _array(a["completed_bytes"]), stats, ideal, each
+            )
         inc = raw.get("incast")
         self.incast: IncastResult | None = None
         if inc is not None:
@@ -281,6 +296,37 @@ class Result:
             ideal.extend(a.ideal_s.tolist() if a.ideal_s.size == a.completion_s.size else [0.0] * a.completion_s.size)
             flows += int(a.stats["flows"])
         return fct_summary(np.array(fct), np.array(size), np.array(ideal), flows)
+
+    def fct_table(self) -> polars.DataFrame:
+        """One row per finite flow, configured (``source`` "flows") or arrived (``source``
+        its arrival source; ``flow`` "<source>#<k>"): size, start, end, FCT, the ideal
+        FCT and the slowdown (FCT over ideal), whether it completed, bytes delivered.
+        Times in seconds; end, FCT and slowdown are null for a flow that did not
+        complete."""
+        import polars as pl
+
+        rows: dict[str, list] = {k: [] for k in _FCT_COLUMNS}
+
+        def add(flow, source, size, start, fct, ideal, delivered):
+            done = fct is not None and not np.isnan(fct)
+            for key, value in zip(_FCT_COLUMNS, (
+                flow, source, int(size), float(start), float(start + fct) if done else None, float(fct) if done else None,
+                float(ideal), float(fct / ideal) if done and ideal > 0 else None, done, int(delivered),
+            )):
+                rows[key].append(value)
+
+        for f in self.flows.values():
+            st = f.stats
+            if st.get("size_bytes") is not None:
+                add(f.name, "flows", st["size_bytes"], st["start_s"], st["completion_time_s"],
+                    st["ideal_completion_time_s"] or 0.0, st["delivered_bytes"])
+        for a in self.arrivals.values():
+            e = a.each
+            for k in range(len(e.get("start_s", ()))):
+                add(f"{a.name}#{k}", a.name, e["bytes"][k], e["start_s"][k], e["completion_s"][k], e["ideal_s"][k],
+                    e["delivered_bytes"][k])
+        types = {"str": pl.Utf8, "i64": pl.Int64, "f64": pl.Float64, "bool": pl.Boolean}
+        return pl.DataFrame(rows, schema={k: types[t] for k, t in _FCT_SCHEMA.items()})
 
     @property
     def summary(self) -> dict[str, Any]:

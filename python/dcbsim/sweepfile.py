@@ -1,4 +1,4 @@
-"""Sweep files: which runs a parameter sweep is made of.
+"""Sweep files: which runs a parameter sweep is made of (the format: docs/sweeps.md).
 
 A sweep is a ``[sweep]`` table, in a file of its own that names a scenario, or inside
 the scenario file itself::

@@ -52,12 +52,27 @@ def _transport_lines(summary: dict[str, Any]) -> list[str]:
     return out
 
 
-def summary_table(summary: dict[str, Any], max_rows: int = 20) -> str:
-    """Ports (queue, emptiness, utilization, drops), flows (throughput, counts), and the
-    802.1p priorities when the flows have more than one."""
-    ports = [
-        (name, p) for name, p in summary["ports"].items() if p["tx_frames"] or p["dropped_frames"]
-    ][:max_rows]
+def _busiest_first(ports: dict[str, Any]) -> list[tuple[str, Any]]:
+    """The ports that carried or dropped anything, busiest (then most drops) first; the
+    rest keep their order."""
+    active = [(name, p) for name, p in ports.items() if p["tx_frames"] or p["dropped_frames"]]
+    return sorted(active, key=lambda item: (-item[1]["utilization"], -item[1]["dropped_frames"]))
+
+
+def _more(shown: int, total: int, what: str) -> list[str]:
+    """A line saying how many rows a table left out, if any."""
+    if total <= shown:
+        return []
+    return [f"... and {total - shown} more {what} (the whole table: summary.txt in the output folder)"]
+
+
+def summary_table(summary: dict[str, Any], max_rows: int | None = 20) -> str:
+    """Ports (queue, emptiness, utilization, drops; busiest first), flows (throughput,
+    counts), and the 802.1p priorities when the flows have more than one. At most
+    ``max_rows`` ports, flows and arrival sources each (``None``: all), saying how many
+    were left out."""
+    all_ports = _busiest_first(summary["ports"])
+    ports = all_ports[:max_rows]
     port_rows = [
         [
             name,
@@ -71,7 +86,8 @@ def summary_table(summary: dict[str, Any], max_rows: int = 20) -> str:
         ]
         for name, p in ports
     ]
-    flows = list(summary["flows"].items())[:max_rows]
+    all_flows = list(summary["flows"].items())
+    flows = all_flows[:max_rows]
     flow_rows = [
         [
             name,
@@ -88,7 +104,8 @@ def summary_table(summary: dict[str, Any], max_rows: int = 20) -> str:
         for name, f in flows
     ]
     totals = summary["totals"]
-    arrivals = list(summary.get("arrivals", {}).items())[:max_rows]
+    all_arrivals = list(summary.get("arrivals", {}).items())
+    arrivals = all_arrivals[:max_rows]
     ms = lambda x: "" if x is None else f"{1e3 * x:.3f}"
     arrival_rows = [
         [name, str(a["flows"]), str(a["completed"]), str(a["dropped_frames"]), ms(a["fct_mean_s"]), ms(a["fct_p50_s"]), ms(a["fct_p99_s"])]
@@ -105,8 +122,10 @@ def summary_table(summary: dict[str, Any], max_rows: int = 20) -> str:
     ]
     parts = [
         _table(["port", "mean q (KB)", "std q (KB)", "P(q=0) %", "util %", "drops", "notifications", "ECN marks"], port_rows),
+        *_more(len(ports), len(all_ports), "ports"),
         "",
         _table(["flow", "Gb/s", "offered", "fair Gb/s", "weight", "delivered", "dropped", "notifications", "rtx/RTO", "FCT (ms)"], flow_rows),
+        *_more(len(flows), len(all_flows), "flows"),
         *([_fairness_line(summary["fairness"]), ""] if summary.get("fairness", {}).get("jain") is not None else []),
         "",
         *(
@@ -116,7 +135,8 @@ def summary_table(summary: dict[str, Any], max_rows: int = 20) -> str:
         ),
         *([_table(["PFC port", "PAUSE sent", "PAUSE received", "paused (ms)", "paused %", "headroom drops"], pfc_rows), ""] if pfc_rows else []),
         *(
-            [_table(["arrivals", "flows", "completed", "dropped", "FCT mean (ms)", "p50", "p99"], arrival_rows), ""]
+            [_table(["arrivals", "flows", "completed", "dropped", "FCT mean (ms)", "p50", "p99"], arrival_rows),
+             *_more(len(arrivals), len(all_arrivals), "arrival sources"), ""]
             if arrival_rows
             else []
         ),

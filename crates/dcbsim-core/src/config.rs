@@ -145,6 +145,28 @@ pub struct FlowSpec {
 }
 
 impl FlowSpec {
+    /// A flow of `kind` from host `src` to host `dst` with every other setting at its
+    /// default: line rate, no cap, 1000-byte frames, no jitter, priority 0, weight 1,
+    /// no transport, from time 0 for the whole run.
+    pub fn new(name: &str, src: usize, dst: usize, kind: FlowKind) -> FlowSpec {
+        FlowSpec {
+            name: name.to_string(),
+            src,
+            dst,
+            kind,
+            rate: None,
+            max_rate: None,
+            frame_bytes: 1000,
+            jitter: 0.0,
+            priority: 0,
+            aimd: None,
+            weight: 1.0,
+            transport: Transport::None,
+            start: Time::ZERO,
+            stop: None,
+        }
+    }
+
     /// The demand a fair-share calculation should use, bits/s: the load of an ON-OFF
     /// or Poisson-fed flow, the rate of a constant flow, a greedy flow's `max_rate`;
     /// each under `max_rate` when there is one. `None` when nothing bounds it (a

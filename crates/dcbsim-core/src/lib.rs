@@ -24,11 +24,8 @@
 //!         buffer: Bytes::from_kb(128), priorities: 1, frame_service: None,
 //!     });
 //! }
-//! cfg.flows.push(FlowSpec {
-//!     name: "f".into(), src: 0, dst: 2, kind: FlowKind::Constant,
-//!     rate: Some(Rate::from_gbps(1)), max_rate: None, frame_bytes: 1000, jitter: 0.0, priority: 0, aimd: None, weight: 1.0,
-//!     transport: Default::default(), start: Time::ZERO, stop: None,
-//! });
+//! let flow = FlowSpec::new("f", 0, 2, FlowKind::Constant);
+//! cfg.flows.push(FlowSpec { rate: Some(Rate::from_gbps(1)), ..flow });
 //! let report = Simulation::new(cfg, 1).unwrap().run();
 //! // 1 Gb/s for 10 ms is 1.25 MB: 1250 frames of 1000 B, less the last in flight.
 //! assert!(report.flows[0].delivered_frames >= 1248);

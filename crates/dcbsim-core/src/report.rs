@@ -98,6 +98,10 @@ pub struct FlowReport {
     pub in_network_frames: u64,
     /// Notifications its reaction point received.
     pub notifications: u64,
+    /// When the flow started.
+    pub start: Time,
+    /// A finite flow's size, bytes (drawn at set-up); `None` for other kinds.
+    pub size: Option<u64>,
     /// Completion time of a finite flow (last byte delivered minus start).
     pub completion_time: Option<Time>,
     /// The shortest completion time a finite flow could have: its size at the
@@ -180,6 +184,23 @@ pub struct ArrivalReport {
     pub retransmits: u64,
     /// Retransmission timeouts of its flows' transports.
     pub timeouts: u64,
+    /// Every flow that arrived, completed or not, in arrival order.
+    pub each: Vec<ArrivedFlow>,
+}
+
+/// One flow made by an arrival source.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ArrivedFlow {
+    /// When it arrived, seconds.
+    pub start_s: f64,
+    /// Its size, bytes.
+    pub bytes: u64,
+    /// Bytes delivered by the end of the run.
+    pub delivered_bytes: u64,
+    /// Its completion time, seconds, if it completed.
+    pub completion_s: Option<f64>,
+    /// Its ideal completion time, seconds (see [`FlowReport::ideal_completion_time`]).
+    pub ideal_s: f64,
 }
 
 /// One block of the incast application.

@@ -17,22 +17,7 @@ fn star(senders: usize, rate: Rate, buffer: Bytes, duration: Time) -> SimConfig 
     for i in 0..senders {
         cfg.nodes.push(node(format!("s{i}"), NodeKind::Host));
         cfg.links.push(link(i + 2, 0));
-        cfg.flows.push(FlowSpec {
-            name: format!("f{i}"),
-            src: i + 2,
-            dst: 1,
-            kind: FlowKind::Greedy,
-            rate: None,
-            max_rate: None,
-            frame_bytes: 1000,
-            jitter: 0.0,
-            priority: 3,
-            aimd: None,
-            weight: 1.0,
-            transport: Default::default(),
-            start: Time::ZERO,
-            stop: None,
-        });
+        cfg.flows.push(FlowSpec { priority: 3, ..FlowSpec::new(&format!("f{i}"), i + 2, 1, FlowKind::Greedy) });
     }
     cfg.scheme = SchemeConfig::Dcqcn(DcqcnParams::default());
     cfg.monitor.sample_interval = Time::from_us(100);

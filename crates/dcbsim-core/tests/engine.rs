@@ -21,7 +21,7 @@ fn star(senders: usize, access: Rate, bottleneck: Rate, buffer: Bytes, duration:
 }
 
 fn flow(name: &str, src: usize, dst: usize, kind: FlowKind, rate: Option<Rate>) -> FlowSpec {
-    FlowSpec { name: name.into(), src, dst, kind, rate, max_rate: None, frame_bytes: 1000, jitter: 0.0, priority: 0, aimd: None, weight: 1.0, transport: Default::default(), start: Time::ZERO, stop: None }
+    FlowSpec { rate, ..FlowSpec::new(name, src, dst, kind) }
 }
 
 fn constant_senders(cfg: &mut SimConfig, senders: usize, rate: Rate) {

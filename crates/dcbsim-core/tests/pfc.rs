@@ -24,22 +24,7 @@ fn two_tier(senders: usize, rate: Rate, delay: Time, buffer: Bytes, duration: Ti
 }
 
 fn flow(i: usize, kind: FlowKind, rate: Option<Rate>, frame_bytes: u32, priority: u8) -> FlowSpec {
-    FlowSpec {
-        name: format!("f{i}"),
-        src: i + 3,
-        dst: 2,
-        kind,
-        rate,
-        max_rate: None,
-        frame_bytes,
-        jitter: 0.0,
-        priority,
-        aimd: None,
-        weight: 1.0,
-        transport: Default::default(),
-        start: Time::ZERO,
-        stop: None,
-    }
+    FlowSpec { rate, frame_bytes, priority, ..FlowSpec::new(&format!("f{i}"), i + 3, 2, kind) }
 }
 
 fn assert_conserved(r: &RunReport) {

@@ -21,22 +21,7 @@ fn pair(kind: FlowKind, duration: Time) -> SimConfig {
         frame_service: None,
     };
     cfg.links.extend([link(0, 1), link(1, 2)]);
-    cfg.flows.push(FlowSpec {
-        name: "f".into(),
-        src: 0,
-        dst: 2,
-        kind,
-        rate: None,
-        max_rate: None,
-        frame_bytes: 1000,
-        jitter: 0.0,
-        priority: 0,
-        aimd: None,
-        weight: 1.0,
-        transport: Default::default(),
-        start: Time::ZERO,
-        stop: None,
-    });
+    cfg.flows.push(FlowSpec::new("f", 0, 2, kind));
     cfg
 }
 

@@ -23,22 +23,7 @@ fn star(senders: usize, rate: Rate, delay: Time, buffer: Bytes, duration: Time) 
 }
 
 fn flow(i: usize, kind: FlowKind, transport: Transport) -> FlowSpec {
-    FlowSpec {
-        name: format!("f{i}"),
-        src: i + 2,
-        dst: 1,
-        kind,
-        rate: None,
-        max_rate: None,
-        frame_bytes: 1500,
-        jitter: 0.0,
-        priority: 0,
-        aimd: None,
-        weight: 1.0,
-        transport,
-        start: Time::ZERO,
-        stop: None,
-    }
+    FlowSpec { frame_bytes: 1500, transport, ..FlowSpec::new(&format!("f{i}"), i + 2, 1, kind) }
 }
 
 fn run(cfg: SimConfig) -> RunReport {

@@ -76,6 +76,8 @@ fn flow_dict<'py>(py: Python<'py>, f: &FlowReport) -> PyResult<Bound<'py, PyDict
     d.set_item("dropped_bytes", f.dropped_bytes)?;
     d.set_item("in_network_frames", f.in_network_frames)?;
     d.set_item("notifications", f.notifications)?;
+    d.set_item("start_s", f.start.as_secs_f64())?;
+    d.set_item("size_bytes", f.size)?;
     d.set_item("completion_time_s", f.completion_time.map(Time::as_secs_f64))?;
     d.set_item("ideal_completion_time_s", f.ideal_completion_time.map(Time::as_secs_f64))?;
     d.set_item("transport", f.transport)?;
@@ -112,6 +114,11 @@ fn arrival_dict<'py>(py: Python<'py>, a: &ArrivalReport) -> PyResult<Bound<'py, 
     d.set_item("completion_s", floats(py, a.completion_s.iter().copied()))?;
     d.set_item("completed_bytes", floats(py, a.completed_bytes.iter().map(|&b| b as f64)))?;
     d.set_item("ideal_s", floats(py, a.ideal_s.iter().copied()))?;
+    d.set_item("each_start_s", floats(py, a.each.iter().map(|f| f.start_s)))?;
+    d.set_item("each_bytes", floats(py, a.each.iter().map(|f| f.bytes as f64)))?;
+    d.set_item("each_delivered_bytes", floats(py, a.each.iter().map(|f| f.delivered_bytes as f64)))?;
+    d.set_item("each_completion_s", floats(py, a.each.iter().map(|f| f.completion_s.unwrap_or(f64::NAN))))?;
+    d.set_item("each_ideal_s", floats(py, a.each.iter().map(|f| f.ideal_s)))?;
     d.set_item("retransmits", a.retransmits)?;
     d.set_item("timeouts", a.timeouts)?;
     Ok(d)

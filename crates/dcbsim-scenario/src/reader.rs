@@ -268,10 +268,39 @@ impl<'a> Table<'a> {
         Ok(())
     }
 
-    /// A required value, or an error naming it.
+    /// A required value, or an error naming it; when a key not read yet looks like a
+    /// misspelling of it, the error points at that key instead.
     pub fn required<T>(&self, key: &str, value: Option<T>) -> Result<T> {
-        value.ok_or_else(|| self.error(key, None, "is required"))
+        value.ok_or_else(|| match self.near_miss(key) {
+            Some(e) => {
+                let message = format!("unknown key; did you mean `{key}` (required)?");
+                ScenarioError::new(self.file, &e.key_at, self.key_path(&e.key), message)
+            }
+            None => self.error(key, None, "is required"),
+        })
     }
+
+    /// The first key not read yet within two edits of `key`.
+    fn near_miss(&self, key: &str) -> Option<&Entry> {
+        let unread = self.entries.iter().enumerate().filter(|(i, _)| !self.used[*i].get());
+        unread.map(|(_, e)| e).find(|e| edit_distance(&e.key, key) <= 2)
+    }
+}
+
+/// Levenshtein distance between two short keys.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let next = (diagonal + usize::from(ca != cb)).min(row[j] + 1).min(row[j + 1] + 1);
+            diagonal = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()]
 }
 
 /// The points of an empirical CDF: `[[size, cdf], ...]`, sizes scaled.

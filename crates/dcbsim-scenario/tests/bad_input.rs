@@ -228,3 +228,14 @@ fn mutated_files_never_panic() {
         }
     }
 }
+
+#[test]
+fn a_misspelled_required_key_is_named_with_the_key_it_misses() {
+    let e = with("duration_ms = 10.0", "duraton_ms = 10.0");
+    assert_at(&e, 2, "run.duraton_ms", "did you mean `duration_ms` (required)?");
+    let e = with("dst = \"r0\"", "dts = \"r0\"");
+    assert_at(&e, 15, "flows[0].dts", "did you mean `dst`");
+    // Nothing like it: the plain message.
+    let e = with("duration_ms = 10.0", "");
+    assert!(e.to_string().contains("is required"), "{e}");
+}

@@ -4,7 +4,7 @@ use super::Simulation;
 use crate::cc::RpInit;
 use crate::config::{ArrivalSpec, FlowKind, FlowSpec};
 use crate::dist::SizeDist;
-use crate::report::ArrivalReport;
+use crate::report::{ArrivalReport, ArrivedFlow};
 use crate::rng::Rng;
 use crate::sched::Event;
 use crate::traffic::Flow;
@@ -90,11 +90,20 @@ impl Simulation {
             r.delivered_bytes += f.counters.delivered_bytes;
             r.dropped_frames += f.counters.dropped_frames;
             r.in_network_frames += in_network[i];
-            if let Some(done) = f.completed_at {
-                r.completion_s.push((done - f.start).as_secs_f64());
+            let ideal_s = self.ideal_completion(i).map_or(0.0, |t| t.as_secs_f64());
+            let completion_s = f.completed_at.map(|done| (done - f.start).as_secs_f64());
+            if let Some(fct) = completion_s {
+                r.completion_s.push(fct);
                 r.completed_bytes.push(f.size.unwrap_or(0));
-                r.ideal_s.push(self.ideal_completion(i).map_or(0.0, |t| t.as_secs_f64()));
+                r.ideal_s.push(ideal_s);
             }
+            r.each.push(ArrivedFlow {
+                start_s: f.start.as_secs_f64(),
+                bytes: f.size.unwrap_or(0),
+                delivered_bytes: f.counters.delivered_bytes,
+                completion_s,
+                ideal_s,
+            });
             if let Some(conn) = self.conns.get(f.conn as usize) {
                 r.retransmits += conn.sender.retransmits;
                 r.timeouts += conn.sender.timeouts;

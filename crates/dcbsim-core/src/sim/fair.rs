@@ -99,14 +99,21 @@ impl Simulation {
         self.fair.dirty = true;
     }
 
-    /// Each flow's mean share since the last sample (`interval` ago), bits/s; restarts
-    /// the integrals.
-    pub(super) fn take_fair_shares(&mut self, interval: Time, out: &mut [Vec<f64>]) {
+    /// Turns each flow's integral since the last sample (one interval ago) into its
+    /// mean share over the interval, bits/s; [`Simulation::fair_share_taken`] hands
+    /// each over and restarts it.
+    pub(super) fn take_fair_shares(&mut self) {
         self.integrate_fair_shares();
-        let span = interval.0 as f64;
-        for (acc, series) in self.fair.integral.iter_mut().zip(out.iter_mut()) {
-            series.push(*acc / span);
-            *acc = 0.0;
+        let span = self.sampler.interval.0 as f64;
+        for acc in self.fair.integral.iter_mut() {
+            *acc /= span;
         }
+    }
+
+    /// Flow `i`'s mean fair share over the interval just taken (after
+    /// [`Simulation::take_fair_shares`]); the integral restarts from zero.
+    #[inline]
+    pub(super) fn fair_share_taken(&mut self, i: usize) -> f64 {
+        std::mem::take(&mut self.fair.integral[i])
     }
 }

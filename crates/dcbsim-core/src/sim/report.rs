@@ -122,6 +122,7 @@ impl Simulation {
         let arrivals = self.arrival_reports(&in_network);
         let classes = self.class_reports();
         let mut sources: Vec<_> = self.source_of.iter().map(|s| s.map(|s| self.sources[s as usize].report())).collect();
+        let mut flow_series: Vec<[Vec<f64>; 4]> = (0..self.config.flows.len()).map(|i| self.sampler.take_flow(i)).collect();
         let flows = self
             .flows
             .iter()
@@ -139,6 +140,8 @@ impl Simulation {
                 dropped_bytes: f.counters.dropped_bytes,
                 in_network_frames: in_network[i],
                 notifications: f.counters.notifications,
+                start: f.start,
+                size: f.size,
                 completion_time: f.completed_at.map(|t| t.saturating_sub(f.start)),
                 ideal_completion_time: ideal[i],
                 transport: self.config.flows[i].transport.name(),
@@ -146,12 +149,12 @@ impl Simulation {
                 timeouts: self.conns.get(f.conn as usize).map_or(0, |c| c.sender.timeouts),
                 cwnd_segments: std::mem::take(&mut self.sampler.cwnd[i]),
                 alpha: std::mem::take(&mut self.sampler.alpha[i]),
-                rate_bps: std::mem::take(&mut self.sampler.rate[i]),
-                throughput_bps: std::mem::take(&mut self.sampler.throughput[i]),
-                send_bps: std::mem::take(&mut self.sampler.send[i]),
+                rate_bps: std::mem::take(&mut flow_series[i][0]),
+                throughput_bps: std::mem::take(&mut flow_series[i][1]),
+                send_bps: std::mem::take(&mut flow_series[i][2]),
                 weight: self.weights[i],
                 priority: f.priority,
-                fair_share_bps: std::mem::take(&mut self.sampler.fair[i]),
+                fair_share_bps: std::mem::take(&mut flow_series[i][3]),
                 offered_bps: self.config.flows[i].offered_bps(),
                 source: sources[i].take(),
             })

@@ -222,20 +222,19 @@ impl Simulation {
 
     /// Takes the periodic sample and schedules the next one.
     pub(super) fn sample(&mut self) {
-        let s = &mut self.sampler;
-        s.times.push(self.now);
-        for (port, series) in s.ports.iter_mut() {
+        self.sampler.times.push(self.now);
+        for (port, series) in self.sampler.ports.iter_mut() {
             series.push(self.ports[*port as usize].queued_bytes);
         }
-        let mut fair = std::mem::take(&mut s.fair);
-        self.take_fair_shares(self.sampler.interval, &mut fair);
-        let s = &mut self.sampler;
-        s.fair = fair;
-        for (i, flow) in self.flows.iter().take(self.config.flows.len()).enumerate() {
+        self.take_fair_shares();
+        for i in 0..self.config.flows.len() {
+            let fair = self.fair_share_taken(i);
+            let flow = &self.flows[i];
+            let s = &mut self.sampler;
             // A dynamic source keeps its reaction point's rate between bursts.
             let sending = flow.active && (flow.remaining != 0 || self.source_of[i].is_some());
             let rate = if sending { flow.rate.as_f64() } else { 0.0 };
-            s.record_flow(i, rate, flow.counters.delivered_bytes, flow.counters.sent_bytes);
+            s.record_flow(i, rate, flow.counters.delivered_bytes, flow.counters.sent_bytes, fair);
             if flow.conn != NO_CONN {
                 let sender = &self.conns[flow.conn as usize].sender;
                 s.cwnd[i].push(sender.cwnd());
@@ -244,7 +243,7 @@ impl Simulation {
                 }
             }
         }
-        let next = Time(s.interval.0 * (s.times.len() as u64 + 1));
+        let next = Time(self.sampler.interval.0 * (self.sampler.times.len() as u64 + 1));
         if next <= self.config.duration {
             self.queue.push(next, Event::Sample);
         }

@@ -161,22 +161,7 @@ mod tests {
     use crate::config::FlowSpec;
 
     fn spec(kind: FlowKind) -> FlowSpec {
-        FlowSpec {
-            name: "f".into(),
-            src: 0,
-            dst: 1,
-            kind,
-            rate: None,
-            max_rate: None,
-            frame_bytes: 1500,
-            jitter: 0.0,
-            priority: 0,
-            aimd: None,
-            weight: 1.0,
-            transport: Default::default(),
-            start: Time::ZERO,
-            stop: None,
-        }
+        FlowSpec { frame_bytes: 1500, ..FlowSpec::new("f", 0, 1, kind) }
     }
 
     #[test]
