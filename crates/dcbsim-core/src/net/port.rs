@@ -103,6 +103,9 @@ pub struct Port {
     pub paused: u8,
     /// Mirror of [`Pfc::has_pending`]: a PAUSE frame waits to be sent.
     pub pause_pending: bool,
+    /// Whether the port takes part in PFC (it may be paused, send PAUSEs or account
+    /// ingress bytes): it then frees through the PFC path.
+    pub in_pfc: bool,
     /// Whether dequeuing needs more than the first non-empty class (ETS or ingress
     /// tracking); set up once.
     special: bool,
@@ -149,6 +152,7 @@ impl Port {
             pfc: Box::default(),
             paused: 0,
             pause_pending: false,
+            in_pfc: false,
             special: false,
             tracks_ingress: false,
             ingress: vec![VecDeque::new()],
@@ -183,6 +187,27 @@ impl Port {
     #[inline]
     pub fn is_idle(&self, now: Time) -> bool {
         self.busy_until <= now && self.queued_bytes == 0
+    }
+
+    /// [`Port::admit`] at a port outside PFC (never paused, no ingress tracking), for
+    /// a lossy frame: the plain drop-tail decision.
+    #[inline]
+    pub fn admit_plain(&mut self, now: Time, pkt: Packet) -> Admission {
+        if self.is_idle(now) && !self.free_pending {
+            return Admission::SendNow;
+        }
+        let bytes = pkt.bytes as u64;
+        if self.queued_bytes + bytes > self.buffer {
+            self.dropped_frames += 1;
+            self.dropped_bytes += bytes;
+            return Admission::Dropped;
+        }
+        self.monitor.advance(now, self.queued_bytes);
+        self.queued_bytes += bytes;
+        self.monitor.observe_max(self.queued_bytes);
+        let class = self.class_of(pkt.priority);
+        self.queues[class].push_back(pkt);
+        Admission::Queued
     }
 
     /// Decides what happens to `pkt` arriving at `now` over port `ingress`

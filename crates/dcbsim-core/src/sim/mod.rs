@@ -206,7 +206,7 @@ impl Simulation {
             return;
         }
         port.mark(&mut pkt);
-        let admission = port.admit(now, pkt, ingress, lossless);
+        let admission = if port.in_pfc { port.admit(now, pkt, ingress, lossless) } else { port.admit_plain(now, pkt) };
         match admission {
             Admission::SendNow => self.transmit(out, pkt),
             Admission::Queued => {
@@ -291,24 +291,14 @@ impl Simulation {
             self.host_send(node);
             return;
         }
-        if port.pause_pending {
-            self.send_pause(out);
-            let port = &mut self.ports[out as usize];
-            if port.has_eligible() || port.pause_pending {
-                port.free_pending = true;
-                let at = port.busy_until;
-                self.queue.push(at, Event::PortFree { port: out });
-            }
+        if port.in_pfc {
+            self.pfc_port_free(out);
             return;
         }
         if let Some(pkt) = port.dequeue(now) {
-            let ingress = port.last_ingress;
-            if ingress != NO_INGRESS {
-                self.pfc_release(ingress, &pkt);
-            }
             self.transmit(out, pkt);
             let port = &mut self.ports[out as usize];
-            if port.has_eligible() || port.pause_pending {
+            if port.has_queued() {
                 port.free_pending = true;
                 let at = port.busy_until;
                 self.queue.push(at, Event::PortFree { port: out });
@@ -318,14 +308,9 @@ impl Simulation {
 
     /// A frame reached its destination node.
     fn receive(&mut self, pkt: Packet) {
-        if let PacketKind::Pause { mask, quanta } = pkt.kind {
-            self.on_pause(pkt.flow, mask, quanta);
-            return;
-        }
-        let flow = &mut self.flows[pkt.flow as usize];
         match pkt.kind {
             PacketKind::Data { ce, .. } => {
-                let conn = flow.conn;
+                let conn = self.flows[pkt.flow as usize].conn;
                 if conn != NO_CONN && !self.receive_segment(&pkt, conn) {
                     return;
                 }
@@ -344,13 +329,14 @@ impl Simulation {
                 }
             }
             PacketKind::Notification { cpid, feedback } => {
+                let flow = &mut self.flows[pkt.flow as usize];
                 flow.counters.notifications += 1;
                 if flow.rp.on_feedback(self.now, cpid, &feedback) {
                     self.rp_changed(pkt.flow);
                 }
             }
             PacketKind::Ack { next, ece } => self.receive_ack(pkt.flow, next, ece),
-            PacketKind::Pause { .. } => {}
+            PacketKind::Pause { mask, quanta } => self.on_pause(pkt.flow, mask, quanta),
         }
     }
 }

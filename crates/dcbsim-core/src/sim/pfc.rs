@@ -70,11 +70,16 @@ pub(super) fn configure(
             return Err(ConfigError::new("pfc.xon_kb", format!("X_on must not exceed X_off (port {i})")));
         }
     }
-    // Switches receiving lossless traffic remember each queued frame's ingress.
+    // Switches receiving lossless traffic remember each queued frame's ingress; every
+    // port that may be paused, or may send a PAUSE, takes the PFC path when it frees.
     let lossless_into: Vec<u32> = ports.iter().filter(|p| p.pfc.lossless != 0).map(|p| p.peer).collect();
-    for p in ports.iter_mut() {
+    let senders: Vec<u32> = ports.iter().filter(|p| p.pfc.lossless != 0).map(|p| p.reverse).collect();
+    for (i, p) in ports.iter_mut().enumerate() {
         if lossless_into.contains(&p.node) && config.nodes[p.node as usize].kind == NodeKind::Switch {
             p.track_ingress();
+        }
+        if p.pfc.lossless != 0 || senders.contains(&(i as u32)) || lossless_into.contains(&p.node) {
+            p.in_pfc = true;
         }
     }
     Ok(())
@@ -113,6 +118,30 @@ impl Simulation {
         if port.pfc.on_egress(pkt.priority, pkt.bytes) {
             let back = port.reverse;
             self.request_pause(back, pkt.priority, false);
+        }
+    }
+
+    /// A switch port that takes part in PFC may send: a waiting PAUSE first, else the
+    /// next frame whose priority is not paused (releasing its ingress bytes).
+    #[cold]
+    #[inline(never)]
+    pub(super) fn pfc_port_free(&mut self, out: u32) {
+        let now = self.now;
+        let port = &mut self.ports[out as usize];
+        if port.pause_pending {
+            self.send_pause(out);
+        } else if let Some(pkt) = port.dequeue(now) {
+            let ingress = port.last_ingress;
+            if ingress != NO_INGRESS {
+                self.pfc_release(ingress, &pkt);
+            }
+            self.transmit(out, pkt);
+        }
+        let port = &mut self.ports[out as usize];
+        if port.has_eligible() || port.pause_pending {
+            port.free_pending = true;
+            let at = port.busy_until;
+            self.queue.push(at, Event::PortFree { port: out });
         }
     }
 

@@ -54,12 +54,12 @@ impl Simulation {
         let now = self.now;
         let conn = self.flows[f as usize].conn;
         let (seq, bytes, ect) = if conn == NO_CONN {
-            let flow = &mut self.flows[f as usize];
-            (0, flow.take_frame(now), flow.ecn_capable)
+            (0, self.flows[f as usize].take_frame(now), false)
         } else {
             self.take_segment(f, conn, now)
         };
         let flow = &mut self.flows[f as usize];
+        let ect = ect | flow.ecn_capable;
         let pkt = Packet::new(f, bytes, flow.dst, flow.priority, PacketKind::Data { seq, ect, ce: false });
         let changed = flow.rp.on_sent(now, bytes);
         self.transmit(nic, pkt);
