@@ -176,26 +176,16 @@ impl Simulation {
 
     /// A frame that arrived over port `ingress` goes to switch port `out`.
     #[inline]
-    fn enqueue_from(&mut self, out: u32, mut pkt: Packet, mut ingress: u32) {
+    fn enqueue_from(&mut self, out: u32, mut pkt: Packet, ingress: u32) {
         let now = self.now;
         let lossless = self.is_lossless(ingress, pkt.priority);
-        if lossless {
-            let port = &self.ports[out as usize];
-            let sends_now = port.is_idle(now) && !port.free_pending && !port.is_paused(pkt.priority);
-            if sends_now {
-                ingress = NO_INGRESS;
-            } else if !self.pfc_ingress(ingress, &pkt) {
-                self.ports[out as usize].drop_by_policy(pkt.bytes);
-                if pkt.is_data() {
-                    let c = &mut self.flows[pkt.flow as usize].counters;
-                    c.dropped_frames += 1;
-                    c.dropped_bytes += pkt.bytes as u64;
-                }
-                return;
-            }
-        } else {
-            ingress = NO_INGRESS;
-        }
+        let ingress = match lossless {
+            false => NO_INGRESS,
+            true => match self.pfc_pre_admit(out, &pkt, ingress) {
+                Some(ingress) => ingress,
+                None => return,
+            },
+        };
         let port = &mut self.ports[out as usize];
         if pkt.is_data() && port.cp.as_mut().is_some_and(|cp| cp.drops(port.queued_bytes, pkt.priority)) {
             port.drop_by_policy(pkt.bytes);

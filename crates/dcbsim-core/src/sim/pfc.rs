@@ -92,6 +92,28 @@ impl Simulation {
         self.pfc_on && ingress != NO_INGRESS && self.ports[ingress as usize].pfc.lossless & (1 << (q & 7)) != 0
     }
 
+    /// A lossless frame from `ingress` arrives for port `out`: the ingress it is
+    /// accounted to ([`NO_INGRESS`] when it leaves at once), or `None` when the
+    /// headroom is exhausted and it is lost (counted).
+    #[cold]
+    #[inline(never)]
+    pub(super) fn pfc_pre_admit(&mut self, out: u32, pkt: &Packet, ingress: u32) -> Option<u32> {
+        let port = &self.ports[out as usize];
+        if port.is_idle(self.now) && !port.free_pending && !port.is_paused(pkt.priority) {
+            return Some(NO_INGRESS);
+        }
+        if self.pfc_ingress(ingress, pkt) {
+            return Some(ingress);
+        }
+        self.ports[out as usize].drop_by_policy(pkt.bytes);
+        if pkt.is_data() {
+            let c = &mut self.flows[pkt.flow as usize].counters;
+            c.dropped_frames += 1;
+            c.dropped_bytes += pkt.bytes as u64;
+        }
+        None
+    }
+
     /// Ingress accounting of a lossless frame that will wait at port `out`. Returns
     /// false when the headroom is exhausted and the frame is lost.
     #[cold]
