@@ -149,6 +149,19 @@ def utilization(result: Result, path: str | os.PathLike[str] | None = None) -> F
     return _finish(fig, ax, result, "port utilization", path)
 
 
+def paused(result: Result, path: str | os.PathLike[str] | None = None) -> Figure:
+    """Fraction of the run each port's transmitter was paused by PFC (its most paused
+    priority), for every port that PFC paused."""
+    rows = [(name, p["paused_fraction"]) for name, p in result.pfc_summary().items() if p["paused_s"] > 0][:32]
+    fig, ax = _figure(max(4.0, 0.45 * len(rows) + 2), 4.0)
+    bars = ax.bar([n for n, _ in rows], [100 * f for _, f in rows], color="#c44e52")
+    ax.bar_label(bars, fmt="%.1f", fontsize=8)
+    ax.set_ylabel("time paused (% of run)")
+    ax.set_ylim(0, 105)
+    ax.tick_params(axis="x", labelrotation=45, labelsize=8)
+    return _finish(fig, ax, result, "PFC: time paused per port", path)
+
+
 def fct(result: Result, path: str | os.PathLike[str] | None = None) -> Figure:
     """Flow completion times of the finite flows that completed: against size (log-log,
     with the ideal time as a line) and their CDF, one colour per source."""
@@ -182,12 +195,13 @@ def fct(result: Result, path: str | os.PathLike[str] | None = None) -> Figure:
     return fig
 
 
-#: The plots ``save_all`` writes, by file name.
+#: The plots ``save_all`` writes, by file name (``paused.png`` only for runs with PFC).
 PLOTS: dict[str, Callable[..., Figure]] = {
     "queue.png": queue,
     "queue_cdf.png": queue_cdf,
     "rates.png": rates,
     "utilization.png": utilization,
+    "paused.png": paused,
 }
 
 
@@ -196,6 +210,8 @@ def save_all(result: Result, outdir: str | os.PathLike[str]) -> list[str]:
     completed); returns the file paths."""
     paths = []
     plots = dict(PLOTS)
+    if not result.pfc:
+        del plots["paused.png"]
     if result.fct_table()["completed"].any():
         plots["fct.png"] = fct
     for name, draw in plots.items():

@@ -249,6 +249,9 @@ class Result:
             self.incast = IncastResult(int(inc["servers"]), int(inc["sru_bytes"]), **blocks)
         #: Counters per 802.1p priority (every flow, arrival flows included), by priority.
         self.classes: dict[int, dict[str, Any]] = {int(c["priority"]): dict(c) for c in raw.get("classes", [])}
+        #: PFC counters by port name, hosts' NICs included (empty without PFC): PAUSE
+        #: frames sent and received and paused time, each a list over priorities 0..7.
+        self.pfc: dict[str, dict[str, Any]] = {p["name"]: {k: v for k, v in p.items() if k != "name"} for p in raw.get("pfc", [])}
         self.run_stats = {k: raw[k] for k in ("simulated_s", "events", "wall_s", "sim_speed")}
 
     @property
@@ -365,9 +368,26 @@ class Result:
             "fct": self.fct(),
             "incast": self.incast.summary() if self.incast is not None else None,
             "classes": {str(p): c for p, c in self.classes.items()},
+            "pfc": self.pfc_summary(),
             "totals": totals,
             **self.run_stats,
         }
+
+    def pfc_summary(self) -> dict[str, dict[str, Any]]:
+        """Per port that sent, received or was paused by PFC: PAUSE frames sent and
+        received (all priorities) and the longest paused time of any priority."""
+        out = {}
+        for name, p in self.pfc.items():
+            sent, received = int(sum(p["pause_sent"])), int(sum(p["pause_received"]))
+            if sent or received or p["headroom_drops"]:
+                out[name] = {
+                    "pause_sent": sent,
+                    "pause_received": received,
+                    "paused_s": p["paused_s"],
+                    "paused_fraction": p["paused_s"] / (self.run_stats["simulated_s"] or 1.0),
+                    "headroom_drops": p["headroom_drops"],
+                }
+        return out
 
     def _columns(self) -> dict[str, np.ndarray]:
         """The tidy table's columns: one row per (sample, metric, entity)."""
@@ -435,6 +455,12 @@ class Result:
         from dcbsim import plot
 
         return plot.utilization(self, path)
+
+    def plot_paused(self, path: str | None = None) -> Figure:
+        """Time each port was paused by PFC."""
+        from dcbsim import plot
+
+        return plot.paused(self, path)
 
     def __repr__(self) -> str:
         return f"<Result {self.scenario.name!r} seed={self.seed}: {len(self.ports)} ports, {len(self.flows)} flows, {len(self.time_s)} samples>"

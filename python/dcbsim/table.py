@@ -116,6 +116,10 @@ def summary_table(summary: dict[str, Any], max_rows: int | None = 20) -> str:
         [p, str(c["flows"]), str(c["sent_frames"]), str(c["delivered_frames"]), str(c["dropped_frames"]), f"{c['throughput_bps'] / 1e6:.2f}"]
         for p, c in classes.items()
     ]
+    pfc_rows = [
+        [name, str(p["pause_sent"]), str(p["pause_received"]), f"{1e3 * p['paused_s']:.3f}", f"{100 * p['paused_fraction']:.1f}", str(p["headroom_drops"])]
+        for name, p in list(summary.get("pfc", {}).items())[:max_rows]
+    ]
     parts = [
         _table(["port", "mean q (KB)", "std q (KB)", "P(q=0) %", "util %", "drops", "notifications", "ECN marks"], port_rows),
         *_more(len(ports), len(all_ports), "ports"),
@@ -129,6 +133,7 @@ def summary_table(summary: dict[str, Any], max_rows: int | None = 20) -> str:
             if len(class_rows) > 1
             else []
         ),
+        *([_table(["PFC port", "PAUSE sent", "PAUSE received", "paused (ms)", "paused %", "headroom drops"], pfc_rows), ""] if pfc_rows else []),
         *(
             [_table(["arrivals", "flows", "completed", "dropped", "FCT mean (ms)", "p50", "p99"], arrival_rows),
              *_more(len(arrivals), len(all_arrivals), "arrival sources"), ""]

@@ -314,6 +314,10 @@ pub struct SimConfig {
     pub incast: Option<IncastSpec>,
     /// What to record.
     pub monitor: MonitorSpec,
+    /// Priority-based flow control (off by default).
+    pub pfc: crate::net::PfcSpec,
+    /// Enhanced transmission selection (off by default).
+    pub ets: crate::net::EtsSpec,
     /// Simulated duration of the run.
     pub duration: Time,
 }
@@ -334,6 +338,8 @@ impl SimConfig {
             tcp: TcpParams::default(),
             incast: None,
             monitor: MonitorSpec::default(),
+            pfc: crate::net::PfcSpec::default(),
+            ets: crate::net::EtsSpec::default(),
             duration,
         }
     }

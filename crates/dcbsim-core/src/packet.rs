@@ -28,6 +28,14 @@ pub enum PacketKind {
         /// ECN-Echo: the acknowledged segment carried a congestion mark.
         ece: bool,
     },
+    /// A PFC frame (802.1Qbb) from a switch to the node upstream of it; its `flow`
+    /// field holds the index of the port it pauses.
+    Pause {
+        /// The priorities it applies to (bit q: priority q).
+        mask: u8,
+        /// The pause time in quanta of 512 bit times; zero resumes at once (XON).
+        quanta: u16,
+    },
 }
 
 /// One frame. Small and `Copy`: queues and links hold frames by value.

@@ -46,6 +46,32 @@ pub struct PortReport {
     pub queued_frames: u64,
 }
 
+/// PFC counters of one port (a switch's or a host's NIC), per 802.1p priority.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PfcPortReport {
+    /// `node:peer`.
+    pub name: String,
+    /// PAUSE frames (XOFF and XON) the port's owner sent on it, to the peer.
+    pub pause_sent: [u64; 8],
+    /// PAUSE frames the port received from the peer (which paused or resumed it).
+    pub pause_received: [u64; 8],
+    /// Time each priority of the port's transmitter was paused.
+    pub paused_time: [Time; 8],
+    /// Bytes of each priority that arrived over this port's link and still wait at
+    /// the peer at the end (its ingress accounting).
+    pub ingress_bytes: [u64; 8],
+    /// Frames lost at the peer because the headroom of this link was exhausted.
+    pub headroom_drops: u64,
+}
+
+impl PfcPortReport {
+    /// The longest time any priority was paused (the port's paused time when one
+    /// priority is lossless).
+    pub fn paused(&self) -> Time {
+        self.paused_time.iter().copied().max().unwrap_or(Time::ZERO)
+    }
+}
+
 /// Everything recorded for one flow.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct FlowReport {
@@ -253,6 +279,8 @@ pub struct RunReport {
     pub incast: Option<IncastReport>,
     /// Every 802.1p priority that some flow has, lowest first.
     pub classes: Vec<ClassReport>,
+    /// PFC counters of every port, hosts' NICs included (empty without PFC).
+    pub pfc: Vec<PfcPortReport>,
     /// Simulated time reached.
     pub simulated: Time,
     /// Events executed.

@@ -64,6 +64,13 @@ pub enum Event {
         /// Stale events (an older generation) are ignored.
         generation: u32,
     },
+    /// A PFC pause timer of a port may have run out.
+    PauseEnd {
+        /// The paused port.
+        port: u32,
+        /// Stale events (an older generation) are ignored.
+        generation: u32,
+    },
 }
 
 impl Event {
@@ -76,6 +83,7 @@ impl Event {
     const NOTIFICATION_READY: u64 = 6;
     const SOURCE: u64 = 7;
     const CONN_TIMER: u64 = 8;
+    const PAUSE_END: u64 = 9;
 
     /// Packs the event into one word: kind (4 bits), id (28 bits), generation (32 bits).
     #[inline(always)]
@@ -90,6 +98,7 @@ impl Event {
             Event::NotificationReady { slot } => (Self::NOTIFICATION_READY, slot, 0),
             Event::Source { source, generation } => (Self::SOURCE, source, generation),
             Event::ConnTimer { conn, generation } => (Self::CONN_TIMER, conn, generation),
+            Event::PauseEnd { port, generation } => (Self::PAUSE_END, port, generation),
         };
         debug_assert!(id < 1 << 28);
         (kind << 60) | ((id as u64) << 32) | generation as u64
@@ -108,6 +117,7 @@ impl Event {
             Self::NOTIFICATION_READY => Event::NotificationReady { slot: id },
             Self::SOURCE => Event::Source { source: id, generation },
             Self::CONN_TIMER => Event::ConnTimer { conn: id, generation },
+            Self::PAUSE_END => Event::PauseEnd { port: id, generation },
             _ => Event::Sample,
         }
     }

@@ -4,7 +4,7 @@
 //! and little-endian float64 byte strings (read with `numpy.frombuffer`). Runs release
 //! the GIL, slice by slice, and report progress between slices.
 
-use dcbsim_core::report::{ArrivalReport, ClassReport, FlowReport, IncastReport, PortReport, RunReport};
+use dcbsim_core::report::{ArrivalReport, ClassReport, FlowReport, IncastReport, PfcPortReport, PortReport, RunReport};
 use dcbsim_core::units::Time;
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
@@ -49,6 +49,18 @@ fn port_dict<'py>(py: Python<'py>, p: &PortReport) -> PyResult<Bound<'py, PyDict
     d.set_item("notifications", p.notifications)?;
     d.set_item("ecn_marks", p.ecn_marks)?;
     d.set_item("queued_frames", p.queued_frames)?;
+    Ok(d)
+}
+
+fn pfc_dict<'py>(py: Python<'py>, p: &PfcPortReport) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("name", &p.name)?;
+    d.set_item("pause_sent", p.pause_sent.to_vec())?;
+    d.set_item("pause_received", p.pause_received.to_vec())?;
+    d.set_item("paused_time_s", p.paused_time.iter().map(|t| t.as_secs_f64()).collect::<Vec<_>>())?;
+    d.set_item("paused_s", p.paused().as_secs_f64())?;
+    d.set_item("ingress_bytes", p.ingress_bytes.to_vec())?;
+    d.set_item("headroom_drops", p.headroom_drops)?;
     Ok(d)
 }
 
@@ -167,6 +179,11 @@ fn report_dict<'py>(py: Python<'py>, r: &RunReport) -> PyResult<Bound<'py, PyDic
         classes.append(class_dict(py, c)?)?;
     }
     d.set_item("classes", classes)?;
+    let pfc = PyList::empty(py);
+    for p in &r.pfc {
+        pfc.append(pfc_dict(py, p)?)?;
+    }
+    d.set_item("pfc", pfc)?;
     d.set_item("simulated_s", r.simulated.as_secs_f64())?;
     d.set_item("events", r.events)?;
     d.set_item("wall_s", r.wall_seconds)?;

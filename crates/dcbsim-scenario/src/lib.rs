@@ -22,6 +22,7 @@
 //! assert_eq!(err.to_string(), "example.toml: --set run.duration_ms=-1: run.duration_ms: must be > 0 (got -1)");
 //! ```
 
+mod dcb;
 mod doc;
 mod error;
 mod estimate;
@@ -118,10 +119,12 @@ fn read(doc: &Node, file: &str) -> Result<Read, ScenarioError> {
     let mut flows = traffic::read_flows(&top.tables("flows")?, &run, topo)?;
     let tcp = transport::read_transport(top.table("transport")?.as_ref(), topo)?;
     let incast = transport::read_incast(top.table("incast")?.as_ref(), &run, topo, &mut flows)?;
+    let pfc = dcb::read_pfc(top.table("pfc")?.as_ref(), topo)?;
+    let ets = dcb::read_ets(top.table("ets")?.as_ref(), topo)?;
     let arrivals = traffic::read_arrivals(&top.tables("arrivals")?, &run, topo)?;
     let timeline = traffic::read_timeline(&top.tables("timeline")?, &run, topo, &flows, &scheme)?;
     top.get("sweep"); // read by the sweep runner, not by the engine
-    top.finish(&["run", "topology", "scheme", "transport", "incast", "monitor", "flows", "arrivals", "timeline", "sweep"])?;
+    top.finish(&["run", "topology", "scheme", "transport", "incast", "monitor", "flows", "arrivals", "timeline", "sweep", "pfc", "ets"])?;
     let templates: Vec<_> = arrivals.iter().map(|a| a.flow.clone()).collect();
     check_buffers(file, &network, &[flows.specs.as_slice(), templates.as_slice()].concat())?;
     let mut config = SimConfig::new(run.duration);
@@ -133,6 +136,8 @@ fn read(doc: &Node, file: &str) -> Result<Read, ScenarioError> {
     config.scheme = scheme;
     config.congestion_points = placement;
     config.tcp = tcp;
+    config.pfc = pfc;
+    config.ets = ets;
     config.incast = incast;
     config.notification_bytes = run.notification_bytes;
     config.notification_latency = run.notification_latency;

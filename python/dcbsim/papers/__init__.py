@@ -76,18 +76,18 @@ def median(values: Sequence[float | None], missing: float) -> float:
 
 def registry() -> dict[str, list[Claim]]:
     """Every paper's claims, by paper name."""
-    from dcbsim.papers import dcc, dctcp, dsm, fqcn, qcnt, smcc
+    from dcbsim.papers import dcc, dcqcn, dctcp, dsm, fqcn, qcnt, smcc
 
     return {"qcnt": qcnt.CLAIMS, "smcc": smcc.CLAIMS, "dsm": dsm.CLAIMS, "fqcn": fqcn.CLAIMS, "dcc": dcc.CLAIMS,
-            "dctcp": dctcp.CLAIMS}
+            "dctcp": dctcp.CLAIMS, "dcqcn": dcqcn.CLAIMS}
 
 
 def figures(paper: str) -> Callable[[Runs, str], list[str]]:
     """The function drawing a paper's figures into a directory."""
-    from dcbsim.papers import dcc_figures, dctcp, dsm, fqcn_figures, qcnt, smcc
+    from dcbsim.papers import dcc_figures, dcqcn, dctcp, dsm, fqcn_figures, qcnt, smcc
 
     figures = {"qcnt": qcnt.figures, "smcc": smcc.figures, "dsm": dsm.figures, "fqcn": fqcn_figures.figures, "dcc": dcc_figures.figures,
-               "dctcp": dctcp.figures}
+               "dctcp": dctcp.figures, "dcqcn": dcqcn.figures}
     return figures[paper]
 
 
@@ -97,6 +97,7 @@ TITLES = {
     "dsm": "DSM: W. Cheng, W. Jiang, T. Zhang, B. Wang, K. Qian, F. Ren, \"Congestion Control in Converged Ethernet with Heterogeneous and Time-Varying Delays\" (Figs. 5, 6–10, §VI)",
     "fqcn": "FQCN: Y. Zhang, N. Ansari, \"Fair Quantized Congestion Notification in Data Center Networks\" (§VI, Figs. 4, 5, 6, 7, 8)",
     "dcc": "DCC: S. Fang, C. H. Foh, K. M. M. Aung, \"Differentiated Congestion Management of Data Traffic for Data Center Ethernet\" (§VI, Exps. 1–5)",
+    "dcqcn": "DCQCN: Y. Zhu et al., \"Congestion Control for Large-Scale RDMA Deployments\" (SIGCOMM 2015), §2 and §6",
     "dctcp": "DCTCP: M. Alizadeh et al., \"Data Center TCP (DCTCP)\" (SIGCOMM 2010), with M. Alizadeh, A. Javanmard, B. Prabhakar, \"Analysis of DCTCP\" (SIGMETRICS 2011)",
 }
 

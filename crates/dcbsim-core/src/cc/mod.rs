@@ -13,6 +13,9 @@
 
 pub mod afqcn;
 pub mod dcc;
+pub mod dcqcn;
+#[cfg(test)]
+mod dcqcn_tests;
 #[cfg(test)]
 mod dcc_tests;
 pub mod dsm;
@@ -26,6 +29,7 @@ pub mod smcc;
 pub use cpid::CpidRule;
 pub use afqcn::{AfQcnCp, AfQcnParams};
 pub use dcc::{Aimd, DccCp, DccParams, DccRp};
+pub use dcqcn::{DcqcnParams, DcqcnRp};
 pub use fqcn::FqcnCp;
 pub use dsm::{DsmCp, DsmParams, DsmRp, ReachingGain};
 pub use ecm::{EcmCp, EcmParams, EcmRp};
@@ -98,6 +102,8 @@ pub enum Feedback {
     Halt,
     /// Cut the window by the source's own factor (DCC's decrease).
     Decrease,
+    /// A congestion notification packet from the flow's receiver (DCQCN).
+    Cnp,
 }
 
 /// A request from a congestion point: send `feedback` to the source of `flow`.
@@ -252,6 +258,8 @@ pub enum SchemeConfig {
     },
     /// Differentiated AIMD (DCC).
     Dcc(DccParams),
+    /// DCQCN: RED-like ECN marking at switches, CNPs from receivers.
+    Dcqcn(DcqcnParams),
 }
 
 impl SchemeConfig {
@@ -266,11 +274,12 @@ impl SchemeConfig {
             SchemeConfig::Fqcn(_) => "fqcn",
             SchemeConfig::AfQcn { .. } => "afqcn",
             SchemeConfig::Dcc(_) => "dcc",
+            SchemeConfig::Dcqcn(_) => "dcqcn",
         }
     }
 
     /// Every scheme name a scenario may use.
-    pub const NAMES: &'static [&'static str] = &["none", "qcn", "qcn_timer", "qcn_aimd", "qcn_t", "ecm", "smcc", "dsm", "fqcn", "afqcn", "dcc"];
+    pub const NAMES: &'static [&'static str] = &["none", "qcn", "qcn_timer", "qcn_aimd", "qcn_t", "ecm", "smcc", "dsm", "fqcn", "afqcn", "dcc", "dcqcn"];
 
     /// The default configuration of the scheme called `name`.
     pub fn by_name(name: &str) -> Option<SchemeConfig> {
@@ -287,6 +296,7 @@ impl SchemeConfig {
             "fqcn" => Some(SchemeConfig::Fqcn(QcnParams::default())),
             "afqcn" => Some(SchemeConfig::AfQcn { qcn: QcnParams::default(), af: AfQcnParams::default() }),
             "dcc" => Some(SchemeConfig::Dcc(DccParams::default())),
+            "dcqcn" => Some(SchemeConfig::Dcqcn(DcqcnParams::default())),
             _ => None,
         }
     }
@@ -312,6 +322,7 @@ impl SchemeConfig {
                 Ok(())
             }
             SchemeConfig::Dsm(params) => params.set(name, value),
+            SchemeConfig::Dcqcn(params) => params.set(name, value),
             SchemeConfig::Fqcn(params) => params.set(name, value),
             SchemeConfig::AfQcn { qcn, af } => match af.set(name, value)? {
                 true => Ok(()),
@@ -346,6 +357,8 @@ impl SchemeConfig {
                 Some(CongestionPointKind::AfQcn(AfQcnCp::new(qcn.clone(), af.clone(), rng)))
             }
             SchemeConfig::Dcc(params) => Some(CongestionPointKind::Dcc(DccCp::new(params.clone()))),
+            // DCQCN's congestion point is the port's RED marker (set up by the engine).
+            SchemeConfig::Dcqcn(_) => None,
         }
     }
 
@@ -369,6 +382,9 @@ impl SchemeConfig {
                 let mut rng = rng;
                 let phase = if params.random_slot_phase { rng.uniform() } else { 0.0 };
                 ReactionPointKind::Dcc(DccRp::new(params, aimd, init.initial_rate, init.ceiling, phase))
+            }
+            SchemeConfig::Dcqcn(params) => {
+                ReactionPointKind::Dcqcn(DcqcnRp::new(params.clone(), init.line_rate, init.initial_rate))
             }
         }
     }
@@ -443,6 +459,8 @@ pub enum ReactionPointKind {
     Dsm(DsmRp),
     /// DCC.
     Dcc(DccRp),
+    /// DCQCN.
+    Dcqcn(DcqcnRp),
 }
 
 macro_rules! dispatch_rp {
@@ -454,6 +472,7 @@ macro_rules! dispatch_rp {
             ReactionPointKind::Smcc($rp) => $body,
             ReactionPointKind::Dsm($rp) => $body,
             ReactionPointKind::Dcc($rp) => $body,
+            ReactionPointKind::Dcqcn($rp) => $body,
         }
     };
 }

@@ -9,11 +9,14 @@ pub struct Host {
     pub nic: u32,
     /// Flows whose rate limiter allows a frame now, in round-robin order.
     pub ready: VecDeque<u32>,
+    /// Flows held back while their priority is paused (PFC); they count as in the
+    /// ring and return to it when the pause ends.
+    pub parked: Vec<u32>,
 }
 
 impl Host {
     /// A host whose NIC is port `nic`.
     pub fn new(nic: u32) -> Host {
-        Host { nic, ready: VecDeque::with_capacity(8) }
+        Host { nic, ready: VecDeque::with_capacity(8), parked: Vec::new() }
     }
 }

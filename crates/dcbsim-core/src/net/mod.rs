@@ -1,9 +1,14 @@
 //! The network: ports (egress queue, serializer and link), hosts and routing.
 
+pub mod ets;
 mod host;
+pub mod pfc;
+mod spec;
 mod port;
 mod routing;
 
 pub use host::Host;
-pub use port::{Admission, Port};
+pub use pfc::Pfc;
+pub use spec::{EtsSpec, PfcSpec};
+pub use port::{Admission, Port, Red};
 pub use routing::{NO_ROUTE, Routes};

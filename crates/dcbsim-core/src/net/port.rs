@@ -7,11 +7,32 @@
 //! and needs one pending event at a time. The port itself needs an event only to
 //! start its next queued frame.
 
+use super::ets::Dwrr;
+use super::pfc::{NO_INGRESS, Pfc};
 use crate::cc::CongestionPointKind;
 use crate::monitor::QueueMonitor;
 use crate::packet::{Packet, PacketKind};
 use crate::units::{Bytes, Rate, Time, TransmitMemo};
 use std::collections::VecDeque;
+
+/// RED-like ECN marking (DCQCN's congestion point): no mark up to `K_min`, then a
+/// probability rising linearly to `P_max` at `K_max`, every frame above `K_max`.
+#[derive(Clone, Debug)]
+pub struct Red {
+    /// The marking curve.
+    pub params: crate::cc::DcqcnParams,
+    /// The port's own stream (`red:<port>`).
+    pub rng: crate::rng::Rng,
+}
+
+impl Red {
+    /// Whether a frame finding `queue` bytes is marked.
+    #[inline]
+    pub fn marks(&mut self, queue: u64) -> bool {
+        let p = self.params.mark_probability(queue);
+        p >= 1.0 || (p > 0.0 && self.rng.uniform() < p)
+    }
+}
 
 /// What a port does with an arriving frame.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,6 +91,34 @@ pub struct Port {
     pub ecn_threshold: u64,
     /// Frames marked.
     pub ecn_marks: u64,
+    /// RED-like marking above the threshold (DCQCN): marks with a probability that
+    /// grows with the queue (`None`: every ECN-capable frame above it is marked).
+    pub red: Option<Box<Red>>,
+    /// The port of the same link in the other direction (from `peer` to `node`).
+    pub reverse: u32,
+    /// PFC on this link direction (see [`Pfc`]); inert unless a priority is lossless.
+    /// Boxed: the event loop reads only the two mirrors below.
+    pub pfc: Box<Pfc>,
+    /// Mirror of [`Pfc::paused`]: the priorities the transmitter may not send.
+    pub paused: u8,
+    /// Mirror of [`Pfc::has_pending`]: a PAUSE frame waits to be sent.
+    pub pause_pending: bool,
+    /// Whether the port takes part in PFC (it may be paused, send PAUSEs or account
+    /// ingress bytes): it then frees through the PFC path.
+    pub in_pfc: bool,
+    /// Whether dequeuing needs more than the first non-empty class (ETS or ingress
+    /// tracking); set up once.
+    special: bool,
+    /// Whether the port remembers, for each queued frame, the port it arrived over
+    /// (at switches where some ingress is lossless); see [`Port::track_ingress`].
+    tracks_ingress: bool,
+    /// Beside each class's FIFO, the ingress port of each frame (when tracked).
+    ingress: Vec<VecDeque<u32>>,
+    /// The ingress port of the frame [`Port::dequeue`] returned last.
+    pub last_ingress: u32,
+    /// ETS: weighted service between the classes that have a weight (`None`: strict
+    /// priority only).
+    pub ets: Option<Box<Dwrr>>,
     serialize: TransmitMemo,
 }
 
@@ -98,6 +147,17 @@ impl Port {
             notifications: 0,
             ecn_threshold: u64::MAX,
             ecn_marks: 0,
+            red: None,
+            reverse: u32::MAX,
+            pfc: Box::default(),
+            paused: 0,
+            pause_pending: false,
+            in_pfc: false,
+            special: false,
+            tracks_ingress: false,
+            ingress: vec![VecDeque::new()],
+            last_ingress: NO_INGRESS,
+            ets: None,
             serialize: TransmitMemo::default(),
         }
     }
@@ -105,6 +165,7 @@ impl Port {
     /// Sets the number of strict-priority classes (at least one).
     pub fn set_priorities(&mut self, classes: u8) {
         self.queues = (0..classes.max(1)).map(|_| VecDeque::with_capacity(64)).collect();
+        self.ingress = (0..classes.max(1)).map(|_| VecDeque::new()).collect();
     }
 
     /// The class of a frame of 802.1p priority `priority`: with `n` classes, priority
@@ -128,9 +189,10 @@ impl Port {
         self.busy_until <= now && self.queued_bytes == 0
     }
 
-    /// Decides what happens to `pkt` arriving at `now`, and queues it if it must wait.
+    /// [`Port::admit`] at a port outside PFC (never paused, no ingress tracking), for
+    /// a lossy frame: the plain drop-tail decision.
     #[inline]
-    pub fn admit(&mut self, now: Time, pkt: Packet) -> Admission {
+    pub fn admit_plain(&mut self, now: Time, pkt: Packet) -> Admission {
         if self.is_idle(now) && !self.free_pending {
             return Admission::SendNow;
         }
@@ -148,25 +210,130 @@ impl Port {
         Admission::Queued
     }
 
+    /// Decides what happens to `pkt` arriving at `now` over port `ingress`
+    /// ([`NO_INGRESS`] when not accounted), and queues it if it must wait. A lossless
+    /// frame is never dropped here: its buffer is accounted at ingress (PFC).
+    #[inline]
+    pub fn admit(&mut self, now: Time, pkt: Packet, ingress: u32, lossless: bool) -> Admission {
+        if self.is_idle(now) && !self.free_pending && !self.is_paused(pkt.priority) {
+            return Admission::SendNow;
+        }
+        let bytes = pkt.bytes as u64;
+        if !lossless && self.queued_bytes + bytes > self.buffer {
+            self.dropped_frames += 1;
+            self.dropped_bytes += bytes;
+            return Admission::Dropped;
+        }
+        self.monitor.advance(now, self.queued_bytes);
+        self.queued_bytes += bytes;
+        self.monitor.observe_max(self.queued_bytes);
+        let class = self.class_of(pkt.priority);
+        self.queues[class].push_back(pkt);
+        if self.tracks_ingress {
+            self.ingress[class].push_back(ingress);
+        }
+        Admission::Queued
+    }
+
     /// Marks an ECN-capable frame arriving at `pkt` if the queue it finds exceeds
     /// the threshold (DCTCP's instantaneous-queue marking).
     #[inline]
     pub fn mark(&mut self, pkt: &mut Packet) {
         if self.queued_bytes > self.ecn_threshold {
             if let PacketKind::Data { ect: true, ce, .. } = &mut pkt.kind {
+                if let Some(red) = self.red.as_mut() {
+                    if !red.marks(self.queued_bytes) {
+                        return;
+                    }
+                }
                 *ce = true;
                 self.ecn_marks += 1;
             }
         }
     }
 
-    /// Takes the next frame to send (highest priority first).
+    /// Takes the next frame to send (highest priority first), skipping classes whose
+    /// head frame's priority is paused; its ingress port is then in
+    /// [`Port::last_ingress`] (when tracked).
     #[inline]
     pub fn dequeue(&mut self, now: Time) -> Option<Packet> {
-        let pkt = self.queues.iter_mut().find_map(|q| q.pop_front())?;
+        if self.paused == 0 && !self.special {
+            let pkt = self.queues.iter_mut().find_map(|q| q.pop_front())?;
+            self.monitor.advance(now, self.queued_bytes);
+            self.queued_bytes -= pkt.bytes as u64;
+            return Some(pkt);
+        }
+        self.dequeue_special(now)
+    }
+
+    /// [`Port::dequeue`] under a pause, ETS or ingress tracking.
+    #[cold]
+    #[inline(never)]
+    fn dequeue_special(&mut self, now: Time) -> Option<Packet> {
+        let class = self.next_class()?;
+        let pkt = self.queues[class].pop_front().expect("non-empty class");
+        if self.tracks_ingress {
+            self.last_ingress = self.ingress[class].pop_front().unwrap_or(NO_INGRESS);
+        }
         self.monitor.advance(now, self.queued_bytes);
         self.queued_bytes -= pkt.bytes as u64;
         Some(pkt)
+    }
+
+    /// The class the next frame comes from, if any may be sent now: the first
+    /// strict-priority class with a frame, else the weighted class whose turn it is.
+    #[inline]
+    fn next_class(&mut self) -> Option<usize> {
+        let Some(ets) = self.ets.as_mut() else {
+            if self.paused == 0 {
+                return self.queues.iter().position(|q| !q.is_empty());
+            }
+            return self.queues.iter().position(|q| q.front().is_some_and(|p| !self.is_paused(p.priority)));
+        };
+        let (queues, paused) = (&self.queues, self.paused);
+        let head = |c: usize| queues[c].front().filter(|p| paused & (1 << (p.priority & 7)) == 0).map(|p| p.bytes as u64);
+        if let Some(c) = (0..queues.len()).find(|&c| !ets.is_weighted(c) && head(c).is_some()) {
+            return Some(c);
+        }
+        if !(0..queues.len()).any(|c| head(c).is_some()) {
+            return None;
+        }
+        Some(ets.pick(head))
+    }
+
+    /// Whether a queued frame may be sent now (one waits whose priority is not paused).
+    #[inline]
+    pub fn has_eligible(&self) -> bool {
+        self.queued_bytes != 0
+            && (self.paused == 0 || self.queues.iter().any(|q| q.front().is_some_and(|p| !self.is_paused(p.priority))))
+    }
+
+    /// Serves the priorities with a weight by DWRR (802.1Qaz ETS), one class per
+    /// priority, the others by strict priority before them.
+    pub fn set_ets(&mut self, weights: &[u32; 8]) {
+        self.set_priorities(8);
+        let by_class: Vec<u32> = (0..8).map(|c| weights[7 - c]).collect();
+        self.ets = Some(Box::new(Dwrr::new(&by_class)));
+        self.special = true;
+    }
+
+    /// Remembers each queued frame's ingress port from now on (PFC accounting).
+    pub fn track_ingress(&mut self) {
+        self.tracks_ingress = true;
+        self.special = true;
+    }
+
+    /// Whether priority `q` is paused at this transmitter.
+    #[inline(always)]
+    pub fn is_paused(&self, q: u8) -> bool {
+        self.paused & (1 << (q & 7)) != 0
+    }
+
+    /// Copies the PFC state the event loop reads into the port's mirrors.
+    #[inline]
+    pub fn sync_pfc(&mut self) {
+        self.paused = self.pfc.paused;
+        self.pause_pending = self.pfc.has_pending();
     }
 
     /// Adds a frame produced at this node (a host's own frames) to the queue,
@@ -176,6 +343,9 @@ impl Port {
         self.queued_bytes += pkt.bytes as u64;
         let class = self.class_of(pkt.priority);
         self.queues[class].push_back(pkt);
+        if self.tracks_ingress {
+            self.ingress[class].push_back(NO_INGRESS);
+        }
     }
 
     /// Whether any frame waits.
@@ -227,7 +397,7 @@ mod tests {
     #[test]
     fn idle_port_sends_at_once_and_link_adds_delays() {
         let mut p = port();
-        assert_eq!(p.admit(Time::ZERO, frame(1000)), Admission::SendNow);
+        assert_eq!(p.admit(Time::ZERO, frame(1000), NO_INGRESS, false), Admission::SendNow);
         let (arrival, was_empty) = p.transmit(Time::ZERO, frame(1000));
         assert!(was_empty);
         assert_eq!(arrival, Time::from_ns(800) + Time::from_us(1));
@@ -239,9 +409,9 @@ mod tests {
         let mut p = port();
         p.transmit(Time::ZERO, frame(1000));
         for _ in 0..3 {
-            assert_eq!(p.admit(Time::ZERO, frame(1000)), Admission::Queued);
+            assert_eq!(p.admit(Time::ZERO, frame(1000), NO_INGRESS, false), Admission::Queued);
         }
-        assert_eq!(p.admit(Time::ZERO, frame(1000)), Admission::Dropped);
+        assert_eq!(p.admit(Time::ZERO, frame(1000), NO_INGRESS, false), Admission::Dropped);
         assert_eq!(p.queued_bytes, 3000);
         assert_eq!(p.dropped_frames, 1);
     }
@@ -254,8 +424,8 @@ mod tests {
         let mut high = frame(100);
         high.priority = 3;
         high.flow = 7;
-        p.admit(Time::ZERO, frame(100));
-        p.admit(Time::ZERO, high);
+        p.admit(Time::ZERO, frame(100), NO_INGRESS, false);
+        p.admit(Time::ZERO, high, NO_INGRESS, false);
         assert_eq!(p.dequeue(Time::ZERO).unwrap().flow, 7);
         assert_eq!(p.dequeue(Time::ZERO).unwrap().flow, 0);
     }

@@ -67,6 +67,11 @@ fn wire(config: &SimConfig, seed: u64) -> Result<Wiring, ConfigError> {
             w.ports.push(port);
         }
     }
+    for p in 0..w.ports.len() {
+        let (node, peer) = (w.ports[p].node as usize, w.ports[p].peer);
+        let back = w.ports_of[peer as usize].iter().find(|&&(_, to)| to as usize == node).expect("both directions");
+        w.ports[p].reverse = back.0;
+    }
     for (i, node) in config.nodes.iter().enumerate() {
         if node.kind == NodeKind::Host && w.ports_of[i].len() != 1 {
             let msg = format!("host \"{}\" must have exactly one link (it has {})", node.name, w.ports_of[i].len());
@@ -254,7 +259,37 @@ impl Simulation {
         config.tcp.check().map_err(|m| ConfigError::new("transport", m))?;
         check_incast(&config)?;
         ecn_thresholds(&config, &mut w)?;
+        {
+            let ports_of = &w.ports_of;
+            let find = |r: PortRef, key: &str| -> Result<u32, ConfigError> {
+                ports_of.get(r.node).and_then(|l| l.iter().find(|&&(_, peer)| peer as usize == r.peer)).map(|&(p, _)| p)
+                    .ok_or_else(|| ConfigError::new(key, "no link joins these two nodes"))
+            };
+            super::pfc::configure(&config, &mut w.ports, find)?;
+        }
+        let pfc_on = config.pfc.lossless != 0;
+        if config.ets.is_on() {
+            let ets: Vec<u32> = match &config.ets.ports {
+                None => (0..w.ports.len() as u32).filter(|&p| !w.ports[p as usize].is_host).collect(),
+                Some(list) => list.iter().enumerate().map(|(i, &r)| find_port(&w, r, &format!("ets.ports[{i}]"))).collect::<Result<_, _>>()?,
+            };
+            for p in ets {
+                if w.ports[p as usize].is_host {
+                    return Err(ConfigError::new("ets.ports", "names a host's port; ETS runs at switch egress ports"));
+                }
+                w.ports[p as usize].set_ets(&config.ets.weights);
+            }
+        }
+        if let crate::cc::SchemeConfig::Dcqcn(params) = &config.scheme {
+            params.check().map_err(|m| ConfigError::new("scheme.k_max_kb", m))?;
+        }
         for p in cp_ports(&config, &w)? {
+            if let crate::cc::SchemeConfig::Dcqcn(params) = &config.scheme {
+                let rng = Rng::stream(seed, &format!("red:{}", w.names[p as usize]));
+                let port = &mut w.ports[p as usize];
+                port.ecn_threshold = params.k_min;
+                port.red = Some(Box::new(crate::net::Red { params: params.clone(), rng }));
+            }
             let port = &w.ports[p as usize];
             let init = CpInit { capacity: port.rate, buffer: port.buffer, cpid: p };
             let rng = Rng::stream(seed, &format!("cp:{}", w.names[p as usize]));
@@ -329,6 +364,12 @@ impl Simulation {
             conns: Vec::new(),
             incast: None,
             free_slots: Vec::new(),
+            pfc_on,
+            cnp_interval: match &config.scheme {
+                crate::cc::SchemeConfig::Dcqcn(p) => p.cnp_interval,
+                _ => Time::ZERO,
+            },
+            pfc_mtu: super::pfc::frame_limit(&config),
             now: crate::units::Time::ZERO,
             events: 0,
             wall_seconds: 0.0,

@@ -6,8 +6,10 @@
 
 mod arrivals;
 mod build;
+mod dcqcn;
 mod fair;
 mod incast;
+mod pfc;
 mod report;
 mod transport;
 mod sources;
@@ -15,6 +17,7 @@ mod sources;
 use crate::cc::{Arrival, Notify};
 use crate::config::{SimConfig, TimelineEntry};
 use crate::monitor::Sampler;
+use crate::net::pfc::NO_INGRESS;
 use crate::net::{Admission, Host, Port, Routes};
 use crate::packet::{Packet, PacketKind};
 use crate::report::RunReport;
@@ -53,6 +56,12 @@ pub struct Simulation {
     /// which every frame touches).
     source_of: Vec<Option<u32>>,
     free_slots: Vec<u32>,
+    /// Whether any priority is lossless anywhere (PFC).
+    pfc_on: bool,
+    /// DCQCN's notification-point interval (zero without DCQCN).
+    cnp_interval: Time,
+    /// The largest frame of the run (PFC's refresh lead).
+    pfc_mtu: u32,
     now: Time,
     events: u64,
     wall_seconds: f64,
@@ -110,7 +119,7 @@ impl Simulation {
         self.finish()
     }
 
-    #[inline]
+    #[inline(always)]
     fn dispatch(&mut self, event: Event) {
         match event {
             Event::LinkArrival { port } => self.on_link_arrival(port),
@@ -140,6 +149,7 @@ impl Simulation {
             }
             Event::Sample => self.sample(),
             Event::ConnTimer { conn, generation } => self.on_conn_timer(conn, generation),
+            Event::PauseEnd { port, generation } => self.on_pause_end(port, generation),
         }
     }
 
@@ -154,14 +164,28 @@ impl Simulation {
             self.receive(pkt);
         } else {
             let out = self.routes.next_port(node, pkt.dst);
-            self.enqueue(out, pkt);
+            self.enqueue_from(out, pkt, port);
         }
     }
 
-    /// A frame arrives at switch port `out`.
+    /// A frame produced at a switch (a notification) goes to its port `out`.
     #[inline]
-    fn enqueue(&mut self, out: u32, mut pkt: Packet) {
+    fn enqueue(&mut self, out: u32, pkt: Packet) {
+        self.enqueue_from(out, pkt, NO_INGRESS);
+    }
+
+    /// A frame that arrived over port `ingress` goes to switch port `out`.
+    #[inline]
+    fn enqueue_from(&mut self, out: u32, mut pkt: Packet, ingress: u32) {
         let now = self.now;
+        let lossless = self.is_lossless(ingress, pkt.priority);
+        let ingress = match lossless {
+            false => NO_INGRESS,
+            true => match self.pfc_pre_admit(out, &pkt, ingress) {
+                Some(ingress) => ingress,
+                None => return,
+            },
+        };
         let port = &mut self.ports[out as usize];
         if pkt.is_data() && port.cp.as_mut().is_some_and(|cp| cp.drops(port.queued_bytes, pkt.priority)) {
             port.drop_by_policy(pkt.bytes);
@@ -172,7 +196,7 @@ impl Simulation {
             return;
         }
         port.mark(&mut pkt);
-        let admission = port.admit(now, pkt);
+        let admission = if port.in_pfc { port.admit(now, pkt, ingress, lossless) } else { port.admit_plain(now, pkt) };
         match admission {
             Admission::SendNow => self.transmit(out, pkt),
             Admission::Queued => {
@@ -257,6 +281,10 @@ impl Simulation {
             self.host_send(node);
             return;
         }
+        if port.in_pfc {
+            self.pfc_port_free(out);
+            return;
+        }
         if let Some(pkt) = port.dequeue(now) {
             self.transmit(out, pkt);
             let port = &mut self.ports[out as usize];
@@ -270,12 +298,14 @@ impl Simulation {
 
     /// A frame reached its destination node.
     fn receive(&mut self, pkt: Packet) {
-        let flow = &mut self.flows[pkt.flow as usize];
         match pkt.kind {
-            PacketKind::Data { .. } => {
-                let conn = flow.conn;
+            PacketKind::Data { ce, .. } => {
+                let conn = self.flows[pkt.flow as usize].conn;
                 if conn != NO_CONN && !self.receive_segment(&pkt, conn) {
                     return;
+                }
+                if ce && conn == NO_CONN {
+                    self.notification_point(pkt.flow);
                 }
                 let flow = &mut self.flows[pkt.flow as usize];
                 flow.counters.delivered_frames += 1;
@@ -289,12 +319,14 @@ impl Simulation {
                 }
             }
             PacketKind::Notification { cpid, feedback } => {
+                let flow = &mut self.flows[pkt.flow as usize];
                 flow.counters.notifications += 1;
                 if flow.rp.on_feedback(self.now, cpid, &feedback) {
                     self.rp_changed(pkt.flow);
                 }
             }
             PacketKind::Ack { next, ece } => self.receive_ack(pkt.flow, next, ece),
+            PacketKind::Pause { mask, quanta } => self.on_pause(pkt.flow, mask, quanta),
         }
     }
 }

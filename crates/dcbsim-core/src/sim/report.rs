@@ -1,7 +1,7 @@
 //! Turning a finished (or stopped) simulation into a [`RunReport`].
 
 use super::Simulation;
-use crate::report::{ClassReport, FlowReport, PortReport, RunReport};
+use crate::report::{ClassReport, FlowReport, PfcPortReport, PortReport, RunReport};
 use crate::units::Time;
 
 impl Simulation {
@@ -85,6 +85,27 @@ impl Simulation {
         classes
     }
 
+    /// PFC counters of every port (none without PFC).
+    fn pfc_reports(&self) -> Vec<PfcPortReport> {
+        if !self.pfc_on {
+            return Vec::new();
+        }
+        let now = self.now;
+        (0..self.ports.len())
+            .map(|p| {
+                let pfc = &self.ports[p].pfc;
+                PfcPortReport {
+                    name: self.port_names[p].clone(),
+                    pause_sent: pfc.pause_tx,
+                    pause_received: pfc.pause_rx,
+                    paused_time: std::array::from_fn(|q| pfc.paused_time(q, now)),
+                    ingress_bytes: pfc.rx_bytes,
+                    headroom_drops: pfc.headroom_drops,
+                }
+            })
+            .collect()
+    }
+
     /// Stops here and reports.
     pub fn finish(mut self) -> RunReport {
         let in_network = self.in_network();
@@ -145,6 +166,7 @@ impl Simulation {
             arrivals,
             incast: self.incast_report(),
             classes,
+            pfc: self.pfc_reports(),
             simulated: self.now.max(Time::ZERO),
             events: self.events,
             wall_seconds: self.wall_seconds,

@@ -19,13 +19,20 @@ impl Simulation {
             return;
         }
         if port.has_queued() {
-            let pkt = port.dequeue(now).expect("queued");
-            self.transmit(nic, pkt);
-            self.nic_wake(nic);
-            return;
+            if let Some(pkt) = port.dequeue(now) {
+                self.transmit(nic, pkt);
+                self.nic_wake(nic);
+                return;
+            }
         }
+        let paused = port.paused;
         while let Some(f) = self.hosts[node as usize].as_mut().expect("a host").ready.pop_front() {
             let flow = &mut self.flows[f as usize];
+            if paused != 0 && paused & (1 << (flow.priority & 7)) != 0 {
+                // PFC holds the flow's priority: it waits, still in the ring.
+                self.hosts[node as usize].as_mut().expect("a host").parked.push(f);
+                continue;
+            }
             flow.in_ring = false;
             if !flow.has_backlog() {
                 continue;
@@ -52,6 +59,7 @@ impl Simulation {
             self.take_segment(f, conn, now)
         };
         let flow = &mut self.flows[f as usize];
+        let ect = ect | flow.ecn_capable;
         let pkt = Packet::new(f, bytes, flow.dst, flow.priority, PacketKind::Data { seq, ect, ce: false });
         let changed = flow.rp.on_sent(now, bytes);
         self.transmit(nic, pkt);
@@ -64,7 +72,7 @@ impl Simulation {
     /// Makes sure the NIC is called again when it frees, if anything waits for it.
     pub(super) fn nic_wake(&mut self, nic: u32) {
         let port = &self.ports[nic as usize];
-        let waiting = port.has_queued() || !self.hosts[port.node as usize].as_ref().expect("a host").ready.is_empty();
+        let waiting = port.has_eligible() || !self.hosts[port.node as usize].as_ref().expect("a host").ready.is_empty();
         if waiting && !port.free_pending {
             let at = port.busy_until.max(self.now);
             self.ports[nic as usize].free_pending = true;
@@ -122,7 +130,7 @@ impl Simulation {
         let nic = host.nic;
         let port = &self.ports[nic as usize];
         let nic_idle = port.busy_until <= self.now && !port.free_pending;
-        if nic_idle && host.ready.is_empty() && !port.has_queued() {
+        if nic_idle && host.ready.is_empty() && !port.has_queued() && port.paused == 0 {
             // Fast path: nobody else waits for the NIC.
             self.send_frame(f, nic);
             self.nic_wake(nic);

@@ -136,11 +136,11 @@ impl Simulation {
 
     /// Host `node` sends a control frame: at once if its NIC is free, else ahead of
     /// its flows' data when the NIC frees.
-    fn send_control(&mut self, node: u32, pkt: Packet) {
+    pub(super) fn send_control(&mut self, node: u32, pkt: Packet) {
         let now = self.now;
         let nic = self.hosts[node as usize].as_ref().expect("a host").nic;
         let port = &mut self.ports[nic as usize];
-        if port.busy_until <= now && !port.free_pending && !port.has_queued() {
+        if port.busy_until <= now && !port.free_pending && !port.has_queued() && !port.is_paused(pkt.priority) {
             self.transmit(nic, pkt);
         } else {
             port.push_local(now, pkt);

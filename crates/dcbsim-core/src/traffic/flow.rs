@@ -78,6 +78,11 @@ pub struct Flow {
     /// `remaining` says only whether the window lets a segment go (`u64::MAX`) or not
     /// (0): the transport's sender decides what to send.
     pub conn: u32,
+    /// Whether its frames are ECN-capable without a transport (a DCQCN flow: the
+    /// receiver answers marks with CNPs).
+    pub ecn_capable: bool,
+    /// When its receiver last sent a CNP (DCQCN's notification point).
+    pub last_cnp: Option<Time>,
     gap: TransmitMemo,
     jitter: f64,
     gap_factor: f64,
@@ -99,7 +104,10 @@ impl Flow {
             Some(cap) => rp.rate().min(cap),
             None => rp.rate(),
         };
+        let ecn_capable = matches!(rp, ReactionPointKind::Dcqcn(_));
         Flow {
+            ecn_capable,
+            last_cnp: None,
             src: spec.src as u32,
             dst: spec.dst as u32,
             frame_bytes: spec.frame_bytes,
