@@ -67,10 +67,12 @@ fn wire(config: &SimConfig, seed: u64) -> Result<Wiring, ConfigError> {
             w.ports.push(port);
         }
     }
+    // A link's two ports are made one after the other, so each port's reverse is its
+    // pair (a lookup among the peer's ports would be quadratic on a large switch).
     for p in 0..w.ports.len() {
-        let (node, peer) = (w.ports[p].node as usize, w.ports[p].peer);
-        let back = w.ports_of[peer as usize].iter().find(|&&(_, to)| to as usize == node).expect("both directions");
-        w.ports[p].reverse = back.0;
+        let back = p ^ 1;
+        debug_assert_eq!((w.ports[back].node, w.ports[back].peer), (w.ports[p].peer, w.ports[p].node));
+        w.ports[p].reverse = back as u32;
     }
     for (i, node) in config.nodes.iter().enumerate() {
         if node.kind == NodeKind::Host && w.ports_of[i].len() != 1 {
