@@ -90,8 +90,9 @@ def test_progress_is_reported_and_exceptions_propagate(small_text):
     s = dcbsim.loads(small_text)
     seen = []
     dcbsim.run(s, progress=seen.append)
-    assert len(seen) == 100 and seen[-1] == pytest.approx(1.0)
-    assert seen == sorted(seen)
+    # Slices follow wall time, and none is longer than 1 % of the run.
+    assert len(seen) >= 100 and seen[-1] == pytest.approx(1.0)
+    assert seen == sorted(seen) and max(b - a for a, b in zip([0.0, *seen], seen)) <= 0.0100001
 
     def boom(fraction):
         if fraction > 0.3:

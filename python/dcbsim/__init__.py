@@ -9,6 +9,7 @@ Ethernet (IEEE 802.1Qau QCN and the schemes that followed it).
 
 from __future__ import annotations
 
+import operator
 import os
 from typing import Any, Callable, Sequence
 
@@ -20,18 +21,56 @@ ScenarioError.__module__ = "dcbsim"
 __all__ = ["Scenario", "ScenarioError", "Result", "load", "loads", "run", "sweep", "__version__"]
 
 
-def load(path: str | os.PathLike[str], overrides: Sequence[str] | None = None) -> Scenario:
+MAX_SEED = (1 << 64) - 1
+
+
+def _overrides(overrides: Sequence[str] | None) -> list[str]:
+    """The overrides as a list of strings; a lone string is refused (it would be read
+    character by character)."""
+    if overrides is None:
+        return []
+    if isinstance(overrides, (str, bytes)):
+        raise TypeError(f"overrides must be a list of \"key.path=value\" strings, not a string (got {overrides!r}); wrap it in a list")
+    items = list(overrides)
+    bad = [o for o in items if not isinstance(o, str)]
+    if bad:
+        raise TypeError(f"overrides must be strings \"key.path=value\" (got {bad[0]!r})")
+    return items
+
+
+def check_seed(seed: Any) -> int:
+    """``seed`` as an int in 0..=2**64-1, or a ValueError/TypeError saying what is allowed
+    (a bool, float or string is refused rather than converted)."""
+    if isinstance(seed, bool) or not hasattr(seed, "__index__"):
+        raise TypeError(f"seed must be an integer in 0..={MAX_SEED} (got {seed!r})")
+    value = operator.index(seed)
+    if not 0 <= value <= MAX_SEED:
+        raise ValueError(f"seed must be an integer in 0..={MAX_SEED} (got {value})")
+    return value
+
+
+def load(
+    path: str | os.PathLike[str],
+    overrides: Sequence[str] | None = None,
+    max_memory_gb: float | None = None,
+) -> Scenario:
     """Reads and validates a scenario file; ``overrides`` are ``"key.path=value"`` strings.
 
     Raises :class:`ScenarioError` with a one-line message naming the file, line,
-    column and key.
+    column and key. A run estimated to need more than ``max_memory_gb`` (default 4)
+    is refused with the figure.
     """
-    return Scenario.load(os.fspath(path), list(overrides or []))
+    return Scenario.load(os.fspath(path), _overrides(overrides), max_memory_gb)
 
 
-def loads(text: str, file: str = "<string>", overrides: Sequence[str] | None = None) -> Scenario:
+def loads(
+    text: str,
+    file: str = "<string>",
+    overrides: Sequence[str] | None = None,
+    max_memory_gb: float | None = None,
+) -> Scenario:
     """Reads and validates a scenario given as TOML text."""
-    return Scenario.loads(text, file, list(overrides or []))
+    return Scenario.loads(text, file, _overrides(overrides), max_memory_gb)
 
 
 def run(
@@ -46,9 +85,7 @@ def run(
     """
     if not isinstance(scenario, Scenario):
         scenario = load(scenario)
-    seed = scenario.seed if seed is None else int(seed)
-    if seed < 0:
-        raise ValueError(f"seed must be >= 0 (got {seed})")
+    seed = scenario.seed if seed is None else check_seed(seed)
     raw = scenario.run(seed, progress)
     return Result(raw, scenario, seed)
 
@@ -66,4 +103,6 @@ def sweep(
     Runs already complete in ``out`` are not run again."""
     from dcbsim.sweeps import run_sweep
 
+    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
+        raise ValueError(f"jobs must be an integer >= 1 (got {jobs!r})")
     return run_sweep(sweep_file, os.fspath(out), executor, jobs, progress)

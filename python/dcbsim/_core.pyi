@@ -3,6 +3,7 @@
 from typing import Any, Callable
 
 __version__: str
+DEFAULT_MAX_MEMORY_GB: float
 
 class ScenarioError(ValueError):
     """A scenario that cannot run: the message names the file, position and key."""
@@ -11,10 +12,10 @@ class Scenario:
     """A validated scenario."""
 
     @staticmethod
-    def load(path: str, overrides: list[str] = ...) -> Scenario:
+    def load(path: str, overrides: list[str] = ..., max_memory_gb: float | None = ...) -> Scenario:
         """Reads and validates the scenario file at ``path``, after ``overrides``."""
     @staticmethod
-    def loads(text: str, file: str = ..., overrides: list[str] = ...) -> Scenario:
+    def loads(text: str, file: str = ..., overrides: list[str] = ..., max_memory_gb: float | None = ...) -> Scenario:
         """Reads and validates a scenario given as text."""
     @property
     def file(self) -> str:
@@ -40,6 +41,9 @@ class Scenario:
     @property
     def size(self) -> tuple[int, int, int]:
         """Numbers of nodes, links and flows."""
+    @property
+    def estimate(self) -> tuple[float, float]:
+        """The run's estimated needs: ``(memory_bytes, events)`` (events at most)."""
     def run(
         self,
         seed: int,

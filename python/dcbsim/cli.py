@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import math
 import os
+import signal
 import sys
+import threading
 import time
 from typing import Sequence
 
 import dcbsim
 from dcbsim import outputs
+from dcbsim._core import DEFAULT_MAX_MEMORY_GB
 from dcbsim.table import summary_table
 
 
@@ -20,21 +24,59 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"dcbsim: error: {message}\n")
 
 
+def _seed(text: str) -> int:
+    """``--seed``: an integer in 0..=2**64-1."""
+    try:
+        return dcbsim.check_seed(int(text))
+    except (TypeError, ValueError):
+        raise argparse.ArgumentTypeError(f"must be an integer in 0..={dcbsim.MAX_SEED} (got {text!r})") from None
+
+
+def _memory_gb(text: str) -> float:
+    """``--max-memory-gb``: a finite number > 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"must be a number of GB > 0 (got {text!r})")
+    return value
+
+
+def _jobs(text: str) -> int:
+    """``--jobs``: an integer >= 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 1 (got {text!r})")
+    return value
+
+
+def _memory_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--max-memory-gb", type=_memory_gb, metavar="GB",
+                   help=f"refuse runs estimated to need more memory (default {DEFAULT_MAX_MEMORY_GB:g})")
+
+
 def _parser() -> argparse.ArgumentParser:
     p = _Parser(prog="dcbsim", description="Simulate congestion management in Data Center Bridging Ethernet.")
     p.add_argument("--version", action="version", version=f"dcbsim {dcbsim.__version__}")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
     run = sub.add_parser("run", help="run a scenario and write results, a manifest and plots")
     run.add_argument("file", help="scenario file (TOML)")
-    run.add_argument("--out", required=True, help="output directory")
+    run.add_argument("--out", required=True, help="output directory (must be empty or new, unless --overwrite)")
+    run.add_argument("--overwrite", action="store_true", help="replace the contents of a non-empty --out")
     run.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a scenario key")
-    run.add_argument("--seed", type=int, help="seed (default: the scenario's)")
+    run.add_argument("--seed", type=_seed, help="seed (default: the scenario's)")
     run.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
+    _memory_option(run)
     sweep = sub.add_parser("sweep", help="run a parameter sweep (resumable) into one Parquet dataset")
     sweep.add_argument("file", help="sweep file, or a scenario with a [sweep] table")
     sweep.add_argument("--out", help="output directory (required unless --list)")
     sweep.add_argument("--list", action="store_true", help="print the expanded runs and stop")
-    sweep.add_argument("--jobs", type=int, help="local worker processes (default: all cores)")
+    sweep.add_argument("--jobs", type=_jobs, help="local worker processes (default: all cores)")
+    _memory_option(sweep)
     sweep.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run on this Dask scheduler")
     repro = sub.add_parser("repro", help="reproduce a paper's claims: table and figures")
     from dcbsim.papers import TITLES
@@ -48,6 +90,7 @@ def _parser() -> argparse.ArgumentParser:
     check = sub.add_parser("validate", help="check a scenario without running it")
     check.add_argument("file", help="scenario file (TOML)")
     check.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a scenario key")
+    _memory_option(check)
     return p
 
 
@@ -57,34 +100,62 @@ def _fail(message: str, status: int = 2) -> int:
 
 
 def _progress_bar(scenario: dcbsim.Scenario):
-    """A tqdm bar over simulated time when stderr is a terminal, else nothing."""
+    """A tqdm bar over simulated time when stderr is a terminal, else nothing. The run
+    calls back about ten times a second of wall time, so the bar and its clock move
+    however long the simulated slices."""
     if not sys.stderr.isatty():
         return None, None
     from tqdm import tqdm
 
-    bar = tqdm(total=100, desc=scenario.name, unit="%", bar_format="{l_bar}{bar}| {elapsed}<{remaining}", leave=False)
+    bar = tqdm(total=1000, desc=scenario.name, unit="‰", bar_format="{l_bar}{bar}| {elapsed}<{remaining}", leave=False)
 
     def update(fraction: float) -> None:
-        bar.update(round(100 * fraction) - bar.n)
+        bar.update(round(1000 * fraction) - bar.n)
+        bar.refresh()
 
     return bar, update
 
 
 def _run(args: argparse.Namespace) -> int:
-    if args.seed is not None and args.seed < 0:
-        return _fail(f"--seed must be >= 0 (got {args.seed})")
-    scenario = dcbsim.load(args.file, args.set)
+    scenario = dcbsim.load(args.file, args.set, args.max_memory_gb)
+    outputs.check_out(args.out, args.overwrite)
+    outputs.remove_stale_stages(args.out)
     seed = scenario.seed if args.seed is None else args.seed
     bar, update = _progress_bar(scenario)
     started = time.perf_counter()
     try:
         result = dcbsim.run(scenario, seed=seed, progress=update)
+    except KeyboardInterrupt as e:
+        return _fail("interrupted; no output written", _signal_status(e))
     finally:
         if bar is not None:
             bar.close()
     summary = result.summary
-    with outputs.staged(args.out) as stage:
+    try:
+        _write_run(args, scenario, seed, result, started)
+    except (OSError, MemoryError, pl_errors()) as e:
+        return _fail(f"--out {args.out}: cannot write the results: {_reason(e)}; nothing written", 1)
+    print(summary_table(summary))
+    print(f"results in {args.out}")
+    return 0
+
+
+def pl_errors() -> type[Exception]:
+    """The base class of polars' own errors (raised when a write fails)."""
+    import polars as pl
+
+    return pl.exceptions.PolarsError
+
+
+def _reason(e: BaseException) -> str:
+    text = getattr(e, "strerror", None) or str(e) or type(e).__name__
+    return " ".join(str(text).split())
+
+
+def _write_run(args: argparse.Namespace, scenario: dcbsim.Scenario, seed: int, result: dcbsim.Result, started: float) -> None:
+    with outputs.staged(args.out, args.overwrite) as stage:
         result.to_polars().write_parquet(os.path.join(stage, "results.parquet"))
+        summary = result.summary
         outputs.write_json(os.path.join(stage, "summary.json"), summary)
         with open(os.path.join(stage, "summary.txt"), "w", encoding="utf-8") as f:
             f.write(summary_table(summary, max_rows=None) + "\n")
@@ -97,15 +168,14 @@ def _run(args: argparse.Namespace) -> int:
             plot.save_all(result, stage)
         wall = time.perf_counter() - started
         outputs.write_json(os.path.join(stage, "manifest.json"), outputs.manifest(scenario, seed, wall, sys.argv))
-    print(summary_table(summary))
-    print(f"results in {args.out}")
-    return 0
 
 
 def _validate(args: argparse.Namespace) -> int:
-    scenario = dcbsim.load(args.file, args.set)
+    scenario = dcbsim.load(args.file, args.set, args.max_memory_gb)
     nodes, links, flows = scenario.size
-    print(f"ok: {scenario.name} ({nodes} nodes, {links} links, {flows} flows, scheme {scenario.scheme})")
+    memory, events = scenario.estimate
+    print(f"ok: {scenario.name} ({nodes} nodes, {links} links, {flows} flows, scheme {scenario.scheme}; "
+          f"about {memory / 1e9:.3g} GB of memory, at most {events:.3g} events)")
     return 0
 
 
@@ -114,12 +184,13 @@ def _sweep(args: argparse.Namespace) -> int:
 
     spec = sweepfile.load(args.file)
     if args.list:
-        print(sweeps.describe(spec.runs()))
+        for line in sweeps.describe_lines(spec.iter_runs()):
+            print(line)
         return 0
     if not args.out:
         return _fail("sweep: --out is required (or --list)")
-    if args.jobs is not None and args.jobs < 1:
-        return _fail(f"--jobs must be >= 1 (got {args.jobs})")
+    if os.path.exists(args.out) and not os.path.isdir(args.out):
+        return _fail(f"--out {args.out}: exists and is not a directory")
     client, executor = sweeps.dask_executor(args.scheduler) if args.scheduler else (None, None)
     bar = None
     if sys.stderr.isatty():
@@ -133,7 +204,9 @@ def _sweep(args: argparse.Namespace) -> int:
             bar.update(done - bar.n)
 
     try:
-        sweeps.run_sweep(spec, args.out, executor, args.jobs, progress)
+        sweeps.run_sweep(spec, args.out, executor, args.jobs, progress, args.max_memory_gb)
+    except KeyboardInterrupt as e:
+        return _fail(f"interrupted; the runs finished so far are kept in {args.out} (run the sweep again to resume)", _signal_status(e))
     finally:
         if bar is not None:
             bar.close()
@@ -162,9 +235,24 @@ def _repro(args: argparse.Namespace) -> int:
     return 0
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, handled as Ctrl-C is: workers stopped, finished work kept, one line."""
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise Terminated()
+
+
+def _signal_status(e: BaseException) -> int:
+    """128 + the signal: 143 for SIGTERM, 130 for Ctrl-C."""
+    return 143 if isinstance(e, Terminated) else 130
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``dcbsim`` command; returns the exit status."""
     args = _parser().parse_args(argv)
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _terminate)
     try:
         from dcbsim import models_cli
 
@@ -174,10 +262,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(str(e))
     except RuntimeError as e:
         return _fail(str(e), 1)
-    except KeyboardInterrupt:
-        return _fail("interrupted; no output written", 130)
-    except OSError as e:
-        return _fail(str(e), 1)
+    except outputs.OutError as e:
+        return _fail(str(e), e.status)
+    except TypeError as e:
+        return _fail(str(e))
+    except KeyboardInterrupt as e:
+        return _fail("interrupted", _signal_status(e))
+    except (OSError, MemoryError) as e:
+        return _fail(_reason(e) if isinstance(e, MemoryError) else str(e), 1)
+    except Exception as e:  # noqa: BLE001 - never a traceback; say what broke
+        return _fail(f"unexpected {type(e).__name__}: {_reason(e)}", 1)
 
 
 if __name__ == "__main__":

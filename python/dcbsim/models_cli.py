@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 
 from dcbsim.analysis import dcc, dsm, fluid, maxmin, qcn_convergence
 
@@ -127,7 +128,16 @@ def _maxmin(args: argparse.Namespace) -> int:
 
 
 def _qcn(args: argparse.Namespace) -> int:
-    rates = [float(x) * 1e6 for x in args.rates_mbps.split(",")]
+    try:
+        rates = [float(x) * 1e6 for x in args.rates_mbps.split(",")]
+    except ValueError:
+        raise ValueError(f"--rates-mbps: expected numbers separated by commas (got {args.rates_mbps!r})") from None
+    if len(rates) < 2 or not all(math.isfinite(r) and r > 0 for r in rates):
+        raise ValueError(f"--rates-mbps: needs two or more finite rates > 0 (got {args.rates_mbps!r})")
+    for name in ("capacity_gbps", "r_ai_mbps", "epsilon"):
+        value = getattr(args, name)
+        if not (math.isfinite(value) and value > 0):
+            raise ValueError(f"--{name.replace('_', '-')}: must be a finite number > 0 (got {value})")
     timer = args.timer_ms / 1e3 if args.timer_ms else None
     model = qcn_convergence.QcnModel(args.capacity_gbps * 1e9, r_ai_bps=args.r_ai_mbps * 1e6, variant=args.variant, timer_s=timer)
     p_fb = model.solve_p_fb(rates)

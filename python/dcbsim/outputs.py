@@ -53,15 +53,73 @@ def write_json(path: str, data: Any) -> None:
     os.replace(tmp, path)
 
 
+class OutError(Exception):
+    """``--out`` cannot be used; ``status`` is 2 for bad input, 1 for the environment."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def remove_stale_stages(outdir: str) -> None:
+    """Removes the temporary folders (``.NAME.tmp-PID-*``) that runs writing ``outdir``
+    left when they were killed: those whose process is gone, or that carry no process id."""
+    parent = os.path.dirname(os.path.abspath(outdir))
+    prefix = f".{os.path.basename(os.path.abspath(outdir))}.tmp-"
+    try:
+        names = os.listdir(parent)
+    except OSError:
+        return
+    for name in names:
+        if not name.startswith(prefix):
+            continue
+        pid = name[len(prefix):].split("-", 1)[0]
+        if not pid.isdigit() or not _pid_alive(int(pid)):
+            shutil.rmtree(os.path.join(parent, name), ignore_errors=True)
+
+
+def check_out(outdir: str, overwrite: bool) -> None:
+    """Refuses an ``--out`` that cannot take a run's outputs, before the run: not a
+    directory, not empty (unless ``overwrite``), or not writable."""
+    if os.path.exists(outdir) and not os.path.isdir(outdir):
+        raise OutError(f"--out {outdir}: exists and is not a directory", 2)
+    if os.path.isdir(outdir) and os.listdir(outdir) and not overwrite:
+        raise OutError(f"--out {outdir}: is not empty; pass --overwrite to replace its contents", 2)
+    parent = os.path.dirname(os.path.abspath(outdir))
+    try:
+        os.makedirs(parent, exist_ok=True)
+        with tempfile.TemporaryFile(dir=parent):
+            pass
+    except OSError as e:
+        raise OutError(f"--out {outdir}: cannot write there: {e.strerror or e}", 1) from None
+
+
 @contextlib.contextmanager
-def staged(outdir: str) -> Iterator[str]:
+def staged(outdir: str, overwrite: bool = False) -> Iterator[str]:
     """A temporary directory beside ``outdir``; its files move into ``outdir`` only if
-    the block completes, otherwise it is removed and ``outdir`` is left as it was."""
+    the block completes, otherwise it is removed and ``outdir`` is left as it was. With
+    ``overwrite`` the old contents of ``outdir`` are removed first, so no old file (a
+    plot of another run, say) stays beside the new ones. Stale temporary directories of
+    killed runs are removed."""
+    remove_stale_stages(outdir)
     parent = os.path.dirname(os.path.abspath(outdir))
     os.makedirs(parent, exist_ok=True)
-    stage = tempfile.mkdtemp(prefix=f".{os.path.basename(os.path.abspath(outdir))}.tmp-", dir=parent)
+    base = os.path.basename(os.path.abspath(outdir))
+    stage = tempfile.mkdtemp(prefix=f".{base}.tmp-{os.getpid()}-", dir=parent)
     try:
         yield stage
+        if overwrite and os.path.isdir(outdir):
+            shutil.rmtree(outdir)
         os.makedirs(outdir, exist_ok=True)
         for name in sorted(os.listdir(stage)):
             os.replace(os.path.join(stage, name), os.path.join(outdir, name))

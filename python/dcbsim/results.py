@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable
 
@@ -180,6 +182,11 @@ def convergence_time(
     ``window_s`` first smooths each rate with a moving average over that long;
     ``hold_s`` asks the ratio to hold for that long only, rather than to the end.
     """
+    if not (isinstance(epsilon, (int, float)) and 0 < epsilon <= 1):
+        raise ValueError(f"epsilon must be in (0, 1] (got {epsilon!r})")
+    for name, value in (("window_s", window_s), ("hold_s", hold_s)):
+        if value is not None and not (isinstance(value, (int, float)) and math.isfinite(value) and value >= 0):
+            raise ValueError(f"{name} must be a finite number >= 0 (got {value!r})")
     series = list(rates)
     if not series or len(time_s) == 0:
         return None

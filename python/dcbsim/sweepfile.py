@@ -37,7 +37,9 @@ import math
 import os
 import tomllib
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterator
+
+from dcbsim.constraint import Constraint, ConstraintError
 
 MASK = (1 << 64) - 1
 
@@ -88,33 +90,55 @@ class Sweep:
     seed: int = 1
     constraint: str | None = None
 
-    def combinations(self) -> list[dict[str, Any]]:
-        """The grid of variable values (groups in lock-step), constraint applied."""
+    def iter_combinations(self) -> Iterator[dict[str, Any]]:
+        """The grid of variable values (groups in lock-step), constraint applied, one
+        combination at a time: a grid of 10^10 points costs no memory."""
         groups: dict[str, list[Var]] = {}
         for v in self.vars:
             groups.setdefault(v.group, []).append(v)
-        axes = [[{v.name: v.values[i] for v in members} for i in range(len(members[0].values))] for members in groups.values()]
-        combos = [dict(kv for part in combo for kv in part.items()) for combo in itertools.product(*axes)]
-        return [c for c in combos if self._allowed(c)]
+        axes = [range(len(members[0].values)) for members in groups.values()]
+        members = list(groups.values())
+        check = self._constraint()
+        for point in itertools.product(*axes):
+            combo = {v.name: v.values[i] for group, i in zip(members, point) for v in group}
+            if check is None or self._allowed(check, combo):
+                yield combo
 
-    def _allowed(self, values: dict[str, Any]) -> bool:
+    def combinations(self) -> list[dict[str, Any]]:
+        """The grid as a list (see :meth:`iter_combinations`)."""
+        return list(self.iter_combinations())
+
+    def _constraint(self) -> Constraint | None:
         if not self.constraint:
-            return True
-        namespace = {"__builtins__": {}, "math": math, "abs": abs, "min": min, "max": max, **values}
+            return None
         try:
-            return bool(eval(self.constraint, namespace))  # noqa: S307 - the user's own sweep file
-        except Exception as e:  # noqa: BLE001 - any error in the expression is the user's to fix
-            raise SweepError(f"{self.file}: sweep.constraint: cannot evaluate {self.constraint!r}: {e}") from None
+            return Constraint(self.constraint, {v.name for v in self.vars})
+        except ConstraintError as e:
+            raise SweepError(f"{self.file}: sweep.constraint: {e}") from None
+
+    def _allowed(self, check: Constraint, values: dict[str, Any]) -> bool:
+        try:
+            return check.allows(values)
+        except ConstraintError as e:
+            raise SweepError(f"{self.file}: sweep.constraint: {self.constraint!r} {e}") from None
+
+    def size(self) -> int:
+        """The number of runs before the constraint: the product of the axes, repeated."""
+        sizes = {v.group: len(v.values) for v in self.vars}
+        return math.prod(sizes.values()) * self.repeat
+
+    def iter_runs(self) -> Iterator[RunSpec]:
+        """Every run, in order: each combination, repeated; produced lazily."""
+        index = 0
+        for c, values in enumerate(self.iter_combinations()):
+            overrides = tuple(f"{v.path}={_toml_value(values[v.name])}" for v in self.vars)
+            for rep in range(self.repeat):
+                yield RunSpec(index, c, rep, derive_seed(self.seed, index), values, overrides)
+                index += 1
 
     def runs(self) -> list[RunSpec]:
-        """Every run, in order: each combination, repeated."""
-        out = []
-        for c, values in enumerate(self.combinations()):
-            for rep in range(self.repeat):
-                index = len(out)
-                overrides = tuple(f"{v.path}={_toml_value(values[v.name])}" for v in self.vars)
-                out.append(RunSpec(index, c, rep, derive_seed(self.seed, index), values, overrides))
-        return out
+        """Every run as a list (see :meth:`iter_runs`)."""
+        return list(self.iter_runs())
 
 
 def _toml_value(value: Any) -> str:
@@ -197,7 +221,9 @@ def load(path: str | os.PathLike[str]) -> Sweep:
         sizes = {len(v.values) for v in variables if v.group == group}
         if len(sizes) > 1:
             raise SweepError(f"{file}: sweep.var: the variables of group {group!r} must have as many values each")
-    return Sweep(file, scenario, variables, repeat, seed, constraint)
+    sweep = Sweep(file, scenario, variables, repeat, seed, constraint)
+    sweep._constraint()  # refuse a bad constraint when the sweep is loaded
+    return sweep
 
 
 def run_key(scenario_toml: str, seed: int) -> str:

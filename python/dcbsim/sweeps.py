@@ -1,31 +1,39 @@
 """Running sweeps: many runs on a local process pool, a Dask cluster, or any
 :class:`concurrent.futures.Executor`, resumable and tolerant of failing runs.
 
-Each run is keyed by a hash of (scenario as run, seed). Its table goes to
-``OUT/runs/<key>.parquet`` (the tidy table with ``run_id``, ``seed`` and every swept
-variable as columns), or its error to ``OUT/runs/<key>.error.json``. A re-run skips the
-keys already complete, so an interrupted sweep resumes where it stopped. The combined
-table is ``OUT/results.parquet``; ``OUT/runs.parquet`` has one row per run (its
-variables, seed, status, error and headline numbers); ``OUT/manifest.json`` says how
-the sweep was made.
+Each run is keyed by a hash of (scenario as run, seed) and kept in one file,
+``OUT/runs/<key>.parquet``, written whole or not at all (a temporary file renamed): the
+run's tidy table (``run_id``, ``seed`` and every swept variable as columns) with its
+summary row (variables, seed, status, error, headline numbers) in the file's metadata.
+A failed run's file has an empty table and the error. A re-run skips the runs whose file
+is complete and says ``ok``; a missing, damaged or failed one is run again, so an
+interrupted or killed sweep resumes where it stopped. A worker process that dies (killed,
+out of memory) fails its run, and the sweep goes on with a fresh pool; workers exit when
+the sweep's process dies. The combined table is ``OUT/results.parquet``;
+``OUT/runs.parquet`` has one row per run; ``OUT/manifest.json`` says how the sweep was
+made.
 """
 
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
 import sys
 import time
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import Executor
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 import polars as pl
 
 import dcbsim
 from dcbsim import outputs
+from dcbsim.pool import LocalPool, dispatch, local_pool
 from dcbsim.sweepfile import RunSpec, Sweep, load, run_key
+
+__all__ = ["Task", "execute", "tasks", "run_sweep", "describe", "describe_lines", "local_pool", "dask_executor"]
+
+ROW_KEY = "dcbsim_run"
 
 
 @dataclass(frozen=True)
@@ -39,26 +47,35 @@ class Task:
     overrides: tuple[str, ...]
     values: dict[str, Any]
     error: str | None = None
+    max_memory_gb: float | None = None
+
+
+def failed_row(task: Task, error: str, wall_s: float = 0.0) -> dict[str, Any]:
+    """The summary row of a run that failed with ``error``."""
+    return {"run_id": task.key, "index": task.index, "seed": task.seed, **task.values, "status": "failed", "error": error, "wall_s": wall_s}
+
+
+def _failed_result(task: Task, error: str) -> tuple[str, None, dict[str, Any]]:
+    return task.key, None, failed_row(task, error)
 
 
 def execute(task: Task) -> tuple[str, pl.DataFrame | None, dict[str, Any]]:
     """Runs one task (in a worker): its tidy table and a summary row, or the error."""
     started = time.perf_counter()
-    row: dict[str, Any] = {"run_id": task.key, "index": task.index, "seed": task.seed, **task.values}
     if task.error is not None:
-        row.update(status="failed", error=task.error, wall_s=0.0)
-        return task.key, None, row
+        return task.key, None, failed_row(task, task.error)
     try:
-        result = dcbsim.run(dcbsim.load(task.scenario, list(task.overrides)), seed=task.seed)
+        scenario = dcbsim.load(task.scenario, list(task.overrides), task.max_memory_gb)
+        result = dcbsim.run(scenario, seed=task.seed)
     except Exception as e:  # noqa: BLE001 - a failed run is recorded, the sweep goes on
-        row.update(status="failed", error=f"{type(e).__name__}: {e}", wall_s=time.perf_counter() - started)
-        return task.key, None, row
+        return task.key, None, failed_row(task, f"{type(e).__name__}: {e}", time.perf_counter() - started)
     table = result.to_polars().drop("seed").with_columns(
         pl.lit(task.key).alias("run_id"),
         pl.lit(task.seed, dtype=pl.UInt64).alias("seed"),
         *[pl.lit(v).alias(k) for k, v in task.values.items()],
     )
     s = result.summary
+    row: dict[str, Any] = {"run_id": task.key, "index": task.index, "seed": task.seed, **task.values}
     row.update(status="ok", error=None, wall_s=time.perf_counter() - started, events=s["events"], **s["totals"])
     for name, port in s["ports"].items():
         if port["monitored"]:
@@ -67,51 +84,73 @@ def execute(task: Task) -> tuple[str, pl.DataFrame | None, dict[str, Any]]:
     return task.key, table, row
 
 
-def tasks(sweep: Sweep) -> list[Task]:
-    """The sweep's runs as tasks, keyed by (scenario as run, seed). A combination that
-    makes a bad scenario becomes a task that fails with the scenario's error."""
+def iter_tasks(sweep: Sweep, max_memory_gb: float | None = None) -> Iterator[Task]:
+    """The sweep's runs as tasks, lazily, keyed by (scenario as run, seed). A combination
+    that makes a bad scenario becomes a task that fails with the scenario's error."""
     dcbsim.load(sweep.scenario)  # the scenario itself must be sound
-    out = []
-    for run in sweep.runs():
+    for run in sweep.iter_runs():
         try:
-            key, error = run_key(dcbsim.load(sweep.scenario, list(run.overrides)).toml, run.seed), None
+            toml = dcbsim.load(sweep.scenario, list(run.overrides), max_memory_gb).toml
+            key, error = run_key(toml, run.seed), None
         except dcbsim.ScenarioError as e:
             key, error = run_key("\n".join(run.overrides), run.seed), str(e)
-        out.append(Task(key, run.index, run.seed, sweep.scenario, run.overrides, run.values, error))
-    return out
+        yield Task(key, run.index, run.seed, sweep.scenario, run.overrides, run.values, error, max_memory_gb)
+
+
+def tasks(sweep: Sweep, max_memory_gb: float | None = None) -> list[Task]:
+    """Every task of the sweep as a list (see :func:`iter_tasks`)."""
+    return list(iter_tasks(sweep, max_memory_gb))
+
+
+def _path(outdir: str, key: str) -> str:
+    return os.path.join(outdir, "runs", f"{key}.parquet")
+
+
+def stored_row(outdir: str, key: str) -> dict[str, Any] | None:
+    """The summary row of a stored run, or ``None`` when its file is missing or damaged
+    (a damaged file is removed, so the run is simply done again)."""
+    path = _path(outdir, key)
+    if not os.path.exists(path):
+        return None
+    try:
+        return json.loads(pl.read_parquet_metadata(path)[ROW_KEY])
+    except Exception:  # noqa: BLE001 - any damage means "not done"
+        try:
+            os.remove(path)
+        except OSError:
+            pass
+        return None
 
 
 def _done(outdir: str, key: str) -> bool:
-    return os.path.exists(os.path.join(outdir, "runs", f"{key}.parquet"))
+    row = stored_row(outdir, key)
+    return row is not None and row.get("status") == "ok"
 
 
-def _store(outdir: str, key: str, table: pl.DataFrame | None, row: dict[str, Any]) -> None:
+def store(outdir: str, key: str, table: pl.DataFrame | None, row: dict[str, Any]) -> None:
+    """Writes one run's file atomically: a temporary file, then a rename."""
     runs = os.path.join(outdir, "runs")
     os.makedirs(runs, exist_ok=True)
-    error_path = os.path.join(runs, f"{key}.error.json")
-    if table is None:
-        outputs.write_json(error_path, row)
-        return
-    # The run's row first, then its table: the table's presence marks the run done, so a
-    # sweep killed between the two redoes the run instead of finding half of it.
-    outputs.write_json(os.path.join(runs, f"{key}.json"), row)
-    tmp = os.path.join(runs, f".{key}.tmp")
-    table.write_parquet(tmp)
-    os.replace(tmp, os.path.join(runs, f"{key}.parquet"))
-    if os.path.exists(error_path):
-        os.remove(error_path)
+    tmp = os.path.join(runs, f".{key}.{os.getpid()}.tmp")
+    data = table if table is not None else pl.DataFrame()
+    try:
+        data.write_parquet(tmp, metadata={ROW_KEY: json.dumps(row, default=str)})
+        os.replace(tmp, _path(outdir, key))
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
 
 
-def _combine(outdir: str, all_tasks: list[Task]) -> pl.DataFrame:
+def _combine(outdir: str, keys: Iterable[str]) -> pl.DataFrame:
     """Writes results.parquet and runs.parquet from the stored runs; returns the runs."""
     rows, tables = [], []
-    for t in all_tasks:
-        base = os.path.join(outdir, "runs", t.key)
-        path = base + ".json" if _done(outdir, t.key) else base + ".error.json"
-        with open(path, encoding="utf-8") as f:
-            rows.append(json.load(f))
-        if _done(outdir, t.key):
-            tables.append(pl.read_parquet(base + ".parquet"))
+    for key in keys:
+        row = stored_row(outdir, key)
+        if row is None:
+            continue
+        rows.append(row)
+        if row.get("status") == "ok":
+            tables.append(pl.read_parquet(_path(outdir, key)))
     if tables:
         pl.concat(tables, how="diagonal_relaxed").write_parquet(os.path.join(outdir, "results.parquet"))
     summary = pl.DataFrame(rows, infer_schema_length=None)
@@ -125,42 +164,56 @@ def run_sweep(
     executor: Executor | None = None,
     jobs: int | None = None,
     progress: Callable[[int, int], Any] | None = None,
+    max_memory_gb: float | None = None,
+    work: Callable[[Task], tuple[str, pl.DataFrame | None, dict[str, Any]]] = execute,
 ) -> pl.DataFrame:
     """Runs every run of ``sweep`` not yet complete in ``outdir`` and returns the combined
     tidy table (``results.parquet``: one row per sample, with ``run_id``, ``seed`` and the
     swept variables). ``executor`` defaults to a local process pool of ``jobs`` workers
     (all cores); any :class:`concurrent.futures.Executor` works, a Dask client's too.
-    ``progress(done, total)`` is called as runs complete. Failed runs are in
-    ``runs.parquet`` with their error."""
+    ``progress(done, total)`` is called as runs complete (``total`` is the grid's size
+    before the constraint). Failed runs are in ``runs.parquet`` with their error; a run
+    whose worker process died is one of them. ``work`` runs one task (a picklable
+    top-level function; :func:`execute` by default)."""
     if not isinstance(sweep, Sweep):
         sweep = load(sweep)
-    all_tasks = tasks(sweep)
-    todo = [t for t in all_tasks if not _done(outdir, t.key)]
     os.makedirs(outdir, exist_ok=True)
-    own = executor is None
-    pool = executor or local_pool(jobs)
-    started = time.perf_counter()
-    done = len(all_tasks) - len(todo)
-    if progress:
-        progress(done, len(all_tasks))
+    started, keys, ran, skipped = time.perf_counter(), [], 0, [0]
+    total = sweep.size()
+    todo = _pending(sweep, outdir, max_memory_gb, keys, skipped)
+    pool = executor or LocalPool(jobs)
     try:
-        futures: list[Future] = [pool.submit(execute, t) for t in todo]
-        for future in as_completed(futures):
-            key, table, row = future.result()
-            _store(outdir, key, table, row)
-            done += 1
+        if progress:
+            progress(0, total)
+        for key, table, row in dispatch(pool, work, todo, _failed_result):
+            store(outdir, key, table, row)
+            ran += 1
             if progress:
-                progress(done, len(all_tasks))
-    finally:
-        if own:
-            pool.shutdown(wait=True, cancel_futures=True)
-    _combine(outdir, all_tasks)
-    outputs.write_json(os.path.join(outdir, "manifest.json"), _manifest(sweep, all_tasks, len(todo), time.perf_counter() - started))
+                progress(ran + skipped[0], total)
+    except BaseException:
+        if executor is None:
+            pool.kill()
+        raise
+    if executor is None:
+        pool.shutdown()
+    _combine(outdir, keys)
+    outputs.write_json(os.path.join(outdir, "manifest.json"), _manifest(sweep, len(keys), ran, time.perf_counter() - started))
     results = os.path.join(outdir, "results.parquet")
     return pl.read_parquet(results) if os.path.exists(results) else pl.DataFrame()
 
 
-def _manifest(sweep: Sweep, all_tasks: list[Task], ran: int, wall_s: float) -> dict[str, Any]:
+def _pending(sweep: Sweep, outdir: str, max_memory_gb: float | None, keys: list[str], skipped: list[int]) -> Iterator[Task]:
+    """The tasks not yet done, lazily; every task's key is appended to ``keys`` and the
+    runs already done are counted in ``skipped[0]``."""
+    for task in iter_tasks(sweep, max_memory_gb):
+        keys.append(task.key)
+        if _done(outdir, task.key):
+            skipped[0] += 1
+        else:
+            yield task
+
+
+def _manifest(sweep: Sweep, runs: int, ran: int, wall_s: float) -> dict[str, Any]:
     return {
         "dcbsim_version": dcbsim.__version__,
         "sweep_file": sweep.file,
@@ -169,7 +222,7 @@ def _manifest(sweep: Sweep, all_tasks: list[Task], ran: int, wall_s: float) -> d
         "repeat": sweep.repeat,
         "constraint": sweep.constraint,
         "variables": {v.name: {"set": v.path, "values": list(v.values), "group": v.group} for v in sweep.vars},
-        "runs": len(all_tasks),
+        "runs": runs,
         "ran_now": ran,
         "wall_s": wall_s,
         "git_commit": outputs.git_commit(os.path.dirname(os.path.abspath(sweep.scenario))),
@@ -177,19 +230,16 @@ def _manifest(sweep: Sweep, all_tasks: list[Task], ran: int, wall_s: float) -> d
     }
 
 
-def describe(runs: Iterable[RunSpec]) -> str:
-    """The expanded runs, one line each (``dcbsim sweep --list``)."""
-    lines = []
+def describe_lines(runs: Iterable[RunSpec]) -> Iterator[str]:
+    """The expanded runs, one line each, lazily (``dcbsim sweep --list``)."""
     for r in runs:
         values = ", ".join(f"{k}={v!r}" for k, v in r.values.items())
-        lines.append(f"{r.index:5d}  combination {r.combination}  rep {r.repetition}  seed {r.seed}  {values}")
-    return "\n".join(lines)
+        yield f"{r.index:5d}  combination {r.combination}  rep {r.repetition}  seed {r.seed}  {values}"
 
 
-def local_pool(jobs: int | None = None) -> ProcessPoolExecutor:
-    """A pool of ``jobs`` worker processes (default: all cores), started by spawning:
-    forking a process whose libraries run threads (polars does) can deadlock."""
-    return ProcessPoolExecutor(max_workers=jobs or os.cpu_count() or 1, mp_context=multiprocessing.get_context("spawn"))
+def describe(runs: Iterable[RunSpec]) -> str:
+    """The expanded runs, one line each."""
+    return "\n".join(describe_lines(runs))
 
 
 def dask_executor(address: str) -> tuple[Any, Executor]:

@@ -11,6 +11,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 use std::path::Path;
+use std::time::Instant;
 
 create_exception!(_core, ScenarioError, PyValueError, "A scenario that cannot run: the message names the file, position and key.");
 
@@ -192,20 +193,30 @@ fn report_dict<'py>(py: Python<'py>, r: &RunReport) -> PyResult<Bound<'py, PyDic
 
 #[pymethods]
 impl Scenario {
-    /// Reads and validates the scenario file at `path`, after `overrides`.
+    /// Reads and validates the scenario file at `path`, after `overrides`; a run needing
+    /// more than `max_memory_gb` (default 4) is refused.
     #[staticmethod]
-    #[pyo3(signature = (path, overrides = Vec::new()))]
-    fn load(path: &str, overrides: Vec<String>) -> PyResult<Scenario> {
-        let inner = dcbsim_scenario::load_file(Path::new(path), &overrides).map_err(scenario_error)?;
+    #[pyo3(signature = (path, overrides = Vec::new(), max_memory_gb = None))]
+    fn load(path: &str, overrides: Vec<String>, max_memory_gb: Option<f64>) -> PyResult<Scenario> {
+        let limits = limits(max_memory_gb)?;
+        let inner = dcbsim_scenario::load_file_within(Path::new(path), &overrides, &limits).map_err(scenario_error)?;
         Ok(Scenario { inner })
     }
 
     /// Reads and validates a scenario given as text.
     #[staticmethod]
-    #[pyo3(signature = (text, file = "<string>", overrides = Vec::new()))]
-    fn loads(text: &str, file: &str, overrides: Vec<String>) -> PyResult<Scenario> {
-        let inner = dcbsim_scenario::load_str(text, file, &overrides).map_err(scenario_error)?;
+    #[pyo3(signature = (text, file = "<string>", overrides = Vec::new(), max_memory_gb = None))]
+    fn loads(text: &str, file: &str, overrides: Vec<String>, max_memory_gb: Option<f64>) -> PyResult<Scenario> {
+        let limits = limits(max_memory_gb)?;
+        let inner = dcbsim_scenario::load_str_within(text, file, &overrides, &limits).map_err(scenario_error)?;
         Ok(Scenario { inner })
+    }
+
+    /// The run's estimated needs: `(memory_bytes, events)` (events at most).
+    #[getter]
+    fn estimate(&self) -> (f64, f64) {
+        let e = self.inner.estimate();
+        (e.memory_bytes(), e.events)
     }
 
     /// The scenario file as given.
@@ -257,24 +268,71 @@ impl Scenario {
         (c.nodes.len(), c.links.len(), c.flows.len())
     }
 
-    /// Runs with `seed`, in `steps` slices of simulated time with the GIL released,
-    /// calling `progress(fraction_done)` between slices. An exception raised by the
-    /// callback, or a signal such as Ctrl-C, stops the run and propagates.
+    /// Runs with `seed` in slices of simulated time sized to take about 0.1 s of wall
+    /// time each (and at most `1/steps` of the run), with the GIL released, calling
+    /// `progress(fraction_done)` between slices. An exception raised by the callback, or
+    /// a signal such as Ctrl-C, stops the run within about 0.1 s and propagates.
     #[pyo3(signature = (seed, progress = None, steps = 100))]
     fn run<'py>(&self, py: Python<'py>, seed: u64, progress: Option<Bound<'py, PyAny>>, steps: u32) -> PyResult<Bound<'py, PyDict>> {
         let mut sim = self.inner.build(seed).map_err(scenario_error)?;
         let end = self.inner.config.duration;
-        let steps = steps.max(1) as u64;
-        for k in 1..=steps {
-            let until = Time((end.0 as u128 * k as u128 / steps as u128) as u64);
+        let mut slices = WallSlices::new(end, steps);
+        while let Some(until) = slices.next_until() {
+            let started = Instant::now();
             py.detach(|| sim.run_until(until));
+            slices.took(started.elapsed().as_secs_f64());
             py.check_signals()?;
             if let Some(cb) = &progress {
-                cb.call1((k as f64 / steps as f64,))?;
+                cb.call1((until.as_secs_f64() / end.as_secs_f64(),))?;
             }
         }
         let report = sim.finish();
         report_dict(py, &report)
+    }
+}
+
+/// The limits of a load: `max_memory_gb`, if given, must be a number > 0.
+fn limits(max_memory_gb: Option<f64>) -> PyResult<dcbsim_scenario::Limits> {
+    match max_memory_gb {
+        None => Ok(dcbsim_scenario::Limits::default()),
+        Some(gb) if gb.is_finite() && gb > 0.0 => Ok(dcbsim_scenario::Limits { max_memory_bytes: gb * 1e9 }),
+        Some(gb) => Err(PyValueError::new_err(format!("max_memory_gb must be a number > 0 (got {gb})"))),
+    }
+}
+
+/// Slices of simulated time sized by wall time: each aims at [`WallSlices::TARGET_S`]
+/// of wall time, growing or shrinking at most fourfold from the last, so that signals
+/// and progress are served about ten times a second however fast the run goes.
+struct WallSlices {
+    end: Time,
+    now: Time,
+    slice: u64,
+    most: u64,
+}
+
+impl WallSlices {
+    const TARGET_S: f64 = 0.1;
+    /// The first slice: 1 µs of simulated time.
+    const FIRST_PS: u64 = 1_000_000;
+
+    fn new(end: Time, steps: u32) -> WallSlices {
+        let most = (end.0 / steps.max(1) as u64).max(1);
+        WallSlices { end, now: Time::ZERO, slice: Self::FIRST_PS.min(most), most }
+    }
+
+    /// The end of the next slice, or `None` when the run is done.
+    fn next_until(&mut self) -> Option<Time> {
+        if self.now >= self.end {
+            return None;
+        }
+        self.now = Time(self.now.0.saturating_add(self.slice).min(self.end.0));
+        Some(self.now)
+    }
+
+    /// The last slice took `wall_s` seconds: size the next.
+    fn took(&mut self, wall_s: f64) {
+        let factor = if wall_s > 0.0 { (Self::TARGET_S / wall_s).clamp(0.25, 4.0) } else { 4.0 };
+        self.slice = ((self.slice as f64 * factor) as u64).clamp(1, self.most);
     }
 }
 
@@ -297,5 +355,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(dsm_predict, m)?)?;
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("DEFAULT_MAX_MEMORY_GB", dcbsim_scenario::DEFAULT_MAX_MEMORY_GB)?;
     Ok(())
 }

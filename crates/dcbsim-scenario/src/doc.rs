@@ -14,6 +14,8 @@ pub enum Value {
     Int(i64),
     /// A float.
     Float(f64),
+    /// An integer beyond the 64-bit signed range, as written.
+    BigInt(String),
     /// A boolean.
     Bool(bool),
     /// A date or time, kept as written.
@@ -51,6 +53,7 @@ impl Value {
             Value::Str(_) => "a string",
             Value::Int(_) => "an integer",
             Value::Float(_) => "a float",
+            Value::BigInt(_) => "an integer beyond ±2^63",
             Value::Bool(_) => "a boolean",
             Value::Datetime(_) => "a date",
             Value::Array(_) => "an array",
@@ -59,19 +62,43 @@ impl Value {
     }
 }
 
-fn convert(text: &str, value: &Spanned<DeValue<'_>>) -> Node {
-    let at = Origin::at(text, value.span().start);
+/// Byte offsets of the line starts of a text, so that a position costs a binary
+/// search instead of a scan from the start (reading stays linear in the file's size).
+pub struct Lines<'t> {
+    text: &'t str,
+    starts: Vec<usize>,
+}
+
+impl<'t> Lines<'t> {
+    /// Indexes the lines of `text`.
+    pub fn new(text: &'t str) -> Lines<'t> {
+        let starts = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
+        Lines { text, starts }
+    }
+
+    /// The position of byte `offset`.
+    pub fn at(&self, offset: usize) -> Origin {
+        let offset = offset.min(self.text.len());
+        let line = self.starts.partition_point(|&s| s <= offset);
+        let start = self.starts[line - 1];
+        let column = self.text.get(start..offset).map_or(offset - start, |s| s.chars().count()) + 1;
+        Origin::File { line, column }
+    }
+}
+
+fn convert(lines: &Lines, value: &Spanned<DeValue<'_>>) -> Node {
+    let at = lines.at(value.span().start);
     let value = match value.get_ref() {
         DeValue::String(s) => Value::Str(s.to_string()),
         DeValue::Integer(i) => match i64::from_str_radix(&i.as_str().replace('_', ""), i.radix()) {
             Ok(n) => Value::Int(n),
-            Err(_) => Value::Float(f64::NAN),
+            Err(_) => Value::BigInt(i.as_str().to_string()),
         },
         DeValue::Float(f) => Value::Float(parse_float(f.as_str())),
         DeValue::Boolean(b) => Value::Bool(*b),
         DeValue::Datetime(d) => Value::Datetime(d.to_string()),
-        DeValue::Array(items) => Value::Array(items.iter().map(|v| convert(text, v)).collect()),
-        DeValue::Table(table) => Value::Table(entries(text, table)),
+        DeValue::Array(items) => Value::Array(items.iter().map(|v| convert(lines, v)).collect()),
+        DeValue::Table(table) => Value::Table(entries(lines, table)),
     };
     Node { value, at }
 }
@@ -85,17 +112,20 @@ fn parse_float(s: &str) -> f64 {
     }
 }
 
-fn entries(text: &str, table: &DeTable<'_>) -> Vec<Entry> {
+fn entries(lines: &Lines, table: &DeTable<'_>) -> Vec<Entry> {
     table
         .iter()
-        .map(|(k, v)| Entry { key: k.get_ref().to_string(), key_at: Origin::at(text, k.span().start), node: convert(text, v) })
+        .map(|(k, v)| Entry { key: k.get_ref().to_string(), key_at: lines.at(k.span().start), node: convert(lines, v) })
         .collect()
 }
 
 /// Parses `text` into a tree; a syntax error comes back as (position, message).
 pub fn parse(text: &str) -> Result<Node, (Origin, String)> {
     match DeTable::parse(text) {
-        Ok(table) => Ok(Node { value: Value::Table(entries(text, table.get_ref())), at: Origin::at(text, 0) }),
+        Ok(table) => {
+            let lines = Lines::new(text);
+            Ok(Node { value: Value::Table(entries(&lines, table.get_ref())), at: lines.at(0) })
+        }
         Err(e) => {
             let at = e.span().map_or(Origin::Nowhere, |s| Origin::at(text, s.start));
             Err((at, e.message().trim().replace('\n', " ")))
@@ -108,7 +138,7 @@ pub fn parse_value(raw: &str, expr: &str) -> Node {
     let origin = Origin::Override(expr.to_string());
     let text = format!("v = {raw}");
     let value = match DeTable::parse(&text) {
-        Ok(t) => t.get_ref().iter().next().map(|(_, v)| convert(&text, v).value),
+        Ok(t) => t.get_ref().iter().next().map(|(_, v)| convert(&Lines::new(&text), v).value),
         Err(_) => None,
     };
     let mut node = Node { value: value.unwrap_or_else(|| Value::Str(raw.to_string())), at: origin.clone() };
@@ -131,7 +161,7 @@ fn relabel(node: &mut Node, origin: &Origin) {
 /// The tree as a plain TOML value (for writing the scenario as run).
 pub fn to_toml(node: &Node) -> toml::Value {
     match &node.value {
-        Value::Str(s) | Value::Datetime(s) => toml::Value::String(s.clone()),
+        Value::Str(s) | Value::Datetime(s) | Value::BigInt(s) => toml::Value::String(s.clone()),
         Value::Int(i) => toml::Value::Integer(*i),
         Value::Float(f) => toml::Value::Float(*f),
         Value::Bool(b) => toml::Value::Boolean(*b),
@@ -153,6 +183,24 @@ mod tests {
         assert_eq!(run[0].node.value, Value::Float(5.0));
         assert_eq!(run[0].node.at, Origin::File { line: 2, column: 15 });
         assert_eq!(run[0].key_at, Origin::File { line: 2, column: 1 });
+    }
+
+    #[test]
+    fn line_index_matches_a_scan() {
+        let text = "a = 1\nbé = 2\n\nc = 3";
+        let lines = Lines::new(text);
+        for offset in [0, 3, 6, 8, 13, 14, 15, text.len()] {
+            if text.is_char_boundary(offset) {
+                assert_eq!(lines.at(offset), Origin::at(text, offset), "offset {offset}");
+            }
+        }
+    }
+
+    #[test]
+    fn integers_beyond_i64_are_kept_as_written() {
+        let doc = parse("seed = 18446744073709551616\n").unwrap();
+        let Value::Table(top) = &doc.value else { panic!() };
+        assert_eq!(top[0].node.value, Value::BigInt("18446744073709551616".into()));
     }
 
     #[test]

@@ -30,8 +30,8 @@ pub const KEYS: &[&str] = &["size_kb", "size_bytes", "burst_kb", "burst_bytes", 
 const DEFAULT_BURST: u64 = 10 * 1024;
 
 /// Reads `kind` and the keys that go with it; `sources` are the entry's source hosts
-/// (an ON-OFF load must be below each one's line rate).
-pub fn read_kind(t: &Table, sources: &[usize], topo: &Topology) -> Result<FlowKind> {
+/// (an ON-OFF load must be below each one's line rate, `lines` by node).
+pub fn read_kind(t: &Table, sources: &[usize], topo: &Topology, lines: &[Option<Rate>]) -> Result<FlowKind> {
     let kind = t.choice("kind", KINDS)?.unwrap_or("greedy");
     for (key, kinds) in KIND_KEYS {
         if t.has(key) && !kinds.contains(&kind) {
@@ -41,7 +41,7 @@ pub fn read_kind(t: &Table, sources: &[usize], topo: &Topology) -> Result<FlowKi
     }
     Ok(match kind {
         "finite" => FlowKind::Finite { size: t.size()?.ok_or_else(|| t.error("size_kb", None, "a finite flow needs size_kb or size_bytes"))? },
-        "on_off" => on_off(t, sources, topo)?,
+        "on_off" => on_off(t, sources, topo, lines)?,
         "poisson" => {
             let size = t.size()?.ok_or_else(|| t.error("size_kb", None, "a poisson flow needs size_kb or size_bytes"))?;
             FlowKind::Poisson { rate_per_s: arrival_rate(t, &size)?, size }
@@ -52,7 +52,7 @@ pub fn read_kind(t: &Table, sources: &[usize], topo: &Topology) -> Result<FlowKi
 }
 
 /// An ON-OFF source: `burst_kb`/`burst_bytes`, `load_gbps`/`load_mbps`, `off`.
-fn on_off(t: &Table, sources: &[usize], topo: &Topology) -> Result<FlowKind> {
+fn on_off(t: &Table, sources: &[usize], topo: &Topology, lines: &[Option<Rate>]) -> Result<FlowKind> {
     let burst = match (t.positive("burst_kb")?, t.positive("burst_bytes")?) {
         (Some(_), Some(_)) => return Err(t.error("burst_bytes", t.get("burst_bytes"), "give burst_kb or burst_bytes, not both")),
         (Some(kb), None) => ("burst_kb", (kb * 1024.0).round()),
@@ -63,7 +63,7 @@ fn on_off(t: &Table, sources: &[usize], topo: &Topology) -> Result<FlowKind> {
         return Err(t.error(burst.0, t.get(burst.0), "must be at least 1 byte and below 10^18 bytes"));
     }
     let load = rate(t, "load")?.ok_or_else(|| t.error("load_gbps", None, "an on_off flow needs load_gbps or load_mbps"))?;
-    check_below_line_rate(t, load, sources, topo)?;
+    check_below_line_rate(t, load, sources, topo, lines)?;
     let off = match t.choice("off", &["exponential", "fixed"])? {
         Some("fixed") => OffTime::Fixed,
         _ => OffTime::Exponential,
@@ -73,10 +73,9 @@ fn on_off(t: &Table, sources: &[usize], topo: &Topology) -> Result<FlowKind> {
 
 /// An ON-OFF load must be below the line rate of every source host (else no OFF
 /// period could meet it).
-fn check_below_line_rate(t: &Table, load: Rate, sources: &[usize], topo: &Topology) -> Result<()> {
+fn check_below_line_rate(t: &Table, load: Rate, sources: &[usize], topo: &Topology, lines: &[Option<Rate>]) -> Result<()> {
     for &src in sources {
-        let line = topo.links.iter().find(|l| l.a == src || l.b == src).map(|l| l.rate);
-        if let Some(line) = line.filter(|&line| load >= line) {
+        if let Some(line) = lines[src].filter(|&line| load >= line) {
             let key = if t.has("load_gbps") { "load_gbps" } else { "load_mbps" };
             let msg = format!(
                 "must be below the line rate of \"{}\" ({} Gb/s): the bursts go at line rate, so no OFF period can meet {} Gb/s",

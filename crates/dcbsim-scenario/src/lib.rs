@@ -25,14 +25,17 @@
 mod dcb;
 mod doc;
 mod error;
+mod estimate;
 mod kinds;
 mod network;
 mod overrides;
 mod reader;
 mod traffic;
 mod transport;
+mod units;
 
 pub use error::{Origin, ScenarioError};
+pub use estimate::{DEFAULT_MAX_MEMORY_GB, Estimate, Limits};
 
 use dcbsim_core::config::{ConfigError, MonitorSpec, SimConfig};
 use dcbsim_core::sim::Simulation;
@@ -58,18 +61,29 @@ pub struct Scenario {
     flow_origin: Vec<usize>,
 }
 
-/// Reads and validates the scenario file at `path`, after `overrides`.
+/// Reads and validates the scenario file at `path`, after `overrides`, within the
+/// default [`Limits`].
 pub fn load_file(path: &Path, overrides: &[String]) -> Result<Scenario, ScenarioError> {
+    load_file_within(path, overrides, &Limits::default())
+}
+
+/// Reads and validates the scenario file at `path`, after `overrides`, within `limits`.
+pub fn load_file_within(path: &Path, overrides: &[String], limits: &Limits) -> Result<Scenario, ScenarioError> {
     let file = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| {
         let msg = format!("cannot read the scenario: {e}");
         ScenarioError::new(&file, &Origin::Nowhere, "", msg)
     })?;
-    load_str(&text, &file, overrides)
+    load_str_within(&text, &file, overrides, limits)
 }
 
 /// Reads and validates a scenario given as text; `file` names it in messages.
 pub fn load_str(text: &str, file: &str, overrides: &[String]) -> Result<Scenario, ScenarioError> {
+    load_str_within(text, file, overrides, &Limits::default())
+}
+
+/// Reads and validates a scenario given as text within `limits`.
+pub fn load_str_within(text: &str, file: &str, overrides: &[String], limits: &Limits) -> Result<Scenario, ScenarioError> {
     let mut doc = doc::parse(text).map_err(|(at, msg)| ScenarioError::new(file, &at, "", format!("invalid TOML: {msg}")))?;
     for expr in overrides {
         overrides::apply(&mut doc, expr).map_err(|msg| {
@@ -85,6 +99,8 @@ pub fn load_str(text: &str, file: &str, overrides: &[String]) -> Result<Scenario
     };
     let stem = Path::new(file).file_stem().map_or("scenario".to_string(), |s| s.to_string_lossy().into_owned());
     let scenario = Scenario { file: file.to_string(), name: name.unwrap_or(stem), toml, config, seed, doc, flow_origin };
+    scenario.check_queue_target()?;
+    scenario.check_memory(limits)?;
     scenario.build(seed)?;
     Ok(scenario)
 }
@@ -143,6 +159,38 @@ fn check_buffers(file: &str, network: &network::Network, flows: &[dcbsim_core::c
 }
 
 impl Scenario {
+    /// What the run will need: memory and events.
+    pub fn estimate(&self) -> Estimate {
+        Estimate::of(&self.config)
+    }
+
+    /// Refuses a run whose estimated memory exceeds `limits`, at the key to change.
+    fn check_memory(&self, limits: &Limits) -> Result<(), ScenarioError> {
+        let estimate = self.estimate();
+        let Some(msg) = estimate.check(limits) else { return Ok(()) };
+        let key = if estimate.samples_dominate() { "run.duration_ms" } else { "topology" };
+        Err(ScenarioError::new(&self.file, &find(&self.doc, key), key, msg))
+    }
+
+    /// A queue target (`q_eq`) the scenario sets must fit in the buffer of every port
+    /// with a congestion point.
+    fn check_queue_target(&self) -> Result<(), ScenarioError> {
+        let Some(q_eq) = self.config.scheme.queue_target() else { return Ok(()) };
+        let scheme = self.config.scheme.name();
+        let keys = ["q_eq_kb", "q_eq_bytes"].into_iter().flat_map(|k| [format!("scheme.{k}"), format!("scheme.{scheme}.{k}")]);
+        let Some(key) = keys.into_iter().find(|k| find_node(&self.doc, k).is_some()) else { return Ok(()) };
+        let switch = |n: usize| self.config.nodes[n].kind == dcbsim_core::config::NodeKind::Switch;
+        let on_cp = |a: usize, b: usize| match &self.config.congestion_points {
+            dcbsim_core::config::CpPlacement::AllSwitchPorts => switch(a),
+            dcbsim_core::config::CpPlacement::Ports(list) => list.iter().any(|p| (p.node, p.peer) == (a, b)),
+        };
+        let small = self.config.links.iter().find(|l| l.buffer.0 < q_eq && (on_cp(l.a, l.b) || on_cp(l.b, l.a)));
+        let Some(link) = small else { return Ok(()) };
+        let names = (&self.config.nodes[link.a].name, &self.config.nodes[link.b].name);
+        let msg = format!("{q_eq} bytes is above the {}-byte buffer of the congestion point on link {}-{}", link.buffer.0, names.0, names.1);
+        Err(ScenarioError::new(&self.file, &find(&self.doc, &key), key, msg))
+    }
+
     /// Builds the simulation with `seed`, reporting engine-level faults (such as an
     /// unreachable destination) at the key they come from.
     pub fn build(&self, seed: u64) -> Result<Simulation, ScenarioError> {
@@ -165,6 +213,20 @@ impl Scenario {
             None => path.to_string(),
         }
     }
+}
+
+/// The node at `path` in the document, if there is one.
+fn find_node<'a>(doc: &'a Node, path: &str) -> Option<&'a Node> {
+    let steps = overrides::parse_path(path).ok()?;
+    let mut node = doc;
+    for step in steps {
+        node = match (step, &node.value) {
+            (overrides::Step::Key(k), Value::Table(entries)) => &entries.iter().find(|e| e.key == k)?.node,
+            (overrides::Step::Index(i), Value::Array(items)) => items.get(i)?,
+            _ => return None,
+        };
+    }
+    Some(node)
 }
 
 /// The position of `path` in the document, or of its deepest existing parent.

@@ -45,8 +45,13 @@ pub fn read_run(run: &Table) -> Result<RunSection> {
         notification_latency: run.time_dist_us("notification_latency_us")?.unwrap_or(TimeDist::Fixed(Time::ZERO)),
     };
     if section.sample_interval > section.duration {
-        let node = run.get("sample_interval_us");
-        return Err(run.error("sample_interval_us", node, "must not exceed the run's duration"));
+        return Err(match run.get("sample_interval_us") {
+            Some(node) => run.error("sample_interval_us", Some(node), "must not exceed the run's duration"),
+            None => {
+                let msg = format!("{duration_ms} ms is shorter than the sample interval (1000 µs by default); lengthen the run or set run.sample_interval_us");
+                run.error("duration_ms", run.get("duration_ms"), msg)
+            }
+        });
     }
     run.finish(RUN_KEYS)?;
     Ok(section)
@@ -207,6 +212,22 @@ fn port_list(t: &Table, key: &str, topo: &Topology) -> Result<Option<Vec<PortRef
     }
 }
 
+/// The ports listed under `key`, each on a switch (a host's NIC has no congestion point).
+fn switch_ports(t: &Table, key: &str, topo: &Topology) -> Result<Vec<PortRef>> {
+    let ports = port_list(t, key, topo)?.unwrap_or_default();
+    for (i, port) in ports.iter().enumerate() {
+        if topo.nodes[port.node].kind == NodeKind::Host {
+            let node = match t.get(key).map(|n| &n.value) {
+                Some(Value::Array(items)) => items.get(i),
+                _ => t.get(key),
+            };
+            let name = format!("{}:{}", topo.nodes[port.node].name, topo.nodes[port.peer].name);
+            return Err(t.error(key, node, format!("\"{name}\" is a host's port; congestion points sit on switch ports")));
+        }
+    }
+    Ok(ports)
+}
+
 /// Reads `[scheme]`: its name, where its congestion points sit, and its parameters.
 pub fn read_scheme(t: Option<&Table>, topo: &Topology) -> Result<(SchemeConfig, CpPlacement)> {
     let Some(t) = t else { return Ok((SchemeConfig::None, CpPlacement::AllSwitchPorts)) };
@@ -214,7 +235,7 @@ pub fn read_scheme(t: Option<&Table>, topo: &Topology) -> Result<(SchemeConfig, 
     let mut scheme = SchemeConfig::by_name(name).expect("a listed name");
     let placement = match t.get("congestion_points").map(|n| &n.value) {
         Some(Value::Str(s)) if s == "all" => CpPlacement::AllSwitchPorts,
-        Some(_) => CpPlacement::Ports(port_list(t, "congestion_points", topo)?.unwrap_or_default()),
+        Some(_) => CpPlacement::Ports(switch_ports(t, "congestion_points", topo)?),
         None => CpPlacement::AllSwitchPorts,
     };
     for (key, node) in t.rest() {
@@ -223,7 +244,7 @@ pub fn read_scheme(t: Option<&Table>, topo: &Topology) -> Result<(SchemeConfig, 
             let sub = Table::new(t.file(), &t.key_path(key), node)?;
             let mut other = SchemeConfig::by_name(key).expect("a listed name");
             for (param, value_node) in sub.rest() {
-                let value = param_value(value_node).ok_or_else(|| sub.error(param, Some(value_node), "must be a number, a boolean or a string"))?;
+                let value = scheme_value(&sub, param, param, value_node)?;
                 other.set_param(param, &value).map_err(|m| sub.error(param, Some(value_node), m))?;
                 if key == name {
                     scheme.set_param(param, &value).map_err(|m| sub.error(param, Some(value_node), m))?;
@@ -231,10 +252,24 @@ pub fn read_scheme(t: Option<&Table>, topo: &Topology) -> Result<(SchemeConfig, 
             }
             continue;
         }
-        let value = param_value(node).ok_or_else(|| t.error(key, Some(node), "must be a number, a boolean or a string"))?;
+        let value = scheme_value(t, key, key, node)?;
         scheme.set_param(key, &value).map_err(|m| t.error(key, Some(node), m))?;
     }
     Ok((scheme, placement))
+}
+
+/// The value of scheme (or transport) parameter `param`, written at `key` of `t`: a number (finite,
+/// and surviving its unit's conversion), a boolean or a string.
+pub fn scheme_value(t: &Table, key: &str, param: &str, node: &Node) -> Result<ParamValue> {
+    let value = param_value(node).ok_or_else(|| t.error(key, Some(node), "must be a number, a boolean or a string"))?;
+    if let ParamValue::Number(x) = value {
+        if !x.is_finite() {
+            return Err(t.error(key, Some(node), format!("{param} must be a finite number (got {x})")));
+        }
+        let named = |m: String| if key == param { m } else { format!("{param}: {m}") };
+        crate::units::check(param, x).map_err(|m| t.error(key, Some(node), named(m)))?;
+    }
+    Ok(value)
 }
 
 /// A scheme parameter's value, as the core takes it.

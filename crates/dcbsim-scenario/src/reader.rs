@@ -65,12 +65,15 @@ impl<'a> Table<'a> {
     /// A number (integer or float).
     pub fn number(&self, key: &str) -> Result<Option<(f64, &'a Node)>> {
         let Some(node) = self.get(key) else { return Ok(None) };
-        match node.value {
-            Value::Int(i) => Ok(Some((i as f64, node))),
-            Value::Float(f) if f.is_finite() => Ok(Some((f, node))),
-            Value::Float(_) => Err(self.error(key, Some(node), "must be a finite number")),
-            ref other => Err(self.error(key, Some(node), format!("must be a number, not {}", other.type_name()))),
-        }
+        let x = match &node.value {
+            Value::Int(i) => *i as f64,
+            Value::Float(f) if f.is_finite() => *f,
+            Value::BigInt(s) => s.replace('_', "").parse().unwrap_or(f64::INFINITY),
+            Value::Float(_) => return Err(self.error(key, Some(node), "must be a finite number")),
+            other => return Err(self.error(key, Some(node), format!("must be a number, not {}", other.type_name()))),
+        };
+        crate::units::check(key, x).map_err(|m| self.error(key, Some(node), m))?;
+        Ok(Some((x, node)))
     }
 
     /// A number > 0.
@@ -97,6 +100,7 @@ impl<'a> Table<'a> {
         match node.value {
             Value::Int(i) if (lo..=hi).contains(&i) => Ok(Some(i)),
             Value::Int(i) => Err(self.error(key, Some(node), format!("must be an integer in {lo}..={hi} (got {i})"))),
+            Value::BigInt(ref s) => Err(self.error(key, Some(node), format!("must be an integer in {lo}..={hi} (got {s})"))),
             ref other => Err(self.error(key, Some(node), format!("must be an integer, not {}", other.type_name()))),
         }
     }
@@ -112,6 +116,7 @@ impl<'a> Table<'a> {
             Value::Float(f) if f.is_finite() && f >= 0.0 => Some(f),
             _ => None,
         };
+        self.check_units(key, node)?;
         if let Some(x) = number(node) {
             return Ok(Some(TimeDist::Fixed(us(x))));
         }
@@ -147,6 +152,7 @@ impl<'a> Table<'a> {
             Value::Float(f) if f.is_finite() && f > 0.0 => Some(f * scale),
             _ => None,
         };
+        self.check_units(key, node)?;
         let dist = match &node.value {
             Value::Str(s) if s == "websearch" => SizeDist::web_search(),
             Value::Int(_) | Value::Float(_) => SizeDist::Fixed(num(node).ok_or_else(|| bad("must be > 0"))?.round() as u64),
@@ -174,6 +180,20 @@ impl<'a> Table<'a> {
         };
         dist.check().map_err(|m| self.error(key, Some(node), m))?;
         Ok(Some(dist))
+    }
+
+    /// Checks every number in `node` (a value, a list or a one-key table of them)
+    /// against the unit of `key`; see [`crate::units`].
+    fn check_units(&self, key: &str, node: &Node) -> Result<()> {
+        match &node.value {
+            Value::Int(i) => crate::units::check(key, *i as f64).map_err(|m| self.error(key, Some(node), m)),
+            Value::Float(f) => crate::units::check(key, *f).map_err(|m| self.error(key, Some(node), m)),
+            Value::Array(items) => items.iter().try_for_each(|n| self.check_units(key, n)),
+            Value::Table(entries) if entries.len() == 1 && matches!(entries[0].key.as_str(), "uniform" | "exponential") => {
+                self.check_units(key, &entries[0].node)
+            }
+            _ => Ok(()),
+        }
     }
 
     /// A string.

@@ -2,12 +2,13 @@
 
 use crate::doc::Node;
 use crate::kinds;
-use crate::network::{RunSection, param_value, port_ref};
+use crate::network::{RunSection, port_ref, scheme_value};
 use crate::reader::{Result, Table};
 use dcbsim_core::cc::{Aimd, SchemeConfig};
 use dcbsim_core::config::{Action, ArrivalSpec, FlowKind, FlowSpec, NodeKind, TimelineEntry};
 use dcbsim_core::topology::Topology;
 use dcbsim_core::units::{Rate, Time};
+use std::collections::HashSet;
 
 const FLOW_KEYS: &[&str] = &[
     "name", "src", "dst", "kind", "rate_gbps", "rate_mbps", "max_rate_gbps", "max_rate_mbps", "frame_bytes", "jitter",
@@ -65,6 +66,9 @@ fn hosts(t: &Table, key: &str, pattern: &str, node: &Node, topo: &Topology) -> R
 /// The hosts named by `key`: a name, a prefix glob `name*`, or a list of these.
 fn endpoints(t: &Table, key: &str, topo: &Topology) -> Result<Vec<usize>> {
     let patterns = t.required(key, t.strings(key)?)?;
+    if patterns.is_empty() {
+        return Err(t.error(key, t.get(key), "must name at least one host (a name, a glob such as \"s*\", or a list of them)"));
+    }
     let mut found = Vec::new();
     for (pattern, node) in patterns {
         found.extend(hosts(t, key, pattern, node, topo)?);
@@ -139,17 +143,43 @@ fn weights(t: &Table, n: usize) -> Result<Vec<f64>> {
 /// settings they share.
 type FlowEntry = (Vec<(usize, usize)>, Vec<f64>, FlowSpec);
 
-fn read_flow(t: &Table, run: &RunSection, topo: &Topology) -> Result<FlowEntry> {
+fn read_flow(t: &Table, run: &RunSection, topo: &Topology, lines: &[Option<Rate>]) -> Result<FlowEntry> {
     let pairs = pairs(t, topo)?;
     let sources: Vec<usize> = pairs.iter().map(|&(s, _)| s).collect();
-    let kind = kinds::read_kind(t, &sources, topo)?;
+    let kind = kinds::read_kind(t, &sources, topo, lines)?;
     let spec = template(t, run, kind)?;
     if spec.kind == FlowKind::Constant && spec.rate.is_none() {
         return Err(t.error("rate_gbps", None, "a constant flow needs rate_gbps or rate_mbps"));
     }
+    check_rate_below_line(t, &spec, &sources, topo, lines)?;
     let weights = weights(t, pairs.len())?;
     t.finish(&[FLOW_KEYS, kinds::KEYS].concat())?;
     Ok((pairs, weights, spec))
+}
+
+/// Each node's line rate: that of its first link (a host has one NIC).
+fn line_rates(topo: &Topology) -> Vec<Option<Rate>> {
+    let mut lines = vec![None; topo.nodes.len()];
+    for link in &topo.links {
+        for end in [link.a, link.b] {
+            lines[end].get_or_insert(link.rate);
+        }
+    }
+    lines
+}
+
+/// A flow's `rate_gbps`/`rate_mbps` must not exceed its source host's line rate.
+fn check_rate_below_line(t: &Table, spec: &FlowSpec, sources: &[usize], topo: &Topology, lines: &[Option<Rate>]) -> Result<()> {
+    let Some(rate) = spec.rate else { return Ok(()) };
+    for &src in sources {
+        if let Some(line) = lines[src].filter(|&line| rate > line) {
+            let key = if t.has("rate_gbps") { "rate_gbps" } else { "rate_mbps" };
+            let (name, gbps) = (&topo.nodes[src].name, line.as_f64() / 1e9);
+            let msg = format!("{} Gb/s is above the line rate of \"{name}\" ({gbps} Gb/s)", rate.as_f64() / 1e9);
+            return Err(t.error(key, t.get(key), msg));
+        }
+    }
+    Ok(())
 }
 
 const ARRIVAL_KEYS: &[&str] = &[
@@ -183,9 +213,11 @@ pub fn read_arrivals(tables: &[Table], run: &RunSection, topo: &Topology) -> Res
 /// Reads every `[[flows]]` entry, expanding globs.
 pub fn read_flows(tables: &[Table], run: &RunSection, topo: &Topology) -> Result<Flows> {
     let mut flows = Flows { specs: Vec::new(), origin: Vec::new(), group_names: Vec::new() };
+    let mut taken = HashSet::new();
+    let lines = line_rates(topo);
     for (i, t) in tables.iter().enumerate() {
         let given = t.string("name")?;
-        let (pairs, weights, spec) = read_flow(t, run, topo)?;
+        let (pairs, weights, spec) = read_flow(t, run, topo, &lines)?;
         let several = pairs.len() > 1;
         for (k, (src, dst)) in pairs.into_iter().enumerate() {
             let name = match given {
@@ -193,24 +225,39 @@ pub fn read_flows(tables: &[Table], run: &RunSection, topo: &Topology) -> Result
                 Some((n, _)) => n.to_string(),
                 None => format!("{}-{}", topo.nodes[src].name, topo.nodes[dst].name),
             };
-            if let Some((_, node)) = given.filter(|_| flows.specs.iter().any(|f| f.name == name)) {
+            if let Some((_, node)) = given.filter(|_| taken.contains(&name)) {
                 return Err(t.error("name", Some(node), format!("flow name \"{name}\" is used twice")));
             }
-            let name = unique(&flows.specs, name);
+            let name = unique(&taken, name);
+            taken.insert(name.clone());
             flows.specs.push(FlowSpec { name, src, dst, weight: weights[k], ..spec.clone() });
             flows.origin.push(i);
         }
         flows.group_names.push(given.map(|(n, _)| n.to_string()));
     }
+    check_some_flow_starts(tables, &flows, run)?;
     Ok(flows)
 }
 
-fn unique(specs: &[FlowSpec], name: String) -> String {
-    let taken = |n: &str| specs.iter().any(|f| f.name == n);
-    if !taken(&name) {
+/// At least one flow must start before the run ends (a shortened run may leave some
+/// that never start, but a run with none is a mistake).
+fn check_some_flow_starts(tables: &[Table], flows: &Flows, run: &RunSection) -> Result<()> {
+    let end = Time::from_ms_f64(run.duration_ms);
+    match flows.specs.iter().position(|f| f.start < end) {
+        None if !flows.specs.is_empty() => {
+            let t = &tables[flows.origin[0]];
+            let msg = format!("every flow starts at or after the end of the run (duration_ms = {}), so none would send", run.duration_ms);
+            Err(t.error("start_ms", t.get("start_ms"), msg))
+        }
+        _ => Ok(()),
+    }
+}
+
+fn unique(taken: &HashSet<String>, name: String) -> String {
+    if !taken.contains(&name) {
         return name;
     }
-    (2..).map(|k| format!("{name}-{k}")).find(|n| !taken(n)).expect("an unused name")
+    (2..).map(|k| format!("{name}-{k}")).find(|n| !taken.contains(n)).expect("an unused name")
 }
 
 const TIMELINE_KEYS: &[&str] =
@@ -273,7 +320,7 @@ pub fn read_timeline(tables: &[Table], run: &RunSection, topo: &Topology, flows:
         } else {
             let (name, _) = t.required("param", t.string("param")?)?;
             let node = t.required("value", t.get("value"))?;
-            let value = param_value(node).ok_or_else(|| t.error("value", Some(node), "must be a number, a boolean or a string"))?;
+            let value = scheme_value(t, "value", name, node)?;
             scheme.clone().set_param(name, &value).map_err(|m| t.error("value", Some(node), format!("{name}: {m}")))?;
             push(Action::SchemeParam { name: name.to_string(), value });
         }

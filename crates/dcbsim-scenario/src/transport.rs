@@ -2,7 +2,7 @@
 //! application and its server flows).
 
 use crate::doc::Value;
-use crate::network::{RunSection, param_value, port_ref};
+use crate::network::{RunSection, param_value, port_ref, scheme_value};
 use crate::reader::{Result, Table};
 use crate::traffic::Flows;
 use dcbsim_core::config::{FlowKind, FlowSpec, IncastSpec, NodeKind};
@@ -28,7 +28,10 @@ pub fn read_transport(t: Option<&Table>, topo: &Topology) -> Result<TcpParams> {
                     for (name, k) in sub.rest() {
                         let port = port_ref(&sub, name, name, k, topo)?;
                         match param_value(k).map(|v| v.positive(name)) {
-                            Some(Ok(x)) => ports.push((port, kb(x))),
+                            Some(Ok(x)) => {
+                                crate::units::check(key, x).map_err(|m| sub.error(name, Some(k), m))?;
+                                ports.push((port, kb(x)))
+                            }
                             Some(Err(m)) => return Err(sub.error(name, Some(k), m)),
                             None => return Err(sub.error(name, Some(k), "must be a number of KB > 0")),
                         }
@@ -36,14 +39,17 @@ pub fn read_transport(t: Option<&Table>, topo: &Topology) -> Result<TcpParams> {
                     EcnMarking::Ports(ports)
                 }
                 _ => match param_value(node).map(|v| v.positive(key)) {
-                    Some(Ok(x)) => EcnMarking::All(kb(x)),
+                    Some(Ok(x)) => {
+                        crate::units::check(key, x).map_err(|m| t.error(key, Some(node), m))?;
+                        EcnMarking::All(kb(x))
+                    }
                     Some(Err(m)) => return Err(t.error(key, Some(node), m)),
                     None => return Err(t.error(key, Some(node), "must be a number of KB > 0 or a table { \"node:peer\" = KB }")),
                 },
             };
             continue;
         }
-        let value = param_value(node).ok_or_else(|| t.error(key, Some(node), "must be a number or a boolean"))?;
+        let value = scheme_value(t, key, key, node)?;
         params.set(key, &value).map_err(|m| t.error(key, Some(node), m))?;
     }
     params.check().map_err(|m| t.error("rto_max_ms", t.get("rto_max_ms"), m))?;

@@ -334,6 +334,16 @@ impl SchemeConfig {
         }
     }
 
+    /// The queue length its congestion points steer towards (`q_eq`), in bytes, for the
+    /// schemes that have one.
+    pub fn queue_target(&self) -> Option<u64> {
+        match self {
+            SchemeConfig::Qcn { params, .. } | SchemeConfig::Fqcn(params) | SchemeConfig::AfQcn { qcn: params, .. } => Some(params.q_eq),
+            SchemeConfig::Ecm(params) => Some(params.q_eq),
+            _ => None,
+        }
+    }
+
     /// Builds the congestion point of one port, if the scheme has one.
     pub fn congestion_point(&self, init: CpInit, rng: Rng) -> Option<CongestionPointKind> {
         match self {

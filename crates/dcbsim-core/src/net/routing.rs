@@ -2,17 +2,73 @@
 //!
 //! Paths minimise the hop count and never pass through a host. Among equal paths the
 //! port with the lowest index wins, so routes are deterministic.
+//!
+//! Only forwarding nodes (switches, and hosts with other than one port) have a row of
+//! the next-hop table, and a breadth-first search runs only towards them and towards
+//! hosts that do not hang off a single switch: a host with one link to a switch is
+//! reached through that switch. An incast of 100,000 servers on one switch thus costs
+//! one search and one row, not 100,000 of each.
 
+use crate::config::{LinkSpec, NodeKind, NodeSpec};
 use std::collections::VecDeque;
 
 /// Marks "no route".
 pub const NO_ROUTE: u32 = u32::MAX;
 
-/// The next-hop table: for each node and destination, the egress port to use.
+/// The next-hop table: for each forwarding node and destination, the egress port to use.
 #[derive(Clone, Debug)]
 pub struct Routes {
     nodes: usize,
+    /// Each node's row in `next_port`, or [`NO_ROUTE`] for a single-port host.
+    row_of: Vec<u32>,
+    /// Each single-port host's one port (else [`NO_ROUTE`]).
+    host_port: Vec<u32>,
+    is_host: Vec<bool>,
     next_port: Vec<u32>,
+}
+
+/// Breadth-first hop counts towards `dst` (hosts other than `dst` do not forward).
+fn distances(ports_of: &[Vec<(u32, u32)>], is_host: &[bool], dst: usize, dist: &mut [u32], frontier: &mut VecDeque<usize>) {
+    dist.fill(u32::MAX);
+    dist[dst] = 0;
+    frontier.clear();
+    frontier.push_back(dst);
+    while let Some(n) = frontier.pop_front() {
+        if n != dst && is_host[n] {
+            continue;
+        }
+        for &(_, peer) in &ports_of[n] {
+            let peer = peer as usize;
+            if dist[peer] == u32::MAX {
+                dist[peer] = dist[n] + 1;
+                frontier.push_back(peer);
+            }
+        }
+    }
+}
+
+/// The lowest port of `n` on a shortest path towards `dst`, given the distances.
+fn best_port(ports: &[(u32, u32)], is_host: &[bool], dist: &[u32], n: usize, dst: usize) -> u32 {
+    if n == dst || dist[n] == u32::MAX {
+        return NO_ROUTE;
+    }
+    ports
+        .iter()
+        .filter(|&&(_, peer)| {
+            let p = peer as usize;
+            dist[p] != u32::MAX && dist[p] + 1 == dist[n] && (p == dst || !is_host[p])
+        })
+        .map(|&(port, _)| port)
+        .min()
+        .unwrap_or(NO_ROUTE)
+}
+
+/// Whether `n` is a host with a single link, to a switch (reached through that switch).
+fn leaf_switch(ports_of: &[Vec<(u32, u32)>], is_host: &[bool], n: usize) -> Option<usize> {
+    match ports_of[n].as_slice() {
+        [(_, peer)] if is_host[n] && !is_host[*peer as usize] => Some(*peer as usize),
+        _ => None,
+    }
 }
 
 impl Routes {
@@ -22,50 +78,57 @@ impl Routes {
     /// `is_host[n]` tells whether `n` is a host (hosts do not forward).
     pub fn compute(ports_of: &[Vec<(u32, u32)>], is_host: &[bool]) -> Routes {
         let nodes = ports_of.len();
-        let mut next_port = vec![NO_ROUTE; nodes * nodes];
-        let mut dist = vec![u32::MAX; nodes];
-        let mut frontier = VecDeque::new();
-        for dst in 0..nodes {
-            dist.fill(u32::MAX);
-            dist[dst] = 0;
-            frontier.clear();
-            frontier.push_back(dst);
-            while let Some(n) = frontier.pop_front() {
-                if n != dst && is_host[n] {
-                    continue;
-                }
-                for &(_, peer) in &ports_of[n] {
-                    let peer = peer as usize;
-                    if dist[peer] == u32::MAX {
-                        dist[peer] = dist[n] + 1;
-                        frontier.push_back(peer);
-                    }
-                }
-            }
-            for n in 0..nodes {
-                if n == dst || dist[n] == u32::MAX {
-                    continue;
-                }
-                let best = ports_of[n]
-                    .iter()
-                    .filter(|&&(_, peer)| {
-                        let p = peer as usize;
-                        dist[p] != u32::MAX && dist[p] + 1 == dist[n] && (p == dst || !is_host[p])
-                    })
-                    .map(|&(port, _)| port)
-                    .min();
-                if let Some(port) = best {
-                    next_port[n * nodes + dst] = port;
-                }
+        let forwards = |n: usize| !is_host[n] || ports_of[n].len() != 1;
+        let mut row_of = vec![NO_ROUTE; nodes];
+        let routers: Vec<usize> = (0..nodes).filter(|&n| forwards(n)).collect();
+        for (row, &n) in routers.iter().enumerate() {
+            row_of[n] = row as u32;
+        }
+        let host_port = (0..nodes).map(|n| if forwards(n) { NO_ROUTE } else { ports_of[n][0].0 }).collect();
+        let mut next_port = vec![NO_ROUTE; routers.len() * nodes];
+        let (mut dist, mut frontier) = (vec![u32::MAX; nodes], VecDeque::new());
+        let leaves: Vec<Option<usize>> = (0..nodes).map(|n| leaf_switch(ports_of, is_host, n)).collect();
+        for dst in (0..nodes).filter(|&d| leaves[d].is_none()) {
+            distances(ports_of, is_host, dst, &mut dist, &mut frontier);
+            for (row, &n) in routers.iter().enumerate() {
+                next_port[row * nodes + dst] = best_port(&ports_of[n], is_host, &dist, n, dst);
             }
         }
-        Routes { nodes, next_port }
+        let mut port_down = vec![NO_ROUTE; nodes];
+        for (switch, ports) in ports_of.iter().enumerate() {
+            for &(q, p) in ports.iter().filter(|&&(_, p)| leaves[p as usize] == Some(switch)) {
+                port_down[p as usize] = port_down[p as usize].min(q);
+            }
+        }
+        for (dst, switch) in leaves.iter().enumerate() {
+            let Some(switch) = *switch else { continue };
+            for (row, &router) in routers.iter().enumerate() {
+                let via = next_port[row * nodes + switch];
+                next_port[row * nodes + dst] = if router == switch { port_down[dst] } else { via };
+            }
+        }
+        Routes { nodes, row_of, host_port, is_host: is_host.to_vec(), next_port }
     }
 
-    /// The egress port of `node` towards `dst`, or [`NO_ROUTE`].
+    /// The bytes the table of a network of `nodes` and `links` takes (for estimates).
+    pub fn table_bytes(nodes: &[NodeSpec], links: &[LinkSpec]) -> usize {
+        let mut degree = vec![0usize; nodes.len()];
+        for l in links {
+            degree[l.a] += 1;
+            degree[l.b] += 1;
+        }
+        let routers = nodes.iter().zip(&degree).filter(|&(n, &d)| n.kind == NodeKind::Switch || d != 1).count();
+        routers * nodes.len() * 4 + nodes.len() * 9
+    }
+
+    /// The egress port of `node` towards `dst`, or [`NO_ROUTE`]. A single-port host
+    /// answers with its one port (whether `dst` lies beyond it is for [`Routes::path`]).
     #[inline]
     pub fn next_port(&self, node: u32, dst: u32) -> u32 {
-        self.next_port[node as usize * self.nodes + dst as usize]
+        match self.row_of[node as usize] {
+            NO_ROUTE => self.host_port[node as usize],
+            row => self.next_port[row as usize * self.nodes + dst as usize],
+        }
     }
 
     /// Follows the route from `src` to `dst`, returning the ports crossed, or `None`
@@ -74,8 +137,9 @@ impl Routes {
         let mut path = Vec::new();
         let mut node = src;
         while node != dst {
+            let transit_host = node != src && self.is_host[node as usize];
             let port = self.next_port(node, dst);
-            if port == NO_ROUTE || path.len() > self.nodes {
+            if port == NO_ROUTE || transit_host || path.len() > self.nodes {
                 return None;
             }
             path.push(port);
@@ -84,7 +148,6 @@ impl Routes {
         Some(path)
     }
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -117,5 +180,106 @@ mod tests {
         let r = Routes::compute(&ports, &[false, true, false]);
         assert_eq!(r.next_port(0, 2), NO_ROUTE);
         assert_eq!(r.next_port(0, 1), 0);
+    }
+
+    /// The table of the all-pairs search this module replaced: a breadth-first search
+    /// towards every node, a full row for every node.
+    fn naive(ports_of: &[Vec<(u32, u32)>], is_host: &[bool]) -> Vec<Vec<u32>> {
+        let n = ports_of.len();
+        let (mut dist, mut frontier) = (vec![0; n], VecDeque::new());
+        let mut table = vec![vec![NO_ROUTE; n]; n];
+        for dst in 0..n {
+            distances(ports_of, is_host, dst, &mut dist, &mut frontier);
+            for (node, row) in table.iter_mut().enumerate() {
+                row[dst] = best_port(&ports_of[node], is_host, &dist, node, dst);
+            }
+        }
+        table
+    }
+
+    /// A random network of `n` nodes: a few switches, hosts hanging off them (some on
+    /// two switches, some on a host), and random switch links.
+    fn random_network(n: usize, mut x: u64) -> (Vec<Vec<(u32, u32)>>, Vec<bool>) {
+        let mut next = move |m: usize| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % m as u64) as usize
+        };
+        let switches = 1 + next(n / 2);
+        let is_host: Vec<bool> = (0..n).map(|i| i >= switches).collect();
+        let mut ports: Vec<Vec<(u32, u32)>> = vec![Vec::new(); n];
+        let mut port = 0u32;
+        let mut link = |ports: &mut Vec<Vec<(u32, u32)>>, a: usize, b: usize| {
+            ports[a].push((port, b as u32));
+            ports[b].push((port + 1, a as u32));
+            port += 2;
+        };
+        for _ in 0..switches + next(2 * switches + 1) {
+            let (a, b) = (next(switches), next(switches));
+            if a != b {
+                link(&mut ports, a, b);
+            }
+        }
+        for h in switches..n {
+            match next(8) {
+                0 => link(&mut ports, h, switches + next(n - switches)),
+                1 => {
+                    link(&mut ports, h, next(switches));
+                    link(&mut ports, h, next(switches));
+                }
+                _ => link(&mut ports, h, next(switches)),
+            }
+        }
+        (ports, is_host)
+    }
+
+    #[test]
+    fn same_routes_as_the_all_pairs_search() {
+        for seed in 1..300u64 {
+            let n = 2 + (seed as usize % 23);
+            let (ports, hosts) = random_network(n, seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+            let fast = Routes::compute(&ports, &hosts);
+            let slow = naive(&ports, &hosts);
+            let peer = |p: u32| ports.iter().flatten().find(|&&(q, _)| q == p).unwrap().1;
+            for (src, row) in slow.iter().enumerate() {
+                for (dst, &next) in row.iter().enumerate() {
+                    if fast.row_of[src] != NO_ROUTE {
+                        assert_eq!(fast.next_port(src as u32, dst as u32), next, "seed {seed}: {src} -> {dst}");
+                    }
+                    let expected = naive_path(&slow, &hosts, &peer, src, dst);
+                    assert_eq!(fast.path(src as u32, dst as u32, peer), expected, "seed {seed}: path {src} -> {dst}");
+                }
+            }
+        }
+    }
+
+    /// The path the all-pairs table gives from `src` to `dst`, never through a host.
+    fn naive_path(slow: &[Vec<u32>], hosts: &[bool], peer: &impl Fn(u32) -> u32, src: usize, dst: usize) -> Option<Vec<u32>> {
+        let (mut node, mut path) = (src, Vec::new());
+        while node != dst {
+            let p = slow[node][dst];
+            if p == NO_ROUTE || (node != src && hosts[node]) || path.len() > slow.len() {
+                return None;
+            }
+            path.push(p);
+            node = peer(p) as usize;
+        }
+        Some(path)
+    }
+
+    #[test]
+    fn a_large_incast_costs_one_row() {
+        let servers = 100_000;
+        let mut ports = vec![Vec::new(); servers + 2];
+        for h in 1..servers + 2 {
+            ports[0].push((2 * h as u32, h as u32));
+            ports[h].push((2 * h as u32 + 1, 0));
+        }
+        let hosts: Vec<bool> = (0..servers + 2).map(|i| i > 0).collect();
+        let r = Routes::compute(&ports, &hosts);
+        assert_eq!(r.next_port.len(), servers + 2);
+        assert_eq!(r.next_port(0, 7), 14);
+        assert_eq!(r.path(5, 9, |p| if p % 2 == 1 { 0 } else { p / 2 }), Some(vec![11, 18]));
     }
 }

@@ -41,6 +41,7 @@ fn check_sizes(config: &SimConfig) -> Result<(), ConfigError> {
 fn wire(config: &SimConfig, seed: u64) -> Result<Wiring, ConfigError> {
     let n = config.nodes.len();
     let mut w = Wiring { ports: Vec::new(), names: Vec::new(), ports_of: vec![Vec::new(); n] };
+    let mut joined = std::collections::HashSet::with_capacity(config.links.len());
     for (i, link) in config.links.iter().enumerate() {
         let path = format!("topology.links[{i}]");
         if link.a >= n || link.b >= n || link.a == link.b {
@@ -51,10 +52,10 @@ fn wire(config: &SimConfig, seed: u64) -> Result<Wiring, ConfigError> {
         }
         let stream = format!("link:{}-{}", config.nodes[link.a].name, config.nodes[link.b].name);
         let delay = link.delay.sample(&mut Rng::stream(seed, &stream));
+        if !joined.insert((link.a.min(link.b), link.a.max(link.b))) {
+            return Err(ConfigError::new(path.clone(), "two links join the same pair of nodes"));
+        }
         for (from, to) in [(link.a, link.b), (link.b, link.a)] {
-            if w.ports_of[from].iter().any(|&(_, peer)| peer as usize == to) {
-                return Err(ConfigError::new(path.clone(), "two links join the same pair of nodes"));
-            }
             let is_host = config.nodes[from].kind == NodeKind::Host;
             let mut port = Port::new(from as u32, to as u32, is_host, link.rate, delay, link.buffer);
             if !is_host {
@@ -66,10 +67,12 @@ fn wire(config: &SimConfig, seed: u64) -> Result<Wiring, ConfigError> {
             w.ports.push(port);
         }
     }
+    // A link's two ports are made one after the other, so each port's reverse is its
+    // pair (a lookup among the peer's ports would be quadratic on a large switch).
     for p in 0..w.ports.len() {
-        let (node, peer) = (w.ports[p].node as usize, w.ports[p].peer);
-        let back = w.ports_of[peer as usize].iter().find(|&&(_, to)| to as usize == node).expect("both directions");
-        w.ports[p].reverse = back.0;
+        let back = p ^ 1;
+        debug_assert_eq!((w.ports[back].node, w.ports[back].peer), (w.ports[p].peer, w.ports[p].node));
+        w.ports[p].reverse = back as u32;
     }
     for (i, node) in config.nodes.iter().enumerate() {
         if node.kind == NodeKind::Host && w.ports_of[i].len() != 1 {
