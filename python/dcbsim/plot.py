@@ -49,6 +49,26 @@ def _timeline_times_s(result: Result) -> list[float]:
     return sorted({float(e["at_ms"]) / 1e3 for e in entries if isinstance(e, dict) and "at_ms" in e})
 
 
+def _rate_axes(ax: Axes, result: Result, label: str) -> None:
+    """Labels a rate-against-time plot (Gb/s from 0) and marks the timeline."""
+    _mark_timeline(ax, result, label)
+    ax.set_xlabel(label)
+    ax.set_ylabel("Gb/s")
+    ax.set_ylim(bottom=0)
+
+
+def _percent_bars(result: Result, names: list[str], percents: list[float], color: str, ylabel: str, title: str,
+                  path: str | os.PathLike[str] | None) -> Figure:
+    """One labelled bar per name, 0–100 %."""
+    fig, ax = _figure(max(4.0, 0.5 * len(names) + 2), 4.0)
+    bars = ax.bar(names, percents, color=color)
+    ax.bar_label(bars, fmt="%.1f", fontsize=8)
+    ax.set_ylabel(ylabel)
+    ax.set_ylim(0, 105)
+    ax.tick_params(axis="x", labelrotation=45, labelsize=8)
+    return _finish(fig, ax, result, title, path)
+
+
 def _mark_timeline(ax: Axes, result: Result, label: str) -> None:
     """Dotted vertical lines where the timeline changes something."""
     scale = 1e3 if label == "time (ms)" else 1.0
@@ -114,10 +134,7 @@ def rates(result: Result, path: str | os.PathLike[str] | None = None) -> Figure:
         (line,) = ax.plot(t, f.rate_bps / 1e9, lw=1.1, label=f.name)
         ax.plot(t, f.throughput_bps / 1e9, lw=0.6, alpha=0.35, color=line.get_color())
         ax.plot(t, f.fair_share_bps / 1e9, lw=0.9, ls="--", color=line.get_color())
-    _mark_timeline(ax, result, label)
-    ax.set_xlabel(label)
-    ax.set_ylabel("Gb/s")
-    ax.set_ylim(bottom=0)
+    _rate_axes(ax, result, label)
     return _finish(fig, ax, result, "rate (solid), throughput (faint), fair share (dashed) per flow", path)
 
 
@@ -128,38 +145,23 @@ def _many_rates(fig: Figure, ax: Axes, result: Result, flows: list, t: np.ndarra
     ax.fill_between(t, thr.min(axis=0), thr.max(axis=0), color="#4c72b0", alpha=0.25, lw=0, label="lowest to highest")
     ax.plot(t, thr.mean(axis=0), color="#4c72b0", lw=1.1, label="mean throughput")
     ax.plot(t, fair.mean(axis=0), color="black", lw=0.9, ls="--", label="mean fair share")
-    _mark_timeline(ax, result, label)
-    ax.set_xlabel(label)
-    ax.set_ylabel("Gb/s")
-    ax.set_ylim(bottom=0)
+    _rate_axes(ax, result, label)
     return _finish(fig, ax, result, f"throughput of the {len(flows)} flows", path)
 
 
 def utilization(result: Result, path: str | os.PathLike[str] | None = None) -> Figure:
     """Utilization of each switch egress port that carried traffic."""
     ports = [p for p in result.ports.values() if p.stats["tx_frames"] > 0][:24]
-    fig, ax = _figure(max(4.0, 0.5 * len(ports) + 2), 4.0)
-    names = [p.name for p in ports]
-    values = [100 * p.stats["utilization"] for p in ports]
-    bars = ax.bar(names, values, color="#4c72b0")
-    ax.bar_label(bars, fmt="%.1f", fontsize=8)
-    ax.set_ylabel("utilization (%)")
-    ax.set_ylim(0, 105)
-    ax.tick_params(axis="x", labelrotation=45, labelsize=8)
-    return _finish(fig, ax, result, "port utilization", path)
+    percents = [100 * p.stats["utilization"] for p in ports]
+    return _percent_bars(result, [p.name for p in ports], percents, "#4c72b0", "utilization (%)", "port utilization", path)
 
 
 def paused(result: Result, path: str | os.PathLike[str] | None = None) -> Figure:
     """Fraction of the run each port's transmitter was paused by PFC (its most paused
     priority), for every port that PFC paused."""
     rows = [(name, p["paused_fraction"]) for name, p in result.pfc_summary().items() if p["paused_s"] > 0][:32]
-    fig, ax = _figure(max(4.0, 0.45 * len(rows) + 2), 4.0)
-    bars = ax.bar([n for n, _ in rows], [100 * f for _, f in rows], color="#c44e52")
-    ax.bar_label(bars, fmt="%.1f", fontsize=8)
-    ax.set_ylabel("time paused (% of run)")
-    ax.set_ylim(0, 105)
-    ax.tick_params(axis="x", labelrotation=45, labelsize=8)
-    return _finish(fig, ax, result, "PFC: time paused per port", path)
+    names, percents = [n for n, _ in rows], [100 * f for _, f in rows]
+    return _percent_bars(result, names, percents, "#c44e52", "time paused (% of run)", "PFC: time paused per port", path)
 
 
 def fct(result: Result, path: str | os.PathLike[str] | None = None) -> Figure:

@@ -248,18 +248,8 @@ pub struct ClassReport {
     pub priority: u8,
     /// Flows of this priority.
     pub flows: u64,
-    /// Frames sent.
-    pub sent_frames: u64,
-    /// Bytes sent.
-    pub sent_bytes: u64,
-    /// Frames delivered.
-    pub delivered_frames: u64,
-    /// Bytes delivered.
-    pub delivered_bytes: u64,
-    /// Frames dropped (full buffers and drop policies).
-    pub dropped_frames: u64,
-    /// Bytes dropped.
-    pub dropped_bytes: u64,
+    /// Their counters summed (drops: full buffers and drop policies).
+    pub counters: crate::traffic::FlowCounters,
     /// Delivered bits per simulated second.
     pub throughput_bps: f64,
 }

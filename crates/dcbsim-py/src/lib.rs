@@ -142,12 +142,13 @@ fn class_dict<'py>(py: Python<'py>, c: &ClassReport) -> PyResult<Bound<'py, PyDi
     let d = PyDict::new(py);
     d.set_item("priority", c.priority)?;
     d.set_item("flows", c.flows)?;
-    d.set_item("sent_frames", c.sent_frames)?;
-    d.set_item("sent_bytes", c.sent_bytes)?;
-    d.set_item("delivered_frames", c.delivered_frames)?;
-    d.set_item("delivered_bytes", c.delivered_bytes)?;
-    d.set_item("dropped_frames", c.dropped_frames)?;
-    d.set_item("dropped_bytes", c.dropped_bytes)?;
+    let n = &c.counters;
+    d.set_item("sent_frames", n.sent_frames)?;
+    d.set_item("sent_bytes", n.sent_bytes)?;
+    d.set_item("delivered_frames", n.delivered_frames)?;
+    d.set_item("delivered_bytes", n.delivered_bytes)?;
+    d.set_item("dropped_frames", n.dropped_frames)?;
+    d.set_item("dropped_bytes", n.dropped_bytes)?;
     d.set_item("throughput_bps", c.throughput_bps)?;
     Ok(d)
 }

@@ -1,5 +1,8 @@
 //! Each kind of bad scenario gives one message with the file, position and key.
 
+mod common;
+
+use common::{assert_at, error, error_with};
 use dcbsim_scenario::{ScenarioError, load_str};
 
 const GOOD: &str = r#"[run]
@@ -25,22 +28,12 @@ port = "sw0:r0"
 rate_gbps = 1.0
 "#;
 
-fn error(text: &str) -> ScenarioError {
-    load_str(text, "bad.toml", &[]).expect_err("must be refused")
-}
 
 /// `GOOD` with `from` replaced by `to`.
 fn with(from: &str, to: &str) -> ScenarioError {
-    assert!(GOOD.contains(from), "{from}");
-    error(&GOOD.replacen(from, to, 1))
+    error_with(GOOD, from, to)
 }
 
-fn assert_at(e: &ScenarioError, line: usize, key: &str, words: &str) {
-    assert_eq!((e.line, e.key.as_str()), (line, key), "{e}");
-    assert!(e.to_string().contains(words), "{e}");
-    assert!(e.to_string().starts_with(&format!("bad.toml:{line}:")), "{e}");
-    assert!(!e.to_string().contains('\n'));
-}
 
 #[test]
 fn the_good_scenario_loads() {

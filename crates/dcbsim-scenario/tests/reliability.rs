@@ -2,6 +2,9 @@
 //! refused with one message naming the file, position and key; what is legitimate
 //! stays accepted; validation stays linear in the file's size.
 
+mod common;
+
+use common::{assert_at, error, error_with};
 use dcbsim_scenario::{Limits, ScenarioError, load_str, load_str_within};
 use std::time::Instant;
 
@@ -28,24 +31,16 @@ port = "sw0:r0"
 rate_gbps = 1.0
 "#;
 
-fn error(text: &str) -> ScenarioError {
-    load_str(text, "bad.toml", &[]).expect_err("must be refused")
-}
 
 /// `GOOD` with `from` replaced by `to`.
 fn with(from: &str, to: &str) -> ScenarioError {
-    assert!(GOOD.contains(from), "{from}");
-    error(&GOOD.replacen(from, to, 1))
+    error_with(GOOD, from, to)
 }
 
 fn set(expr: &str) -> ScenarioError {
     load_str(GOOD, "bad.toml", &[expr.to_string()]).expect_err("must be refused")
 }
 
-fn assert_at(e: &ScenarioError, line: usize, key: &str, words: &str) {
-    assert_eq!((e.line, e.key.as_str()), (line, key), "{e}");
-    assert!(e.to_string().contains(words), "{e}");
-}
 
 #[test]
 fn a_huge_duration_is_refused_with_the_memory_figure() {

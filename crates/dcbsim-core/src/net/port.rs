@@ -196,18 +196,33 @@ impl Port {
         if self.is_idle(now) && !self.free_pending {
             return Admission::SendNow;
         }
-        let bytes = pkt.bytes as u64;
-        if self.queued_bytes + bytes > self.buffer {
-            self.dropped_frames += 1;
-            self.dropped_bytes += bytes;
+        if self.overflows(pkt.bytes as u64) {
             return Admission::Dropped;
         }
+        self.enqueue(now, pkt);
+        Admission::Queued
+    }
+
+    /// Whether `bytes` more would overflow the buffer; if so, counts the drop.
+    #[inline]
+    fn overflows(&mut self, bytes: u64) -> bool {
+        if self.queued_bytes + bytes <= self.buffer {
+            return false;
+        }
+        self.dropped_frames += 1;
+        self.dropped_bytes += bytes;
+        true
+    }
+
+    /// Queues `pkt` in its class at `now`; returns the class.
+    #[inline]
+    fn enqueue(&mut self, now: Time, pkt: Packet) -> usize {
         self.monitor.advance(now, self.queued_bytes);
-        self.queued_bytes += bytes;
+        self.queued_bytes += pkt.bytes as u64;
         self.monitor.observe_max(self.queued_bytes);
         let class = self.class_of(pkt.priority);
         self.queues[class].push_back(pkt);
-        Admission::Queued
+        class
     }
 
     /// Decides what happens to `pkt` arriving at `now` over port `ingress`
@@ -218,17 +233,10 @@ impl Port {
         if self.is_idle(now) && !self.free_pending && !self.is_paused(pkt.priority) {
             return Admission::SendNow;
         }
-        let bytes = pkt.bytes as u64;
-        if !lossless && self.queued_bytes + bytes > self.buffer {
-            self.dropped_frames += 1;
-            self.dropped_bytes += bytes;
+        if !lossless && self.overflows(pkt.bytes as u64) {
             return Admission::Dropped;
         }
-        self.monitor.advance(now, self.queued_bytes);
-        self.queued_bytes += bytes;
-        self.monitor.observe_max(self.queued_bytes);
-        let class = self.class_of(pkt.priority);
-        self.queues[class].push_back(pkt);
+        let class = self.enqueue(now, pkt);
         if self.tracks_ingress {
             self.ingress[class].push_back(ingress);
         }
@@ -339,10 +347,7 @@ impl Port {
     /// Adds a frame produced at this node (a host's own frames) to the queue,
     /// bypassing the buffer limit.
     pub fn push_local(&mut self, now: Time, pkt: Packet) {
-        self.monitor.advance(now, self.queued_bytes);
-        self.queued_bytes += pkt.bytes as u64;
-        let class = self.class_of(pkt.priority);
-        self.queues[class].push_back(pkt);
+        let class = self.enqueue(now, pkt);
         if self.tracks_ingress {
             self.ingress[class].push_back(NO_INGRESS);
         }

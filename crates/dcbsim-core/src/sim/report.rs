@@ -68,18 +68,12 @@ impl Simulation {
                     classes.len() - 1
                 }
             };
-            let (c, n) = (&mut classes[i], &f.counters);
-            c.flows += 1;
-            c.sent_frames += n.sent_frames;
-            c.sent_bytes += n.sent_bytes;
-            c.delivered_frames += n.delivered_frames;
-            c.delivered_bytes += n.delivered_bytes;
-            c.dropped_frames += n.dropped_frames;
-            c.dropped_bytes += n.dropped_bytes;
+            classes[i].flows += 1;
+            classes[i].counters.add(&f.counters);
         }
         let seconds = self.now.as_secs_f64();
         for c in classes.iter_mut() {
-            c.throughput_bps = if seconds > 0.0 { c.delivered_bytes as f64 * 8.0 / seconds } else { 0.0 };
+            c.throughput_bps = if seconds > 0.0 { c.counters.delivered_bytes as f64 * 8.0 / seconds } else { 0.0 };
         }
         classes.sort_by_key(|c| c.priority);
         classes

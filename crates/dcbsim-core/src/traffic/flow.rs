@@ -27,6 +27,19 @@ pub struct FlowCounters {
     pub notifications: u64,
 }
 
+impl FlowCounters {
+    /// Adds another flow's counters to these.
+    pub fn add(&mut self, other: &FlowCounters) {
+        self.sent_frames += other.sent_frames;
+        self.sent_bytes += other.sent_bytes;
+        self.delivered_frames += other.delivered_frames;
+        self.delivered_bytes += other.delivered_bytes;
+        self.dropped_frames += other.dropped_frames;
+        self.dropped_bytes += other.dropped_bytes;
+        self.notifications += other.notifications;
+    }
+}
+
 /// A flow at its source.
 #[derive(Clone, Debug)]
 pub struct Flow {
