@@ -256,10 +256,12 @@ CLAIMS = [
           "at the first bottleneck (c1→c2)", "smaller", "queue std lower in patterns I and II (3 seeds)", _parking(0)),
     Claim("smcc", "fig20-second", "Figs. 20–22", "parking lot: … and at the second bottleneck (c2→c3) once the "
           "bottleneck moves", "smaller", "queue std lower in patterns I and II (3 seeds)", _parking(1), holds_here=False,
-          note="At the second bottleneck our SMCC swings about as much as QCN in pattern I (std 25 vs 27 KB) and more "
-               "in pattern II (36 vs 31 KB): the flows from s1 and s2 cross both congestion points, and under the "
-               "CPID rule an increase from c2 is refused after a decrease from c1 (and back), so the rates adjust "
-               "in bursts."),
+          note="Pattern I: SMCC 25.3 vs QCN 27.0 KB at c2→c3, below but not by much. The flows from s1 and s2 also "
+               "cross c1's congestion point: with a congestion point at c2→c3 only (`--set "
+               "'scheme.congestion_points=[\"c2:c3\"]'`) SMCC's std there is 10.9 KB. The CPID rule is not the "
+               "cause (disabled in a local build: 40.0 KB). Pattern II: SMCC 36.0 vs QCN 30.5 KB, the same with "
+               "c2's congestion point alone: the 750 Mb/s background leaves 250 Mb/s, below R_a = 256 Mb/s, "
+               "which the paper itself gives as why SMCC's oscillation grows there (Fig. 21, which holds)."),
     Claim("smcc", "fig18-vs-5a", "Figs. 18, 5a", "with the same 500 Mb/s background, SMCC's queue is more stable than "
           "QCN's", "more stable", "SMCC's queue std after 2 s (Fig. 18, G = 500) below QCN's in [2, 4] s of Fig. 5a",
           _fig18_vs_5a),
@@ -267,10 +269,11 @@ CLAIMS = [
           "evolution is almost unchanged, for QCN and SMCC", "almost unchanged",
           "queue std at the new bottleneck (2–4 s) within 0.67–1.5× the old one's (0–2 s), both schemes (3 seeds)",
           _pattern_one_unchanged, holds_here=False,
-          note="QCN's holds (ratio about 1.2); our SMCC's swings about three times more at c2→c3 than at c1→c2: the "
-               "flows from s1 and s2 cross both congestion points, and under the CPID rule an increase from c2 is "
-               "refused after a decrease from c1 (and back), so once c2 is the bottleneck the rates adjust in "
-               "bursts (see fig20-second)."),
+          note="QCN's holds (ratio 1.21). Our SMCC's queue std triples at c2→c3 (8.6 → 25.3 KB): the flows from "
+               "s1 and s2 also cross c1's congestion point, whose feedback keeps moving them; with a congestion "
+               "point at c2→c3 only (`--set 'scheme.congestion_points=[\"c2:c3\"]'`) it is 10.9 KB (ratio 1.27). "
+               "The CPID rule is not the cause: with it disabled (a local build) both bottlenecks swing more, "
+               "29.8 and 40.0 KB."),
     Claim("smcc", "fig21", "Fig. 21", "pattern II: with the background at 750 instead of 500 Mb/s QCN oscillates more, "
           "and SMCC, unchanged at 500, oscillates much more at 750", "larger; much larger",
           "QCN's queue std larger in the 750 Mb/s phase; SMCC's at least twice its 500 Mb/s phase's (3 seeds)",
