@@ -46,80 +46,84 @@ pub enum Admission {
 }
 
 /// One egress port and the link it feeds.
+///
+/// Laid out in declaration order (`repr(C)`), what every frame reads first: at
+/// thousands of ports a frame then touches the first few cache lines of its ports.
 #[derive(Clone, Debug)]
+#[repr(C)]
 pub struct Port {
-    /// The node that owns the port.
-    pub node: u32,
-    /// The node at the far end of the link.
-    pub peer: u32,
-    /// Whether the owner is a host (its NIC) rather than a switch.
-    pub is_host: bool,
+    /// The transmitter is busy until then.
+    pub busy_until: Time,
+    /// Bytes waiting (the frame in transmission excluded).
+    pub queued_bytes: u64,
     /// Capacity.
     pub rate: Rate,
     /// Propagation delay.
     pub delay: Time,
-    /// Buffer limit in bytes (drop-tail).
-    pub buffer: u64,
     /// Minimum time per frame (zero: none).
     pub frame_service: Time,
-    /// One FIFO per class; class 0 is served first (see [`Port::class_of`]).
-    queues: Vec<VecDeque<Packet>>,
-    /// Bytes waiting (the frame in transmission excluded).
-    pub queued_bytes: u64,
-    /// The transmitter is busy until then.
-    pub busy_until: Time,
-    /// Whether a `PortFree` event is pending.
-    pub free_pending: bool,
+    serialize: TransmitMemo,
     /// Frames on the wire, with the time each reaches the far end.
     pub link: VecDeque<(Time, Packet)>,
-    /// The congestion point on this port, if any.
-    pub cp: Option<CongestionPointKind>,
-    /// Time-weighted queue statistics.
-    pub monitor: QueueMonitor,
-    /// Frames transmitted.
-    pub tx_frames: u64,
-    /// Bytes transmitted.
-    pub tx_bytes: u64,
-    /// Frames dropped.
-    pub dropped_frames: u64,
-    /// Bytes dropped.
-    pub dropped_bytes: u64,
-    /// Notifications its congestion point sent.
-    pub notifications: u64,
-    /// ECN marking threshold: an ECN-capable frame that finds more than this many
-    /// bytes queued is marked (`u64::MAX`: the port never marks).
-    pub ecn_threshold: u64,
-    /// Frames marked.
-    pub ecn_marks: u64,
-    /// RED-like marking above the threshold (DCQCN): marks with a probability that
-    /// grows with the queue (`None`: every ECN-capable frame above it is marked).
-    pub red: Option<Box<Red>>,
+    /// One FIFO per class; class 0 is served first (see [`Port::class_of`]).
+    queues: Vec<VecDeque<Packet>>,
+    /// The node that owns the port.
+    pub node: u32,
+    /// The node at the far end of the link.
+    pub peer: u32,
     /// The port of the same link in the other direction (from `peer` to `node`).
     pub reverse: u32,
-    /// PFC on this link direction (see [`Pfc`]); inert unless a priority is lossless.
-    /// Boxed: the event loop reads only the two mirrors below.
-    pub pfc: Box<Pfc>,
-    /// Mirror of [`Pfc::paused`]: the priorities the transmitter may not send.
-    pub paused: u8,
-    /// Mirror of [`Pfc::has_pending`]: a PAUSE frame waits to be sent.
-    pub pause_pending: bool,
+    /// The ingress port of the frame [`Port::dequeue`] returned last.
+    pub last_ingress: u32,
+    /// Whether the owner is a host (its NIC) rather than a switch.
+    pub is_host: bool,
+    /// Whether a `PortFree` event is pending.
+    pub free_pending: bool,
     /// Whether the port takes part in PFC (it may be paused, send PAUSEs or account
     /// ingress bytes): it then frees through the PFC path.
     pub in_pfc: bool,
     /// Whether dequeuing needs more than the first non-empty class (ETS or ingress
     /// tracking); set up once.
     special: bool,
+    /// Mirror of [`Pfc::paused`]: the priorities the transmitter may not send.
+    pub paused: u8,
+    /// Mirror of [`Pfc::has_pending`]: a PAUSE frame waits to be sent.
+    pub pause_pending: bool,
     /// Whether the port remembers, for each queued frame, the port it arrived over
     /// (at switches where some ingress is lossless); see [`Port::track_ingress`].
     tracks_ingress: bool,
-    /// Beside each class's FIFO, the ingress port of each frame (when tracked).
-    ingress: Vec<VecDeque<u32>>,
-    /// The ingress port of the frame [`Port::dequeue`] returned last.
-    pub last_ingress: u32,
+    /// Frames transmitted.
+    pub tx_frames: u64,
+    /// Bytes transmitted.
+    pub tx_bytes: u64,
+    /// Time-weighted queue statistics.
+    pub monitor: QueueMonitor,
+    /// Buffer limit in bytes (drop-tail).
+    pub buffer: u64,
+    /// ECN marking threshold: an ECN-capable frame that finds more than this many
+    /// bytes queued is marked (`u64::MAX`: the port never marks).
+    pub ecn_threshold: u64,
+    /// RED-like marking above the threshold (DCQCN): marks with a probability that
+    /// grows with the queue (`None`: every ECN-capable frame above it is marked).
+    pub red: Option<Box<Red>>,
     /// ETS: weighted service between the classes that have a weight (`None`: strict
     /// priority only).
     pub ets: Option<Box<Dwrr>>,
-    serialize: TransmitMemo,
+    /// PFC on this link direction (see [`Pfc`]); inert unless a priority is lossless.
+    /// Boxed: the event loop reads only the two mirrors below.
+    pub pfc: Box<Pfc>,
+    /// The congestion point on this port, if any.
+    pub cp: Option<CongestionPointKind>,
+    /// Frames dropped.
+    pub dropped_frames: u64,
+    /// Bytes dropped.
+    pub dropped_bytes: u64,
+    /// Notifications its congestion point sent.
+    pub notifications: u64,
+    /// Frames marked.
+    pub ecn_marks: u64,
+    /// Beside each class's FIFO, the ingress port of each frame (when tracked).
+    ingress: Vec<VecDeque<u32>>,
 }
 
 impl Port {
@@ -133,11 +137,11 @@ impl Port {
             delay,
             buffer: buffer.0,
             frame_service: Time::ZERO,
-            queues: vec![VecDeque::with_capacity(64)],
+            queues: vec![VecDeque::new()],
             queued_bytes: 0,
             busy_until: Time::ZERO,
             free_pending: false,
-            link: VecDeque::with_capacity(64),
+            link: VecDeque::new(),
             cp: None,
             monitor: QueueMonitor::default(),
             tx_frames: 0,
@@ -164,7 +168,7 @@ impl Port {
 
     /// Sets the number of strict-priority classes (at least one).
     pub fn set_priorities(&mut self, classes: u8) {
-        self.queues = (0..classes.max(1)).map(|_| VecDeque::with_capacity(64)).collect();
+        self.queues = (0..classes.max(1)).map(|_| VecDeque::new()).collect();
         self.ingress = (0..classes.max(1)).map(|_| VecDeque::new()).collect();
     }
 

@@ -95,11 +95,7 @@ impl Simulation {
         let started = std::time::Instant::now();
         let end = self.config.duration;
         let until = until.min(end);
-        while let Some(t) = self.queue.peek_time() {
-            if t >= until {
-                break;
-            }
-            let (t, event) = self.queue.pop().expect("peeked");
+        while let Some((t, event)) = self.queue.pop_before(until) {
             self.now = t;
             self.events += 1;
             self.dispatch(event);

@@ -1,8 +1,16 @@
 //! The event queue: events ordered by (time, sequence number).
 //!
 //! Events at equal times pop in the order they were pushed (FIFO), which makes runs
-//! deterministic. Events are small `Copy` values; nothing is boxed.
+//! deterministic. Events are small `Copy` values packed into one word; nothing is
+//! boxed. [`EventQueue`] (in `wheel.rs`) keeps near events on a timing wheel and far
+//! ones in a heap (`heap.rs`).
 
+mod heap;
+mod wheel;
+
+pub use wheel::EventQueue;
+
+#[cfg(test)]
 use crate::units::Time;
 
 /// Everything that can happen in a run.
@@ -125,103 +133,6 @@ impl Event {
 
 /// The largest node, port, flow or timeline index an event can carry.
 pub const MAX_ID: usize = (1 << 28) - 1;
-
-#[derive(Clone, Copy, Debug)]
-struct Entry {
-    time: u64,
-    seq: u64,
-    event: u64,
-}
-
-impl Entry {
-    #[inline]
-    fn before(&self, other: &Entry) -> bool {
-        (self.time, self.seq) < (other.time, other.seq)
-    }
-}
-
-const ARITY: usize = 2;
-
-/// A priority queue of events keyed by (time, insertion order): a binary min-heap of
-/// 24-byte entries, sifted by moving a hole rather than by swaps. (A 4-ary heap and an
-/// unordered array with a linear scan both measured slower on the benchmarks, where a
-/// few dozen events are pending.)
-#[derive(Debug, Default)]
-pub struct EventQueue {
-    heap: Vec<Entry>,
-    next_seq: u64,
-}
-
-impl EventQueue {
-    /// An empty queue.
-    pub fn new() -> EventQueue {
-        EventQueue { heap: Vec::with_capacity(1024), next_seq: 0 }
-    }
-
-    /// Schedules `event` at `time`.
-    #[inline(always)]
-    pub fn push(&mut self, time: Time, event: Event) {
-        let entry = Entry { time: time.0, seq: self.next_seq, event: event.pack() };
-        self.next_seq += 1;
-        let mut hole = self.heap.len();
-        self.heap.push(entry);
-        while hole > 0 {
-            let parent = (hole - 1) / ARITY;
-            if !entry.before(&self.heap[parent]) {
-                break;
-            }
-            self.heap[hole] = self.heap[parent];
-            hole = parent;
-        }
-        self.heap[hole] = entry;
-    }
-
-    /// The time of the earliest event.
-    #[inline]
-    pub fn peek_time(&self) -> Option<Time> {
-        self.heap.first().map(|e| Time(e.time))
-    }
-
-    /// Removes and returns the earliest event.
-    #[inline(always)]
-    pub fn pop(&mut self) -> Option<(Time, Event)> {
-        let last = self.heap.pop()?;
-        let heap = self.heap.as_mut_slice();
-        let Some(&top) = heap.first() else {
-            return Some((Time(last.time), Event::unpack(last.event)));
-        };
-        let len = heap.len();
-        let mut hole = 0;
-        let mut child = 1;
-        while child + 1 < len {
-            if heap[child + 1].before(&heap[child]) {
-                child += 1;
-            }
-            if !heap[child].before(&last) {
-                break;
-            }
-            heap[hole] = heap[child];
-            hole = child;
-            child = 2 * hole + 1;
-        }
-        if child + 1 == len && heap[child].before(&last) {
-            heap[hole] = heap[child];
-            hole = child;
-        }
-        heap[hole] = last;
-        Some((Time(top.time), Event::unpack(top.event)))
-    }
-
-    /// Number of pending events.
-    pub fn len(&self) -> usize {
-        self.heap.len()
-    }
-
-    /// Whether no event is pending.
-    pub fn is_empty(&self) -> bool {
-        self.heap.is_empty()
-    }
-}
 
 #[cfg(test)]
 mod tests {

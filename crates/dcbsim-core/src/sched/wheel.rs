@@ -1,0 +1,372 @@
+//! The event queue: a heap for the current stretch of time, a timing wheel on the
+//! picosecond clock for the next few milliseconds, and a heap for what lies beyond.
+//!
+//! Time is cut into buckets of 2^SHIFT ps (8.4 µs). Events of the current bucket (and
+//! before) wait in a small binary heap ordered by (time, insertion): almost every event
+//! is scheduled a few microseconds ahead, so the heap holds the few dozen events of a
+//! busy stretch, not the thousands of far wake-ups of a large run. Events of the next
+//! SLOTS buckets wait on the wheel, each bucket a list sorted by time in which equal
+//! times keep their insertion order; when the heap empties, the wheel turns to the next
+//! bucket with events (found by an occupancy bitmap) and pours it into the heap, in
+//! order. Events beyond the wheel wait in a second heap and move onto the wheel as it
+//! turns, before any event of their bucket can be pushed directly. The queue thus pops
+//! exactly in (time, insertion) order, as one heap would.
+
+use super::Event;
+use super::heap::{Entry, Heap};
+use crate::units::Time;
+
+/// Bucket width: 2^SHIFT picoseconds (8.4 µs).
+const SHIFT: u32 = 23;
+/// Buckets on the wheel (8.6 ms ahead).
+const SLOTS: usize = 1 << 10;
+const MASK: u64 = SLOTS as u64 - 1;
+const WORDS: usize = SLOTS / 64;
+const SUMMARY: usize = WORDS.div_ceil(64);
+/// No node (end of a list, empty bucket, empty free list).
+const NIL: u32 = u32::MAX;
+
+/// A pending event on the wheel, linked to the next one of its bucket.
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    time: u64,
+    event: u64,
+    next: u32,
+}
+
+/// One bucket: the first and last node of its list.
+#[derive(Clone, Copy, Debug)]
+struct Bucket {
+    head: u32,
+    tail: u32,
+}
+
+/// A priority queue of events keyed by (time, insertion order).
+#[derive(Debug)]
+pub struct EventQueue {
+    /// Events of the current bucket and before.
+    now: Heap,
+    /// The wheel's buckets, by absolute bucket number modulo SLOTS.
+    buckets: Box<[Bucket]>,
+    /// One bit per bucket slot: whether it holds an event.
+    words: Box<[u64]>,
+    /// One bit per word of `words`: whether it is non-zero.
+    summary: Box<[u64]>,
+    /// Node storage; free nodes are chained from `free`.
+    nodes: Vec<Node>,
+    free: u32,
+    /// The absolute number of the current bucket.
+    cur: u64,
+    /// Events on the wheel.
+    wheel: usize,
+    /// Events beyond the wheel.
+    far: Heap,
+    /// The bucket number of the earliest far event (`u64::MAX`: none).
+    far_bucket: u64,
+    next_seq: u64,
+}
+
+impl Default for EventQueue {
+    fn default() -> EventQueue {
+        EventQueue::new()
+    }
+}
+
+impl EventQueue {
+    /// An empty queue.
+    pub fn new() -> EventQueue {
+        EventQueue {
+            now: Heap::default(),
+            buckets: vec![Bucket { head: NIL, tail: NIL }; SLOTS].into_boxed_slice(),
+            words: vec![0; WORDS].into_boxed_slice(),
+            summary: vec![0; SUMMARY].into_boxed_slice(),
+            nodes: Vec::new(),
+            free: NIL,
+            cur: 0,
+            wheel: 0,
+            far: Heap::default(),
+            far_bucket: u64::MAX,
+            next_seq: 0,
+        }
+    }
+
+    /// Schedules `event` at `time`.
+    #[inline(always)]
+    pub fn push(&mut self, time: Time, event: Event) {
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        let bucket = time.0 >> SHIFT;
+        if bucket <= self.cur {
+            self.now.push(Entry { time: time.0, seq, event: event.pack() });
+        } else {
+            self.push_later(bucket, Entry { time: time.0, seq, event: event.pack() });
+        }
+    }
+
+    /// Puts an event of a later bucket on the wheel or, beyond it, in the far heap.
+    #[inline(never)]
+    fn push_later(&mut self, bucket: u64, entry: Entry) {
+        if bucket - self.cur < SLOTS as u64 {
+            self.insert(bucket, entry.time, entry.event);
+        } else {
+            self.far_bucket = self.far_bucket.min(bucket);
+            self.far.push(entry);
+        }
+    }
+
+    /// Puts an event into bucket `bucket`'s list, after those at the same or an
+    /// earlier time.
+    #[inline]
+    fn insert(&mut self, bucket: u64, time: u64, event: u64) {
+        let node = self.alloc(Node { time, event, next: NIL });
+        let slot = (bucket & MASK) as usize;
+        let Bucket { head, tail } = self.buckets[slot];
+        self.wheel += 1;
+        if head == NIL {
+            self.buckets[slot] = Bucket { head: node, tail: node };
+            self.mark(slot);
+        } else if time >= self.nodes[tail as usize].time {
+            self.nodes[tail as usize].next = node;
+            self.buckets[slot].tail = node;
+        } else if time < self.nodes[head as usize].time {
+            self.nodes[node as usize].next = head;
+            self.buckets[slot].head = node;
+        } else {
+            let mut prev = head;
+            loop {
+                let next = self.nodes[prev as usize].next;
+                if self.nodes[next as usize].time > time {
+                    self.nodes[node as usize].next = next;
+                    self.nodes[prev as usize].next = node;
+                    return;
+                }
+                prev = next;
+            }
+        }
+    }
+
+    #[inline]
+    fn alloc(&mut self, node: Node) -> u32 {
+        if self.free == NIL {
+            self.nodes.push(node);
+            return (self.nodes.len() - 1) as u32;
+        }
+        let i = self.free;
+        self.free = self.nodes[i as usize].next;
+        self.nodes[i as usize] = node;
+        i
+    }
+
+    #[inline]
+    fn mark(&mut self, slot: usize) {
+        let w = slot / 64;
+        self.words[w] |= 1 << (slot % 64);
+        self.summary[w / 64] |= 1 << (w % 64);
+    }
+
+    #[inline]
+    fn unmark(&mut self, slot: usize) {
+        let w = slot / 64;
+        self.words[w] &= !(1 << (slot % 64));
+        if self.words[w] == 0 {
+            self.summary[w / 64] &= !(1 << (w % 64));
+        }
+    }
+
+    /// The first occupied slot at or after `from` (no wrapping).
+    fn occupied_from(&self, from: usize) -> Option<usize> {
+        let w = from / 64;
+        let bits = self.words[w] & (!0u64 << (from % 64));
+        if bits != 0 {
+            return Some(w * 64 + bits.trailing_zeros() as usize);
+        }
+        let w = w + 1;
+        let mut s = w / 64;
+        if s >= SUMMARY {
+            return None;
+        }
+        let mut sbits = self.summary[s] & (!0u64 << (w % 64));
+        loop {
+            if sbits != 0 {
+                let w = s * 64 + sbits.trailing_zeros() as usize;
+                return Some(w * 64 + self.words[w].trailing_zeros() as usize);
+            }
+            s += 1;
+            if s >= SUMMARY {
+                return None;
+            }
+            sbits = self.summary[s];
+        }
+    }
+
+    /// The absolute number of the earliest bucket on the wheel, which holds an event.
+    fn first_on_wheel(&self) -> u64 {
+        let from = (self.cur & MASK) as usize;
+        let slot = self.occupied_from(from).or_else(|| self.occupied_from(0)).expect("the wheel holds an event");
+        self.cur + ((slot.wrapping_sub(from) as u64) & MASK)
+    }
+
+    /// The time of the earliest event.
+    pub fn peek_time(&self) -> Option<Time> {
+        if let Some(e) = self.now.peek() {
+            return Some(Time(e.time));
+        }
+        if self.wheel != 0 {
+            let head = self.buckets[(self.first_on_wheel() & MASK) as usize].head;
+            return Some(Time(self.nodes[head as usize].time));
+        }
+        self.far.peek().map(|e| Time(e.time))
+    }
+
+    /// Removes and returns the earliest event.
+    #[inline(always)]
+    pub fn pop(&mut self) -> Option<(Time, Event)> {
+        self.pop_through(u64::MAX)
+    }
+
+    /// Removes and returns the earliest event if it is due before `until`.
+    #[inline(always)]
+    pub fn pop_before(&mut self, until: Time) -> Option<(Time, Event)> {
+        self.pop_through(until.0.checked_sub(1)?)
+    }
+
+    /// Removes and returns the earliest event if it is due at `last` or before.
+    #[inline(always)]
+    fn pop_through(&mut self, last: u64) -> Option<(Time, Event)> {
+        if self.now.len() == 0 && !self.turn(last) {
+            return None;
+        }
+        let top = self.now.peek().expect("not empty");
+        if top.time > last {
+            return None;
+        }
+        let e = self.now.pop().expect("not empty");
+        Some((Time(e.time), Event::unpack(e.event)))
+    }
+
+    /// With the current bucket spent, turns to the next bucket with events if its
+    /// first is due at `last` or before, and pours it into the heap; returns whether it
+    /// did. (The wheel turns only to pop, so later pushes at earlier times still land
+    /// in the heap.)
+    #[inline(never)]
+    fn turn(&mut self, last: u64) -> bool {
+        let next = if self.wheel != 0 {
+            self.first_on_wheel()
+        } else {
+            match self.far.peek() {
+                Some(e) => e.time >> SHIFT,
+                None => return false,
+            }
+        };
+        if self.wheel != 0 && self.nodes[self.buckets[(next & MASK) as usize].head as usize].time > last {
+            return false;
+        }
+        if self.wheel == 0 && self.far.peek().is_some_and(|e| e.time > last) {
+            return false;
+        }
+        self.cur = next;
+        if self.far_bucket < self.cur + SLOTS as u64 {
+            self.admit_far();
+        }
+        self.pour(next);
+        true
+    }
+
+    /// Moves bucket `bucket`'s events into the (empty) heap in list order, which is
+    /// their (time, insertion) order.
+    fn pour(&mut self, bucket: u64) {
+        let slot = (bucket & MASK) as usize;
+        let mut node = self.buckets[slot].head;
+        self.buckets[slot] = Bucket { head: NIL, tail: NIL };
+        self.unmark(slot);
+        while node != NIL {
+            let Node { time, event, next } = self.nodes[node as usize];
+            self.now.push(Entry { time, seq: self.next_seq, event });
+            self.next_seq += 1;
+            self.nodes[node as usize].next = self.free;
+            self.free = node;
+            self.wheel -= 1;
+            node = next;
+        }
+    }
+
+    /// Moves the far events that the wheel now reaches onto it, in (time, insertion)
+    /// order, before anything else can be pushed into their buckets.
+    fn admit_far(&mut self) {
+        let horizon = self.cur + SLOTS as u64;
+        while self.far.peek().is_some_and(|e| e.time >> SHIFT < horizon) {
+            let e = self.far.pop().expect("peeked");
+            self.insert(e.time >> SHIFT, e.time, e.event);
+        }
+        self.far_bucket = self.far.peek().map_or(u64::MAX, |e| e.time >> SHIFT);
+    }
+
+    /// Number of pending events.
+    pub fn len(&self) -> usize {
+        self.now.len() + self.wheel + self.far.len()
+    }
+
+    /// Whether no event is pending.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Pushes and pops at random against the plain heap: every pop must agree, for
+    /// times a few buckets ahead, a wheel's turn ahead, far beyond it, and equal.
+    fn agrees_with_the_heap(seed: u64, spread: u64) {
+        let mut rng = crate::rng::Rng::stream(seed, "wheel");
+        let (mut wheel, mut heap) = (EventQueue::new(), Heap::default());
+        let mut now = 0u64;
+        for i in 0..20_000u32 {
+            let ahead = match rng.next_u64() % 8 {
+                0 => 0,
+                1 => (rng.next_u64() % (SLOTS as u64)) << SHIFT,
+                2 => rng.next_u64() % ((4 * spread) << SHIFT),
+                3 => (SLOTS as u64) << SHIFT,
+                _ => rng.next_u64() % (spread << SHIFT),
+            };
+            let event = Event::Timeline { entry: i };
+            wheel.push(Time(now + ahead), event);
+            heap.push(Entry { time: now + ahead, seq: i as u64, event: event.pack() });
+            if rng.chance(0.45) {
+                let until = now + rng.next_u64() % (2 << SHIFT);
+                let expected = heap.peek().filter(|e| e.time < until).map(|e| (Time(e.time), Event::unpack(e.event)));
+                let got = wheel.pop_before(Time(until));
+                assert_eq!(got, expected, "pop {i}");
+                if got.is_some() {
+                    heap.pop();
+                }
+                now = got.map_or(now.max(until), |(t, _)| t.0);
+                assert_eq!(wheel.peek_time(), heap.peek().map(|e| Time(e.time)));
+            }
+        }
+        while let Some(e) = heap.pop() {
+            assert_eq!(wheel.pop(), Some((Time(e.time), Event::unpack(e.event))));
+        }
+        assert!(wheel.is_empty() && wheel.pop().is_none());
+    }
+
+    #[test]
+    fn pops_as_the_heap_does_for_near_and_far_events() {
+        agrees_with_the_heap(1, 8);
+        agrees_with_the_heap(2, 1);
+        agrees_with_the_heap(3, 1 << 20);
+    }
+
+    #[test]
+    fn an_event_behind_the_wheel_still_pops_first() {
+        let mut q = EventQueue::new();
+        q.push(Time(10 << SHIFT), Event::Sample);
+        assert_eq!(q.pop_before(Time(5 << SHIFT)), None);
+        q.push(Time(3 << SHIFT), Event::PortFree { port: 1 });
+        q.push(Time(3 << SHIFT), Event::PortFree { port: 2 });
+        assert_eq!(q.pop(), Some((Time(3 << SHIFT), Event::PortFree { port: 1 })));
+        assert_eq!(q.pop(), Some((Time(3 << SHIFT), Event::PortFree { port: 2 })));
+        assert_eq!(q.pop(), Some((Time(10 << SHIFT), Event::Sample)));
+    }
+}
