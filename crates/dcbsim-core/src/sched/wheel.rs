@@ -5,10 +5,9 @@
 //! before) wait in a small binary heap ordered by (time, insertion): almost every event
 //! is scheduled a few microseconds ahead, so the heap holds the few dozen events of a
 //! busy stretch, not the thousands of far wake-ups of a large run. Events of the next
-//! SLOTS buckets wait on the wheel, each bucket a list sorted by time in which equal
-//! times keep their insertion order; when the heap empties, the wheel turns to the next
-//! bucket with events (found by an occupancy bitmap) and pours it into the heap, in
-//! order. Events beyond the wheel wait in a second heap and move onto the wheel as it
+//! SLOTS buckets wait on the wheel, each bucket a list in insertion order; when the
+//! heap empties, the wheel turns to the next bucket with events (found by an occupancy
+//! bitmap) and pours it into the heap, numbered afresh in list order. Events beyond the wheel wait in a second heap and move onto the wheel as it
 //! turns, before any event of their bucket can be pushed directly. The queue thus pops
 //! exactly in (time, insertion) order, as one heap would.
 
@@ -114,34 +113,20 @@ impl EventQueue {
         }
     }
 
-    /// Puts an event into bucket `bucket`'s list, after those at the same or an
-    /// earlier time.
+    /// Appends an event to bucket `bucket`'s list. A list is in insertion order: far
+    /// events join it before anything can be pushed into it directly.
     #[inline]
     fn insert(&mut self, bucket: u64, time: u64, event: u64) {
         let node = self.alloc(Node { time, event, next: NIL });
         let slot = (bucket & MASK) as usize;
-        let Bucket { head, tail } = self.buckets[slot];
+        let tail = self.buckets[slot].tail;
         self.wheel += 1;
-        if head == NIL {
+        if tail == NIL {
             self.buckets[slot] = Bucket { head: node, tail: node };
             self.mark(slot);
-        } else if time >= self.nodes[tail as usize].time {
+        } else {
             self.nodes[tail as usize].next = node;
             self.buckets[slot].tail = node;
-        } else if time < self.nodes[head as usize].time {
-            self.nodes[node as usize].next = head;
-            self.buckets[slot].head = node;
-        } else {
-            let mut prev = head;
-            loop {
-                let next = self.nodes[prev as usize].next;
-                if self.nodes[next as usize].time > time {
-                    self.nodes[node as usize].next = next;
-                    self.nodes[prev as usize].next = node;
-                    return;
-                }
-                prev = next;
-            }
         }
     }
 
@@ -212,8 +197,13 @@ impl EventQueue {
             return Some(Time(e.time));
         }
         if self.wheel != 0 {
-            let head = self.buckets[(self.first_on_wheel() & MASK) as usize].head;
-            return Some(Time(self.nodes[head as usize].time));
+            let mut node = self.buckets[(self.first_on_wheel() & MASK) as usize].head;
+            let mut first = u64::MAX;
+            while node != NIL {
+                first = first.min(self.nodes[node as usize].time);
+                node = self.nodes[node as usize].next;
+            }
+            return Some(Time(first));
         }
         self.far.peek().map(|e| Time(e.time))
     }
@@ -233,7 +223,7 @@ impl EventQueue {
     /// Removes and returns the earliest event if it is due at `last` or before.
     #[inline(always)]
     fn pop_through(&mut self, last: u64) -> Option<(Time, Event)> {
-        if self.now.len() == 0 && !self.turn(last) {
+        if self.now.len() == 0 && !self.turn() {
             return None;
         }
         let top = self.now.peek().expect("not empty");
@@ -244,13 +234,12 @@ impl EventQueue {
         Some((Time(e.time), Event::unpack(e.event)))
     }
 
-    /// With the current bucket spent, turns to the next bucket with events if its
-    /// first is due at `last` or before, and pours it into the heap; returns whether it
-    /// did. (The wheel turns only to pop, so later pushes at earlier times still land
-    /// in the heap.)
+    /// With the current bucket spent, turns to the next bucket with events and pours
+    /// it into the heap; returns whether there was one. (Turning early is harmless:
+    /// whatever is pushed later into the current bucket or before goes to the heap.)
     #[inline(never)]
-    fn turn(&mut self, last: u64) -> bool {
-        let next = if self.wheel != 0 {
+    fn turn(&mut self) -> bool {
+        self.cur = if self.wheel != 0 {
             self.first_on_wheel()
         } else {
             match self.far.peek() {
@@ -258,22 +247,15 @@ impl EventQueue {
                 None => return false,
             }
         };
-        if self.wheel != 0 && self.nodes[self.buckets[(next & MASK) as usize].head as usize].time > last {
-            return false;
-        }
-        if self.wheel == 0 && self.far.peek().is_some_and(|e| e.time > last) {
-            return false;
-        }
-        self.cur = next;
         if self.far_bucket < self.cur + SLOTS as u64 {
             self.admit_far();
         }
-        self.pour(next);
+        self.pour(self.cur);
         true
     }
 
-    /// Moves bucket `bucket`'s events into the (empty) heap in list order, which is
-    /// their (time, insertion) order.
+    /// Moves bucket `bucket`'s events into the (empty) heap, numbered afresh in list
+    /// order, which is their insertion order: the heap sorts them by time.
     fn pour(&mut self, bucket: u64) {
         let slot = (bucket & MASK) as usize;
         let mut node = self.buckets[slot].head;
