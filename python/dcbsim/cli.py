@@ -154,14 +154,13 @@ def _reason(e: BaseException) -> str:
 
 def _write_run(args: argparse.Namespace, scenario: dcbsim.Scenario, seed: int, result: dcbsim.Result, started: float) -> None:
     with outputs.staged(args.out, args.overwrite) as stage:
-        result.to_polars().write_parquet(os.path.join(stage, "results.parquet"))
+        result.write_parquet(os.path.join(stage, "results.parquet"))
         summary = result.summary
         outputs.write_json(os.path.join(stage, "summary.json"), summary)
         with open(os.path.join(stage, "summary.txt"), "w", encoding="utf-8") as f:
             f.write(summary_table(summary, max_rows=None) + "\n")
-        fct = result.fct_table()
-        if fct.height:
-            fct.write_parquet(os.path.join(stage, "fct.parquet"))
+        if result.has_fct_rows():
+            result.fct_table().write_parquet(os.path.join(stage, "fct.parquet"))
         if not args.no_plots:
             from dcbsim import plot
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import math
+from typing import TYPE_CHECKING
 
-from dcbsim.analysis import dcc, dsm, fluid, maxmin, qcn_convergence
+if TYPE_CHECKING:  # the models are imported when a model command runs, not by every command
+    from dcbsim.analysis import dcc
 
 
 def add_parsers(sub: argparse._SubParsersAction, parser_class: type) -> None:
@@ -51,6 +53,7 @@ def add_parsers(sub: argparse._SubParsersAction, parser_class: type) -> None:
 
 
 def _classes(specs: list[str]) -> list[tuple[int, dcc.Aimd]]:
+    from dcbsim.analysis import dcc
     out = []
     for spec in specs:
         parts = spec.split(",")
@@ -69,6 +72,7 @@ def _print(rows: list[tuple[str, ...]]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Prints the model's table (and draws its plot)."""
+    from dcbsim.analysis import dcc, dsm, fluid
     if args.model == "qcn":
         return _qcn(args)
     if args.model == "maxmin":
@@ -109,6 +113,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _maxmin(args: argparse.Namespace) -> int:
+    from dcbsim.analysis import maxmin
     capacities = {}
     for spec in args.link:
         name, _, value = spec.partition("=")
@@ -128,6 +133,7 @@ def _maxmin(args: argparse.Namespace) -> int:
 
 
 def _qcn(args: argparse.Namespace) -> int:
+    from dcbsim.analysis import qcn_convergence
     try:
         rates = [float(x) * 1e6 for x in args.rates_mbps.split(",")]
     except ValueError:
@@ -167,6 +173,7 @@ def _qcn(args: argparse.Namespace) -> int:
 
 
 def _plot(reference: dcc.Aimd, path: str) -> None:
+    from dcbsim.analysis import dcc
     import numpy as np
     from matplotlib.figure import Figure
 

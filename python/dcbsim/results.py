@@ -304,6 +304,12 @@ class Result:
             flows += int(a.stats["flows"])
         return fct_summary(np.array(fct), np.array(size), np.array(ideal), flows)
 
+    def has_fct_rows(self) -> bool:
+        """Whether :meth:`fct_table` has a row (a finite flow), known without polars."""
+        return any(f.stats.get("size_bytes") is not None for f in self.flows.values()) or any(
+            len(a.each.get("start_s", ())) for a in self.arrivals.values()
+        )
+
     def fct_table(self) -> polars.DataFrame:
         """One row per finite flow, configured (``source`` "flows") or arrived (``source``
         its arrival source; ``flow`` "<source>#<k>"): size, start, end, FCT, the ideal
@@ -389,8 +395,9 @@ class Result:
                 }
         return out
 
-    def _columns(self) -> dict[str, np.ndarray]:
-        """The tidy table's columns: one row per (sample, metric, entity)."""
+    def _tidy_parts(self) -> tuple[int, list[tuple[str, str, np.ndarray]]]:
+        """The tidy table's series: the number of samples, and each (metric, entity,
+        values) whose values cover every sample."""
         n = len(self.time_s)
         parts: list[tuple[str, str, np.ndarray]] = []
         for p in self.monitored_ports:
@@ -400,6 +407,11 @@ class Result:
                 values = getattr(f, metric)
                 if values.size == n:
                     parts.append((metric, f.name, values))
+        return n, parts
+
+    def _columns(self) -> dict[str, np.ndarray]:
+        """The tidy table's columns: one row per (sample, metric, entity)."""
+        n, parts = self._tidy_parts()
         if not parts:
             empty = np.array([], dtype=object)
             return {"time_s": np.array([], dtype=float), "metric": empty, "entity": empty, "value": np.array([], dtype=float)}
@@ -409,6 +421,20 @@ class Result:
             "entity": np.repeat(np.array([e for _, e, _ in parts], dtype=object), n),
             "value": np.concatenate([v for _, _, v in parts]),
         }
+
+    def write_parquet(self, path: str) -> None:
+        """Writes the tidy table (:meth:`to_polars`) to a Parquet file without polars."""
+        from dcbsim import parquet
+
+        n, parts = self._tidy_parts()
+        runs = [n] * len(parts)
+        parquet.write(path, n * len(parts), [
+            parquet.Doubles("time_s", np.tile(np.asarray(self.time_s, dtype=float), len(parts))),
+            parquet.StringRuns("metric", [m for m, _, _ in parts], runs),
+            parquet.StringRuns("entity", [e for _, e, _ in parts], runs),
+            parquet.Doubles("value", np.concatenate([v for _, _, v in parts]) if parts else np.zeros(0)),
+            parquet.Unsigned("seed", self.seed),
+        ])
 
     def to_polars(self) -> polars.DataFrame:
         """The tidy table: columns ``time_s, metric, entity, value, seed``."""
