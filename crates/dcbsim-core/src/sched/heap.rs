@@ -53,30 +53,44 @@ impl Heap {
     #[inline(always)]
     pub fn pop(&mut self) -> Option<Entry> {
         let last = self.heap.pop()?;
-        let heap = self.heap.as_mut_slice();
-        let Some(&top) = heap.first() else {
+        let Some(&top) = self.heap.first() else {
             return Some(last);
         };
+        Self::sift_down(&mut self.heap, 0, last);
+        Some(top)
+    }
+
+    /// Puts `entry` into the hole at `hole`, moving smaller children up.
+    #[inline(always)]
+    fn sift_down(heap: &mut [Entry], mut hole: usize, entry: Entry) {
         let len = heap.len();
-        let mut hole = 0;
-        let mut child = 1;
+        let mut child = 2 * hole + 1;
         while child + 1 < len {
             if heap[child + 1].before(&heap[child]) {
                 child += 1;
             }
-            if !heap[child].before(&last) {
+            if !heap[child].before(&entry) {
                 break;
             }
             heap[hole] = heap[child];
             hole = child;
             child = 2 * hole + 1;
         }
-        if child + 1 == len && heap[child].before(&last) {
+        if child + 1 == len && heap[child].before(&entry) {
             heap[hole] = heap[child];
             hole = child;
         }
-        heap[hole] = last;
-        Some(top)
+        heap[hole] = entry;
+    }
+
+    /// Adds entries to an empty heap at once (in linear time).
+    pub fn fill(&mut self, entries: impl Iterator<Item = Entry>) {
+        debug_assert!(self.heap.is_empty());
+        self.heap.extend(entries);
+        for i in (0..self.heap.len() / 2).rev() {
+            let entry = self.heap[i];
+            Self::sift_down(&mut self.heap, i, entry);
+        }
     }
 
     /// Number of entries.

@@ -1,7 +1,7 @@
 //! The event queue: a heap for the current stretch of time, a timing wheel on the
 //! picosecond clock for the next few milliseconds, and a heap for what lies beyond.
 //!
-//! Time is cut into buckets of 2^SHIFT ps (8.4 µs). Events of the current bucket (and
+//! Time is cut into buckets of 2^SHIFT ps (67 µs). Events of the current bucket (and
 //! before) wait in a small binary heap ordered by (time, insertion): almost every event
 //! is scheduled a few microseconds ahead, so the heap holds the few dozen events of a
 //! busy stretch, not the thousands of far wake-ups of a large run. Events of the next
@@ -15,9 +15,9 @@ use super::Event;
 use super::heap::{Entry, Heap};
 use crate::units::Time;
 
-/// Bucket width: 2^SHIFT picoseconds (8.4 µs).
-const SHIFT: u32 = 23;
-/// Buckets on the wheel (8.6 ms ahead).
+/// Bucket width: 2^SHIFT picoseconds (67 µs).
+const SHIFT: u32 = 26;
+/// Buckets on the wheel (69 ms ahead).
 const SLOTS: usize = 1 << 10;
 const MASK: u64 = SLOTS as u64 - 1;
 const WORDS: usize = SLOTS / 64;
@@ -258,18 +258,31 @@ impl EventQueue {
     /// order, which is their insertion order: the heap sorts them by time.
     fn pour(&mut self, bucket: u64) {
         let slot = (bucket & MASK) as usize;
-        let mut node = self.buckets[slot].head;
+        let first = self.buckets[slot].head;
+        if first == NIL {
+            return;
+        }
         self.buckets[slot] = Bucket { head: NIL, tail: NIL };
         self.unmark(slot);
-        while node != NIL {
-            let Node { time, event, next } = self.nodes[node as usize];
-            self.now.push(Entry { time, seq: self.next_seq, event });
-            self.next_seq += 1;
-            self.nodes[node as usize].next = self.free;
-            self.free = node;
-            self.wheel -= 1;
+        let (nodes, seq) = (&mut self.nodes, &mut self.next_seq);
+        let mut node = first;
+        let mut last = NIL;
+        let mut poured = 0;
+        self.now.fill(std::iter::from_fn(|| {
+            if node == NIL {
+                return None;
+            }
+            let Node { time, event, next } = nodes[node as usize];
+            *seq += 1;
+            poured += 1;
+            last = node;
             node = next;
-        }
+            Some(Entry { time, seq: *seq - 1, event })
+        }));
+        // The bucket's nodes, still chained, join the free list whole.
+        self.nodes[last as usize].next = self.free;
+        self.free = first;
+        self.wheel -= poured;
     }
 
     /// Moves the far events that the wheel now reaches onto it, in (time, insertion)
