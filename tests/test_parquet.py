@@ -23,6 +23,9 @@ def test_the_tidy_table_reads_back_as_polars_writes_it(tmp_path):
     theirs, ours = pl.read_parquet(tmp_path / "polars.parquet"), pl.read_parquet(tmp_path / "ours.parquet")
     assert ours.schema == theirs.schema
     assert ours.height > 0 and ours.equals(theirs)
+    pandas = pytest.importorskip("pandas")
+    pytest.importorskip("pyarrow")
+    assert pandas.read_parquet(tmp_path / "ours.parquet").equals(pandas.read_parquet(tmp_path / "polars.parquet"))
 
 
 def test_pages_split_runs_and_values(tmp_path, monkeypatch):

@@ -95,7 +95,10 @@ class _Struct:
         self.out += _zigzag(v)
         return self
 
-    i64 = i32
+    def i64(self, fid: int, v: int) -> _Struct:
+        self._field(fid, _I64)
+        self.out += _zigzag(v)
+        return self
 
     def i8(self, fid: int, v: int) -> _Struct:
         self._field(fid, _BYTE)
