@@ -94,11 +94,12 @@ def test_sweep_list_over_a_huge_grid_streams(tmp_path):
 
 def test_a_full_disk_under_out_is_one_line_and_leaves_nothing(tmp_path, monkeypatch, quickstart):
     from dcbsim import cli as cli_module
+    from dcbsim import parquet
 
     def full(*args, **kwargs):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(pl.DataFrame, "write_parquet", full)
+    monkeypatch.setattr(parquet, "write", full)
     out = tmp_path / "out"
     status = cli_module.main(["run", str(quickstart), "--out", str(out), "--set", "run.duration_ms=5", "--no-plots"])
     assert status == 1
