@@ -270,11 +270,13 @@ WHY_DEAL_BREAKER = ("The deal-breaker appears in our runs only as a transient. W
                     "state (the XOR of the sign bits, `--set scheme.smcc.zero_rule=\"sign_bit\"`), a still queue "
                     "below q0 gets no change and R_a = 64 holds the queue 8+ KB below q0 for 14, 14 and 21 ms "
                     "(seeds 1–3; 9, 6 and 8 ms with our default), until the first sample with Qδ < 0 (State A) raises "
-                    "a rate by a·|Qoff|; the mean after 0.5 s is 63.3 KB. A lasting offset needs State A's raises "
-                    "and State B's cuts to balance there, at |Qoff| ≈ (b/a)·E[Qδ | Qδ > 0]: our queue moves by at "
-                    "most a frame or two between samples (1 KB frames, paced sources), giving about 1 KB, and "
-                    "16 KB would need a spread of Qδ about 16 times ours, which the paper does not give. Neither "
-                    "of our other choices moves it: `b` scaled to 64 KB instead of B (`--set "
+                    "a rate by a·|Qoff|; the mean after 0.5 s is 63.3 KB. A lasting offset below q0 needs State A's "
+                    "raises and State B's cuts to balance there: with rises and falls of the queue equally likely, at "
+                    "|Qoff| = (b/a)·E[Qδ | Qδ > 0], half of E[Qδ | Qδ > 0] for (64, 64). Our queue moves by about a "
+                    "frame between samples (E[Qδ | Qδ > 0] ≈ 1.1 KB in a trace of seed 1's samples, a local build), "
+                    "which puts the balance about 0.5 KB below q0 (mean 63.5 KB); 16 KB would need rises some 30 "
+                    "times larger, which the paper does not give. Jittered sources (`--set flows[0].jitter=0.5`) "
+                    "move the mean by under 2 KB, and `b` scaled to 64 KB instead of B (`--set "
                     "scheme.smcc.delta_span_kb=64`) gives 63.5 KB.")
 
 CLAIMS = [
@@ -296,16 +298,17 @@ CLAIMS = [
     Claim("smcc", "fig18", "Fig. 18", "the oscillation grows with the background rate G = 500, 750, 875 Mb/s",
           "grows", "queue std after 2 s increasing in G (3 seeds)", _fig18, holds_here=False,
           note="Ours grows from 500 to 750 Mb/s but is smaller at 875 than at 750 Mb/s: with 125 Mb/s left for "
-               "two sources, both sit near R_min most of the time and the queue swings less."),
+               "two sources, each sits at 20 Mb/s or less 91–99 % of the time after 2 s (seeds 1–3; 33–52 % at "
+               "750 Mb/s), R_min = 10 Mb/s bounds the cuts, and the queue swings less."),
     Claim("smcc", "fig20-first", "Figs. 20–22", "parking lot: SMCC's queue oscillates less than QCN's (BC = 30 KB) "
           "at the first bottleneck (c1→c2)", "smaller", "queue std lower in patterns I and II (3 seeds)", _parking(0)),
     Claim("smcc", "fig20-second", "Figs. 20–22", "parking lot: … and at the second bottleneck (c2→c3) once the "
           "bottleneck moves", "smaller", "queue std lower in patterns I and II (3 seeds)", _parking(1), holds_here=False,
-          note="Pattern I: SMCC 25.3 vs QCN 27.0 KB at c2→c3, below but not by much. The flows from s1 and s2 also "
+          note="Pattern I: SMCC 22.9 vs QCN 27.0 KB at c2→c3, below but not by much. The flows from s1 and s2 also "
                "cross c1's congestion point: with a congestion point at c2→c3 only (`--set "
-               "'scheme.congestion_points=[\"c2:c3\"]'`) SMCC's std there is 10.9 KB. The CPID rule is not the "
-               "cause (disabled in a local build: 40.0 KB). Pattern II: SMCC 36.0 vs QCN 30.5 KB, the same with "
-               "c2's congestion point alone: the 750 Mb/s background leaves 250 Mb/s, below R_a = 256 Mb/s, "
+               "'scheme.congestion_points=[\"c2:c3\"]'`) SMCC's std there is 11.9 KB. The CPID rule is not the "
+               "cause (disabled in a local build, with the earlier gains: 40.0 KB). Pattern II: SMCC 37.8 vs QCN "
+               "30.5 KB, 36.3 KB with c2's congestion point alone: the 750 Mb/s background leaves 250 Mb/s, below R_a = 256 Mb/s, "
                "which the paper itself gives as why SMCC's oscillation grows there (Fig. 21, which holds)."),
     Claim("smcc", "fig18-vs-5a", "Figs. 18, 5a", "with the same 500 Mb/s background, SMCC's queue is more stable than "
           "QCN's", "more stable", "SMCC's queue std after 2 s (Fig. 18, G = 500) below QCN's in [2, 4] s of Fig. 5a",
@@ -314,11 +317,11 @@ CLAIMS = [
           "evolution is almost unchanged, for QCN and SMCC", "almost unchanged",
           "queue std at the new bottleneck (2–4 s) within 0.67–1.5× the old one's (0–2 s), both schemes (3 seeds)",
           _pattern_one_unchanged, holds_here=False,
-          note="QCN's holds (ratio 1.21). Our SMCC's queue std triples at c2→c3 (8.6 → 25.3 KB): the flows from "
-               "s1 and s2 also cross c1's congestion point, whose feedback keeps moving them; with a congestion "
-               "point at c2→c3 only (`--set 'scheme.congestion_points=[\"c2:c3\"]'`) it is 10.9 KB (ratio 1.27). "
-               "The CPID rule is not the cause: with it disabled (a local build) both bottlenecks swing more, "
-               "29.8 and 40.0 KB."),
+          note="QCN's holds (ratio 1.21). Our SMCC's queue std grows 2.5-fold at c2→c3 (9.3 → 22.9 KB): the flows "
+               "from s1 and s2 also cross c1's congestion point, whose feedback keeps moving them; with a congestion "
+               "point at c2→c3 only (`--set 'scheme.congestion_points=[\"c2:c3\"]'`) it is 11.9 KB (ratio 1.28). "
+               "The CPID rule is not the cause: with it disabled (a local build, with the earlier gains) both "
+               "bottlenecks swing more, 29.8 and 40.0 KB."),
     Claim("smcc", "fig21", "Fig. 21", "pattern II: with the background at 750 instead of 500 Mb/s QCN oscillates more, "
           "and SMCC, unchanged at 500, oscillates much more at 750", "larger; much larger",
           "QCN's queue std larger in the 750 Mb/s phase; SMCC's at least twice its 500 Mb/s phase's (3 seeds)",
