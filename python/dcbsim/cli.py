@@ -219,6 +219,10 @@ def _sweep(args: argparse.Namespace) -> int:
     print(f"{runs.height} runs, {runs.height - failed.height} ok, {failed.height} failed; results in {args.out}")
     for row in failed.iter_rows(named=True):
         print(f"  run {row['index']} (seed {row['seed']}): {row['error']}")
+    if failed.height and failed.height == runs.height:
+        return _fail(f"sweep: every run failed ({failed.height} of {runs.height}); see the errors above", 1)
+    if failed.height:
+        print(f"dcbsim: warning: {failed.height} of {runs.height} runs failed", file=sys.stderr)
     return 0
 
 
