@@ -123,3 +123,37 @@ def test_a_sweep_with_some_failed_runs_says_how_many(tmp_path, capsys):
     assert status == 0
     assert "4 runs, 2 ok, 2 failed" in captured.out
     assert "2 of 4 runs failed" in captured.err
+
+
+def test_plot_draws_the_mean_over_seeds_against_the_swept_variable(swept):
+    from dcbsim import sweep_plot
+
+    runs = pl.read_parquet(swept / "runs.parquet")
+    frame = sweep_plot.metric_frame(str(swept), "fct_p99_s", runs, ["k", "ms", "label"], [])
+    fig = sweep_plot.draw(frame, "fct_p99_s", "k", [])
+    (bars,) = fig.axes[0].containers
+    line = bars.lines[0]
+    ok = runs.filter(pl.col("status") == "ok")
+    expected = [ok.filter(pl.col("k") == k)["fct_p99_s"].mean() * 1e3 for k in (2.5, 10.0)]
+    assert list(line.get_xdata()) == [2.5, 10.0]
+    assert list(line.get_ydata()) == pytest.approx(expected)
+    assert "over 2 seeds" in fig.axes[0].get_title()
+
+
+def test_plot_cli_writes_a_paper_sized_png_and_names_the_metrics(swept, capsys):
+    from PIL import Image
+
+    assert cli.main(["plot", str(swept)]) == 0
+    png = swept / "plots" / "ports_mean_bytes_vs_k.png"
+    assert png.exists() and str(png) in capsys.readouterr().out
+    with Image.open(png) as image:
+        assert image.size == (1050, 780)
+    assert cli.main(["plot", str(swept), "--metric", "flows.throughput_active_bps", "--out", str(swept / "t.png")]) == 0
+    assert (swept / "t.png").exists()
+    assert cli.main(["plot", str(swept), "--metric", "nope"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown metric 'nope'; available: " in err and "flows.throughput_active_bps" in err and "incast_" not in err
+    assert cli.main(["plot", str(swept), "--x", "q"]) == 2
+    assert "not a swept variable; the sweep's are: k, ms, label" in capsys.readouterr().err
+    assert cli.main(["plot", str(swept), "--metric", "ports.mean_bytes", "--entity", "sw9:x"]) == 2
+    assert "no such port" in capsys.readouterr().err
