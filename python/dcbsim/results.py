@@ -457,7 +457,7 @@ class Result:
         return plot.queue(self, path)
 
     def plot_queue_cdf(self, path: str | None = None) -> Figure:
-        """CDF of the sampled queue length at each monitored port."""
+        """Time-weighted CDF of the sampled queue length at each monitored port."""
         from dcbsim import plot
 
         return plot.queue_cdf(self, path)
