@@ -52,3 +52,14 @@ def test_the_qcnt_rate_panels_say_which_colour_is_which_reaction_point(small_tex
     assert texts == [f"RP of {name}" for name in result.flows]
     colours = [line.get_color() for line in ax.lines]
     assert len(set(colours)) == len(result.flows)
+
+
+def test_a_quick_page_says_how_many_seeds_it_ran():
+    from dcbsim.papers import Runs
+
+    quick = Runs("qcnt", quick=True)
+    assert list(quick.seeds(20)) == [1, 2] and list(quick.seeds(1)) == [1]
+    (note, _) = quick.quick_note()
+    assert "ran 1 or 2 seed(s) instead of 1, 20" in note
+    assert Runs("qcnt").quick_note() == []
+    assert "one seed" in Runs("qcnt", quick=True).quick_note()[0]

@@ -141,10 +141,10 @@ def figures(runs: Runs, outdir: str) -> list[str]:
         r = incast(runs, n)
         for i, (k, f) in enumerate(list(r.flows.items())[:n]):
             axes[0].plot(r.time_s * 1e3, f.throughput_bps / 1e9, lw=0.8, ls=ls, color=f"C{i}", label=f"N={n}: {k}")
-    axes[0].set_title("DCQCN, N flows into one 40 Gb/s port (colour: flow; solid N=2, dotted N=8)", fontsize=9)
+    axes[0].set_title("DCQCN, N flows into one 40 Gb/s port", fontsize=10)
     axes[0].set_xlabel("time (ms)")
     axes[0].set_ylabel("throughput (Gb/s, 100 µs samples)")
-    axes[0].legend(fontsize=6, ncols=2)
+    axes[0].legend(fontsize=6, ncols=2, title="flow (solid N=2, dotted N=8)", title_fontsize=6)
     ax = axes[1]
     hosts = ["h1", "h2", "h3", "h4"]
     for i, scheme in enumerate(("none", "dcqcn")):
