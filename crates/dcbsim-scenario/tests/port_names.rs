@@ -205,3 +205,30 @@ fn ets_ports_need_traffic() {
     assert_at(&e, 28, "ets.ports", "no traffic crosses \"sw1:sw0\"");
     assert!(e.to_string().ends_with("did you mean \"sw0:sw1\"?"), "{e}");
 }
+
+/// Four flows from leaf 0 to leaf 3 of a leaf-spine, spread over the spines by ECMP.
+const LEAF_SPINE: &str = r#"[run]
+duration_ms = 1.0
+[topology]
+kind = "leaf_spine"
+leaves = 4
+spines = 4
+hosts_per_leaf = 2
+[[flows]]
+src = "h0_*"
+dst = "h3_*"
+[monitor]
+ports = ["spine2:leaf3"]
+"#;
+
+#[test]
+fn any_equal_cost_path_counts_and_the_wrong_way_down_is_refused() {
+    // Every spine lies on a shortest path from leaf0 to leaf3, whichever ECMP picks.
+    load_str(LEAF_SPINE, "good.toml", &[]).unwrap();
+    load_str(LEAF_SPINE, "good.toml", &["topology.ecmp=false".into(), "monitor.ports=[\"spine3:leaf3\"]".into()]).unwrap();
+    let e = error_with(LEAF_SPINE, "spine2:leaf3", "spine2:leaf0");
+    assert_at(&e, 12, "monitor.ports", "no traffic crosses \"spine2:leaf0\"");
+    assert!(e.to_string().ends_with("did you mean \"leaf0:spine2\"?"), "{e}");
+    let e = error_with(LEAF_SPINE, "spine2:leaf3", "spine2:leaf1");
+    assert!(e.to_string().ends_with("no traffic crosses \"spine2:leaf1\" (neither a flow's data nor TCP acknowledgements)"), "{e}");
+}

@@ -144,7 +144,7 @@ impl Simulation {
             Event::NotificationReady { slot } => {
                 let (switch, note) = self.pending[slot as usize];
                 self.free_slots.push(slot);
-                let back = self.routes.next_port(switch, note.dst);
+                let back = self.routes.next_port(switch, note.dst, note.flow);
                 self.enqueue(back, note);
             }
             Event::Sample => self.sample(),
@@ -163,7 +163,7 @@ impl Simulation {
         if pkt.dst == node {
             self.receive(pkt);
         } else {
-            let out = self.routes.next_port(node, pkt.dst);
+            let out = self.routes.next_port(node, pkt.dst, pkt.flow);
             self.enqueue_from(out, pkt, port);
         }
     }
@@ -238,7 +238,7 @@ impl Simulation {
             let kind = PacketKind::Notification { cpid: out, feedback };
             let note = Packet::new(flow, bytes, dst, 7, kind);
             if self.cnm_rngs.is_empty() {
-                let back = self.routes.next_port(switch, dst);
+                let back = self.routes.next_port(switch, dst, flow);
                 self.enqueue(back, note);
             } else {
                 self.delay_notification(out, switch, note);
