@@ -77,6 +77,14 @@ def test_the_tables_hold_each_runs_flows_ports_and_fcts(swept):
     assert arrivals.group_by("run_id").len()["len"].to_list() == [2] * 4
 
 
+def test_pandas_reads_every_table(swept):
+    pd = pytest.importorskip("pandas")
+    for name in FILES:
+        frame = pd.read_parquet(swept / f"{name}.parquet")
+        assert str(frame["seed"].dtype) == "uint64", name
+    assert list(pd.read_parquet(swept / "flows.parquet")["path"][0]) == ["s0:sw0", "sw0:r0"]
+
+
 def test_a_runs_rows_match_the_single_runs_summary(swept):
     run = pl.read_parquet(swept / "runs.parquet").filter(pl.col("status") == "ok").row(0, named=True)
     scenario = dcbsim.load(TCP_FCT, [f"transport.rto_min_ms={run['k']:g}", "run.duration_ms=30", "run.name=\"a\""])
