@@ -83,6 +83,15 @@ TABLES: dict[str, dict[str, pl.DataType]] = {
 }
 
 
+def reserved_names() -> set[str]:
+    """The column names a swept variable may not take (its column would clash with one
+    of the tables' own)."""
+    names = {"run_id", "seed", "time_s", "metric", "entity", "value", *RUNS}
+    for columns in TABLES.values():
+        names.update(columns)
+    return names
+
+
 def value_dtype(values: Iterable[Any]) -> pl.DataType:
     """One dtype for all the values a swept variable takes: bool, i64, f64 (ints and
     floats mixed), else str."""
