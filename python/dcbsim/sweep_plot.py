@@ -200,7 +200,8 @@ def _xs(values: list[Any], labels: list[str] | None) -> np.ndarray:
 
 def draw(frame: pl.DataFrame, metric: str, x: str, others: list[str]) -> Figure:
     """The figure: per series (entity and the other varying variables), the mean over
-    seeds at each x with ± one standard deviation, and each seed as a faint dot."""
+    seeds at each x with ± one standard deviation, and each seed as a faint dot; the
+    means joined by lines when x is a number, not when it names categories."""
     factor, unit = scale(metric)
     fig = Figure(figsize=(3.5, 2.6), layout="constrained")
     ax = fig.add_subplot()
@@ -213,9 +214,10 @@ def draw(frame: pl.DataFrame, metric: str, x: str, others: list[str]) -> Figure:
         err = np.nan_to_num(stats["std"].to_numpy().astype(float)) * factor
         ax.errorbar(_xs(stats[x].to_list(), labels), stats["mean"].to_numpy() * factor,
                     yerr=err if stats["n"].max() > 1 else None, color=colour, marker="o", ms=3, lw=1.2, capsize=2,
+                    ls="-" if labels is None else "none",
                     label=_label(dict(zip(series, key)), others))
-        ax.scatter(_xs(points[x].to_list(), labels), points["value"].to_numpy() * factor, s=4, color=colour,
-                   alpha=0.35, linewidths=0)
+        ax.scatter(_xs(points[x].to_list(), labels), points["value"].to_numpy() * factor, s=6, color=colour,
+                   alpha=0.5, linewidths=0)
     _axes(ax, frame, metric, x, unit, labels)
     return fig
 
@@ -235,6 +237,7 @@ def _axes(ax: Axes, frame: pl.DataFrame, metric: str, x: str, unit: str, labels:
     ax.set_ylabel(f"{label} ({unit})" if unit else label, fontsize=8)
     if labels is not None:
         ax.set_xticks(range(len(labels)), labels)
+        ax.set_xlim(-0.5, len(labels) - 0.5)
     ax.tick_params(labelsize=7)
     ax.grid(True, alpha=0.3, lw=0.5)
     ax.set_title(f"mean ± s.d. over {n} seeds; dots: each seed" if n > 1 else "one seed per point", fontsize=7)
