@@ -61,7 +61,7 @@ fn a_congestion_point_facing_away_from_the_data_is_refused_with_the_reverse_port
     assert_eq!(e.column, 33, "{e}");
     // A receiver's egress: a host port, refused as such before any crossing check.
     let e = error_with(DUMBBELL, "[\"sw0:sw1\"]\n\n[monitor]", "[\"r0:sw1\"]\n\n[monitor]");
-    assert!(e.to_string().contains("is a host's port"), "{e}");
+    assert!(e.to_string().ends_with("\"r0:sw1\" is a host's port; congestion points sit on switch ports; did you mean \"sw1:r0\"?"), "{e}");
 }
 
 #[test]
