@@ -71,8 +71,9 @@ class FlowResult:
     def active_s(self, time_s: np.ndarray) -> float | None:
         """How long the flow was active: a finite flow that completed, its completion
         time; any other, from the first to the last sample at which it was sending,
-        plus one sample interval (so within an interval of the truth). ``None`` if it
-        never sent."""
+        plus one sample interval (so within an interval of the truth). ``None`` if no
+        sample saw it sending (a finite flow that sent everything within one interval
+        and never completed, say)."""
         done = self.stats.get("completion_time_s")
         if done is not None:
             return float(done)
