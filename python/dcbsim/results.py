@@ -68,6 +68,21 @@ class FlowResult:
     transfer_completion_s: np.ndarray = field(default_factory=lambda: np.empty(0))
     transfer_bytes: np.ndarray = field(default_factory=lambda: np.empty(0))
 
+    def active_s(self, time_s: np.ndarray) -> float | None:
+        """How long the flow was active: a finite flow that completed, its completion
+        time; any other, from the first to the last sample at which it was sending,
+        plus one sample interval (so within an interval of the truth). ``None`` if no
+        sample saw it sending (a finite flow that sent everything within one interval
+        and never completed, say)."""
+        done = self.stats.get("completion_time_s")
+        if done is not None:
+            return float(done)
+        sending = np.flatnonzero(self.rate_bps > 0) if self.rate_bps.size == time_s.size else np.zeros(0, dtype=int)
+        if sending.size == 0:
+            return None
+        step = float(time_s[1] - time_s[0]) if time_s.size > 1 else float(time_s[0])
+        return float(time_s[sending[-1]] - time_s[sending[0]]) + step
+
     def transfer_summary(self) -> dict[str, float | None]:
         """Mean and 99th percentile of the transfer times of a ``poisson`` flow (s);
         empty for flows without a dynamic source."""
@@ -335,18 +350,40 @@ class Result:
         types = {"str": pl.Utf8, "i64": pl.Int64, "f64": pl.Float64, "bool": pl.Boolean}
         return pl.DataFrame(rows, schema={k: types[t] for k, t in _FCT_SCHEMA.items()})
 
+    def path_table(self) -> polars.DataFrame:
+        """One row per configured flow: its source and destination, its path (the port
+        names ``node:peer`` it crosses, space-separated, from its source's NIC on; with
+        ECMP the one its hash picked), hop count, the switch port it leaves its first
+        switch by, and its mean throughput over the run (bits/s). Group by ``uplink``
+        to see how ECMP split the load."""
+        import polars as pl
+
+        duration = self.run_stats["simulated_s"] or 1.0
+        rows = [
+            (name, f.stats["src"], f.stats["dst"], " ".join(f.stats["path"]), len(f.stats["path"]),
+             f.stats["path"][1] if len(f.stats["path"]) > 1 else None, f.stats["delivered_bytes"] * 8 / duration)
+            for name, f in self.flows.items()
+        ]
+        schema = {"flow": pl.Utf8, "src": pl.Utf8, "dst": pl.Utf8, "path": pl.Utf8, "hops": pl.Int64,
+                  "uplink": pl.Utf8, "throughput_bps": pl.Float64}
+        return pl.DataFrame(rows, schema=schema, orient="row")
+
     @property
     def summary(self) -> dict[str, Any]:
-        """Per port statistics, per flow counters, mean throughput and fair share, the
-        run's fairness, and totals."""
+        """Per port statistics, per flow counters, mean throughput (over the run, and
+        over the time the flow was active: :meth:`FlowResult.active_s`) and fair share,
+        the run's fairness, and totals."""
         duration = self.run_stats["simulated_s"] or 1.0
         fair = self.fairness()
         flows = {}
         for k, (name, f) in enumerate(self.flows.items()):
             share = f.fair_share_bps[f.fair_share_bps > 0]
+            active = f.active_s(self.time_s)
             flows[name] = dict(
                 f.stats,
                 throughput_bps=f.stats["delivered_bytes"] * 8 / duration,
+                active_s=active,
+                throughput_active_bps=f.stats["delivered_bytes"] * 8 / active if active else None,
                 fair_share_bps=float(share.mean()) if share.size else None,
                 share_rms_bps=fair["per_flow_rms_bps"][k],
                 **f.transfer_summary(),
@@ -439,7 +476,7 @@ class Result:
         return plot.queue(self, path)
 
     def plot_queue_cdf(self, path: str | None = None) -> Figure:
-        """CDF of the sampled queue length at each monitored port."""
+        """Time-weighted CDF of the sampled queue length at each monitored port."""
         from dcbsim import plot
 
         return plot.queue_cdf(self, path)

@@ -114,3 +114,15 @@ fn all_to_all_skips_a_host_sending_to_itself() {
     let scenario = load_str(&text, "fabric.toml", &[]).expect("valid");
     assert_eq!(scenario.config.flows.len(), 4 * 3);
 }
+
+#[test]
+fn the_dynamic_threshold_is_read_and_checked() {
+    let pfc = format!("{LEAF_SPINE}[pfc]\npriorities = [0]\nalpha = 0.5\nshared_buffer_kb = 512\n");
+    let scenario = load_str(&pfc, "fabric.toml", &[]).expect("valid");
+    assert_eq!(scenario.config.pfc.alpha, Some(0.5));
+    assert_eq!(scenario.config.pfc.shared_buffer.map(|b| b.0), Some(512 * 1024));
+    let e = error_with(&pfc, "alpha = 0.5", "alpha = 0.5\nxoff_kb = 40");
+    assert_at(&e, 16, "pfc.xoff_kb", "or alpha, not both");
+    let e = error_with(&pfc, "alpha = 0.5\n", "");
+    assert_at(&e, 15, "pfc.shared_buffer_kb", "set alpha too");
+}

@@ -270,6 +270,7 @@ impl Simulation {
             super::pfc::configure(&config, &mut w.ports, find)?;
         }
         let pfc_on = config.pfc.lossless != 0;
+        let shared = if pfc_on { super::shared_buffer::SharedBuffers::new(&config, &w.ports, super::pfc::frame_limit(&config)) } else { None };
         if config.ets.is_on() {
             let ets: Vec<u32> = match &config.ets.ports {
                 None => (0..w.ports.len() as u32).filter(|&p| !w.ports[p as usize].is_host).collect(),
@@ -372,6 +373,7 @@ impl Simulation {
                 _ => Time::ZERO,
             },
             pfc_mtu: super::pfc::frame_limit(&config),
+            shared,
             now: crate::units::Time::ZERO,
             events: 0,
             wall_seconds: 0.0,

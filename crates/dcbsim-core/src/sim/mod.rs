@@ -11,6 +11,7 @@ mod fair;
 mod incast;
 mod pfc;
 mod report;
+mod shared_buffer;
 mod transport;
 mod sources;
 
@@ -58,6 +59,8 @@ pub struct Simulation {
     free_slots: Vec<u32>,
     /// Whether any priority is lossless anywhere (PFC).
     pfc_on: bool,
+    /// The switches' shared buffers under PFC's dynamic threshold, if on.
+    shared: Option<shared_buffer::SharedBuffers>,
     /// DCQCN's notification-point interval (zero without DCQCN).
     cnp_interval: Time,
     /// The largest frame of the run (PFC's refresh lead).
