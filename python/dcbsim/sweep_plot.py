@@ -15,13 +15,19 @@ import os
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import polars as pl
-from matplotlib.figure import Figure
 
-from dcbsim import sweeptables
+from dcbsim.lazy import lazy_import
 
 if TYPE_CHECKING:
+    import polars as pl
     from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+    from dcbsim import sweeptables
+else:
+    # Loaded on first use: every command builds this one's parser, `dcbsim run` too.
+    pl = lazy_import("polars")
+    sweeptables = lazy_import("dcbsim.sweeptables")
 
 #: The tables with one row per entity, and the column naming it.
 ENTITY = {"ports": "port", "flows": "flow", "arrivals": "arrivals", "classes": "priority"}
@@ -203,6 +209,8 @@ def draw(frame: pl.DataFrame, metric: str, x: str, others: list[str]) -> Figure:
     seeds at each x with ± one standard deviation, and each seed as a faint dot; the
     means joined by lines when x is a number, not when it names categories."""
     factor, unit = scale(metric)
+    from matplotlib.figure import Figure
+
     fig = Figure(figsize=(3.5, 2.6), layout="constrained")
     ax = fig.add_subplot()
     series = ["entity", *others]

@@ -1,4 +1,5 @@
-//! The far-event heap: a binary min-heap of packed events keyed by (time, sequence).
+//! The event queue's heaps (the current stretch and the far events): binary min-heaps
+//! of packed events keyed by (time, sequence).
 
 /// One pending event: its time, its insertion number and its packed form.
 #[derive(Clone, Copy, Debug)]
