@@ -372,6 +372,7 @@ impl Simulation {
                 _ => Time::ZERO,
             },
             pfc_mtu: super::pfc::frame_limit(&config),
+            traces: Vec::new(),
             now: crate::units::Time::ZERO,
             events: 0,
             wall_seconds: 0.0,

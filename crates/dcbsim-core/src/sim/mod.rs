@@ -13,6 +13,7 @@ mod pfc;
 mod report;
 mod transport;
 mod sources;
+mod trace;
 
 use crate::cc::{Arrival, Notify};
 use crate::config::{SimConfig, TimelineEntry};
@@ -62,6 +63,8 @@ pub struct Simulation {
     cnp_interval: Time,
     /// The largest frame of the run (PFC's refresh lead).
     pfc_mtu: u32,
+    /// Packet traces of the ports that have one.
+    traces: Vec<crate::trace::PortTrace>,
     now: Time,
     events: u64,
     wall_seconds: f64,
@@ -266,9 +269,14 @@ impl Simulation {
     /// Starts sending `pkt` on port `out` now and schedules its arrival if needed.
     #[inline]
     fn transmit(&mut self, out: u32, pkt: Packet) {
-        let (arrival, was_empty) = self.ports[out as usize].transmit(self.now, pkt);
+        let port = &mut self.ports[out as usize];
+        let (arrival, was_empty) = port.transmit(self.now, pkt);
+        let traced = port.traced;
         if was_empty {
             self.queue.push(arrival, Event::LinkArrival { port: out });
+        }
+        if traced {
+            self.trace_frame(out, &pkt);
         }
     }
 

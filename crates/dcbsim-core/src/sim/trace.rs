@@ -1,0 +1,98 @@
+//! Packet traces of chosen ports (see [`crate::trace`]).
+
+use super::Simulation;
+use super::dcqcn::CNP_CPID;
+use crate::cc::ReactionPointKind;
+use crate::packet::{Packet, PacketKind};
+use crate::trace::{FrameInfo, PcapWriter, PortTrace, TraceSink, frame};
+use crate::traffic::NO_CONN;
+use std::io;
+
+impl Simulation {
+    /// The names of the ports (`node:peer`), by index.
+    pub fn port_names(&self) -> &[String] {
+        &self.port_names
+    }
+
+    /// The index of the port called `name` (`node:peer`), if there is one.
+    pub fn port_index(&self, name: &str) -> Option<u32> {
+        self.port_names.iter().position(|n| n == name).map(|p| p as u32)
+    }
+
+    /// Records every frame that port `port` starts to send from now on as a pcap
+    /// stream on `sink`, keeping `snaplen` bytes of each. Fails if the port does not
+    /// exist or is traced already, or if the file header cannot be written.
+    pub fn trace_port(&mut self, port: u32, sink: TraceSink, snaplen: u32) -> io::Result<()> {
+        let invalid = |msg: &str| io::Error::new(io::ErrorKind::InvalidInput, msg.to_string());
+        let Some(p) = self.ports.get_mut(port as usize) else { return Err(invalid("no such port")) };
+        if p.traced {
+            return Err(invalid("the port is traced already"));
+        }
+        let writer = PcapWriter::new(sink, snaplen)?;
+        p.traced = true;
+        self.traces.push(PortTrace { port, writer, scratch: Vec::with_capacity(128), error: None });
+        Ok(())
+    }
+
+    /// Ends every trace: flushes each stream and closes its sink. Returns the frames
+    /// recorded per traced port, or the first write error of any.
+    pub fn finish_traces(&mut self) -> io::Result<Vec<(u32, u64)>> {
+        let mut counts = Vec::with_capacity(self.traces.len());
+        let mut failure = None;
+        for trace in std::mem::take(&mut self.traces) {
+            self.ports[trace.port as usize].traced = false;
+            counts.push((trace.port, trace.writer.frames()));
+            let done = match trace.error {
+                Some(e) => Err(e),
+                None => trace.writer.finish().map(drop),
+            };
+            if let Err(e) = done {
+                failure.get_or_insert(e);
+            }
+        }
+        match failure {
+            Some(e) => Err(e),
+            None => Ok(counts),
+        }
+    }
+
+    /// Records `pkt`, which traced port `out` starts to send now.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn trace_frame(&mut self, out: u32, pkt: &Packet) {
+        let info = self.frame_info(out, pkt);
+        let now = self.now;
+        let Some(trace) = self.traces.iter_mut().find(|t| t.port == out) else { return };
+        if trace.error.is_some() {
+            return;
+        }
+        frame::encode(&mut trace.scratch, pkt, &info, pkt.bytes);
+        if let Err(e) = trace.writer.record(now, &trace.scratch, pkt.bytes) {
+            trace.error = Some(e);
+        }
+    }
+
+    /// The nodes and flow facts the layout of `pkt` needs.
+    fn frame_info(&self, out: u32, pkt: &Packet) -> FrameInfo {
+        let sender = self.ports[out as usize].node;
+        if let PacketKind::Pause { .. } = pkt.kind {
+            return FrameInfo { sender, ..FrameInfo::default() };
+        }
+        let f = &self.flows[pkt.flow as usize];
+        let cp_node = match pkt.kind {
+            PacketKind::Notification { cpid, .. } if cpid != CNP_CPID => self.ports[cpid as usize].node,
+            _ => sender,
+        };
+        FrameInfo {
+            sender,
+            src: f.src,
+            dst: f.dst,
+            priority: f.priority,
+            frame_bytes: f.frame_bytes,
+            cn_tag: matches!(f.rp, ReactionPointKind::Qcn(_)),
+            tcp: f.conn != NO_CONN,
+            roce: f.ecn_capable && f.conn == NO_CONN,
+            cp_node,
+        }
+    }
+}
