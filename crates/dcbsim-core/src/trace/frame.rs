@@ -10,7 +10,7 @@
 //! | data, QCN family | CN-TAG (0x22E9, 16-bit flow id), then as below |
 //! | data, no transport | 0x88B5 (local experimental), flow index (u32), segment (u32), zeros |
 //! | data, TCP/DCTCP | IPv4 (ECN bits: ECT(0), CE) and TCP (sequence in bytes) |
-//! | data, DCQCN | IPv4 (ECN bits) + UDP 4791 + InfiniBand BTH (RoCEv2, RC Send Only) |
+//! | data, DCQCN | IPv4 (ECN bits) + UDP 4791 + InfiniBand BTH (RoCEv2, RC Send Only, queue pair = flow + 2) |
 //! | ACK | IPv4 + TCP with ACK (and ECE when echoed) |
 //! | QCN, BCN/ECM, SMCC notification | CN-TAG if the flow has one, 0x22E7 and the 802.1Qau CNM PDU |
 //! | DSM, ECM-Max, ECM halt, DCC notification | 0x88B6 (local experimental) feedback PDU |
@@ -102,7 +102,7 @@ pub fn encode(out: &mut Vec<u8>, pkt: &Packet, info: &FrameInfo, wire_len: u32) 
     out.clear();
     match pkt.kind {
         PacketKind::Data { seq, ect, ce } => data(out, pkt, info, wire_len, seq, ecn(ect, ce)),
-        PacketKind::Ack { next, ece } => ack(out, pkt, info, wire_len, next, ece),
+        PacketKind::Ack { next, ece } => ack(out, pkt, info, next, ece),
         PacketKind::Notification { cpid, feedback } => notification(out, pkt, info, wire_len, cpid, feedback),
         PacketKind::Pause { mask, quanta } => pause(out, info, mask, quanta),
     }
@@ -171,13 +171,14 @@ fn segment_payload(info: &FrameInfo) -> u32 {
     info.frame_bytes.saturating_sub(headers as u32).max(1)
 }
 
-fn ack(out: &mut Vec<u8>, pkt: &Packet, info: &FrameInfo, wire_len: u32, next: u32, ece: bool) {
+/// A pure ACK: IPv4 and TCP headers without data (the rest of the frame is
+/// Ethernet padding).
+fn ack(out: &mut Vec<u8>, pkt: &Packet, info: &FrameInfo, next: u32, ece: bool) {
     ethernet(out, mac(info.src), mac(info.dst), pkt.priority);
     let ack = next.wrapping_mul(segment_payload(info));
     let tcp = Tcp { flow: pkt.flow, seq: 0, ack, flags: 0x10 | if ece { 0x40 } else { 0 }, forward: false };
-    let len = ip_len(out, wire_len);
     out.extend_from_slice(&ETHERTYPE_IPV4.to_be_bytes());
-    ip_tcp(out, info.dst, info.src, len, 0, &tcp);
+    ip_tcp(out, info.dst, info.src, IP_TCP as u16, 0, &tcp);
 }
 
 /// The TCP header fields that vary.
@@ -228,27 +229,35 @@ fn ip_tcp(out: &mut Vec<u8>, src: u32, dst: u32, len: u16, ecn: u8, tcp: &Tcp) {
 }
 
 /// IPv4, UDP to port 4791 and an InfiniBand base transport header with `opcode`
-/// (0x04: RC Send Only; 0x81: CNP) to queue pair `flow`.
+/// (0x04: RC Send Only; 0x81: CNP) to the flow's [`queue_pair`].
 fn roce(out: &mut Vec<u8>, src: u32, dst: u32, len: u16, ecn: u8, flow: u32, opcode: u8) {
     ipv4_header(out, src, dst, len, ecn, 17);
     out.extend_from_slice(&(49_152 + (flow % 16_384) as u16).to_be_bytes());
     out.extend_from_slice(&ROCE_PORT.to_be_bytes());
     out.extend_from_slice(&len.saturating_sub(20).to_be_bytes());
     out.extend_from_slice(&[0, 0]); // no UDP checksum (RoCEv2 allows it)
-    let qp = (flow & 0x00FF_FFFF).to_be_bytes();
+    let qp = queue_pair(flow).to_be_bytes();
     out.extend_from_slice(&[opcode, 0, 0xFF, 0xFF, 0, qp[1], qp[2], qp[3], 0, 0, 0, 0]);
     if opcode == 0x81 {
-        out.extend_from_slice(&[0; 16]);
+        out.extend_from_slice(&[0; 20]); // reserved, then the ICRC
     }
+}
+
+/// Bytes of a CNP's IP packet: IPv4, UDP, BTH, 16 reserved bytes and the ICRC.
+const CNP_IP_LEN: u16 = 20 + 8 + 12 + 16 + 4;
+
+/// The destination queue pair of a flow's RoCEv2 frames: the flow index plus 2
+/// (queue pairs 0 and 1 are InfiniBand's management pairs).
+pub fn queue_pair(flow: u32) -> u32 {
+    (flow + 2) & 0x00FF_FFFF
 }
 
 fn notification(out: &mut Vec<u8>, pkt: &Packet, info: &FrameInfo, wire_len: u32, cpid: u32, feedback: Feedback) {
     match feedback {
         Feedback::Cnp => {
             ethernet(out, mac(info.src), mac(info.dst), pkt.priority);
-            let len = ip_len(out, wire_len);
             out.extend_from_slice(&ETHERTYPE_IPV4.to_be_bytes());
-            roce(out, info.dst, info.src, len, 0, pkt.flow, 0x81);
+            roce(out, info.dst, info.src, CNP_IP_LEN, 0, pkt.flow, 0x81);
         }
         Feedback::Quantized { psi } => cnm(out, pkt, info, cpid, psi, (0, 0)),
         Feedback::QueueState { q_off, q_delta } => cnm(out, pkt, info, cpid, 0, (q_off, q_delta)),
