@@ -103,7 +103,7 @@ pub fn encode(out: &mut Vec<u8>, pkt: &Packet, info: &FrameInfo, wire_len: u32) 
     match pkt.kind {
         PacketKind::Data { seq, ect, ce } => data(out, pkt, info, wire_len, seq, ecn(ect, ce)),
         PacketKind::Ack { next, ece } => ack(out, pkt, info, next, ece),
-        PacketKind::Notification { cpid, feedback } => notification(out, pkt, info, wire_len, cpid, feedback),
+        PacketKind::Notification { cpid, feedback } => notification(out, pkt, info, cpid, feedback),
         PacketKind::Pause { mask, quanta } => pause(out, info, mask, quanta),
     }
 }
@@ -252,7 +252,7 @@ pub fn queue_pair(flow: u32) -> u32 {
     (flow + 2) & 0x00FF_FFFF
 }
 
-fn notification(out: &mut Vec<u8>, pkt: &Packet, info: &FrameInfo, wire_len: u32, cpid: u32, feedback: Feedback) {
+fn notification(out: &mut Vec<u8>, pkt: &Packet, info: &FrameInfo, cpid: u32, feedback: Feedback) {
     match feedback {
         Feedback::Cnp => {
             ethernet(out, mac(info.src), mac(info.dst), pkt.priority);
