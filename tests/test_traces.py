@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import os
 import struct
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import dpkt
@@ -210,3 +213,24 @@ def test_an_interrupted_run_leaves_no_trace(tmp_path: Path) -> None:
     with pytest.raises(KeyboardInterrupt):
         dcbsim.run(dcbsim.loads(QCN), progress=stop, pcap=["sw0:r0"], pcap_dir=tmp_path)
     assert os.listdir(tmp_path) == []
+
+
+def test_a_killed_run_leaves_no_trace_under_its_final_name(tmp_path: Path) -> None:
+    scenario = tmp_path / "qcn.toml"
+    scenario.write_text(QCN)
+    out = tmp_path / "out"
+    long_run = ["--set", "run.duration_ms=1e9", "--set", "run.sample_interval_us=1e9"]
+    proc = subprocess.Popen([sys.executable, "-m", "dcbsim.cli", "run", str(scenario), "--out", str(out), "--pcap", "sw0:r0",
+                             *long_run], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 30
+    partial: list[Path] = []
+    while not partial and time.monotonic() < deadline:
+        time.sleep(0.2)
+        partial = [p for p in tmp_path.rglob(".sw0-r0.pcap.tmp-*") if p.stat().st_size > 100_000]
+    proc.kill()
+    proc.communicate(timeout=30)
+    assert partial, "the trace streams to a temporary file while the run goes"
+    assert not out.exists() and not list(tmp_path.rglob("sw0-r0.pcap"))
+    assert cli.main(["run", str(scenario), "--out", str(out), "--no-plots", "--pcap", "sw0:r0"]) == 0
+    assert (out / "sw0-r0.pcap").exists()
+    assert not [n for n in os.listdir(tmp_path) if n.startswith(".")], "the killed run's stage is removed"
