@@ -298,7 +298,7 @@ impl Scenario {
     /// `pcap` lists `(port, path)` pairs: each port's frames go to a pcap file at
     /// `path`, keeping `snaplen` bytes of each, written whole when the run ends and
     /// not at all if it fails or stops.
-    #[pyo3(signature = (seed, progress = None, steps = 100, pcap = Vec::new(), snaplen = dcbsim_core::trace::DEFAULT_SNAPLEN))]
+    #[pyo3(signature = (seed, progress = None, steps = 100, pcap = Vec::new(), snaplen = dcbsim_scenario::DEFAULT_SNAPLEN))]
     fn run<'py>(
         &self,
         py: Python<'py>,

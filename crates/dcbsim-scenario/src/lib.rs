@@ -29,6 +29,7 @@ mod estimate;
 mod kinds;
 mod network;
 mod overrides;
+pub mod pcap;
 mod reader;
 mod trace;
 mod traffic;
@@ -37,6 +38,7 @@ mod units;
 
 pub use error::{Origin, ScenarioError};
 pub use estimate::{DEFAULT_MAX_MEMORY_GB, Estimate, Limits};
+pub use pcap::{DEFAULT_SNAPLEN, PcapWriter};
 pub use trace::{PcapRequest, TraceError, TraceFiles};
 
 use dcbsim_core::config::{ConfigError, MonitorSpec, SimConfig};

@@ -7,7 +7,7 @@
 
 use crate::{Origin, Scenario, ScenarioError};
 use dcbsim_core::sim::Simulation;
-use dcbsim_core::trace::{MAX_SNAPLEN, MIN_SNAPLEN};
+use crate::pcap::{MAX_SNAPLEN, MIN_SNAPLEN, PcapWriter};
 use std::fmt;
 use std::fs::File;
 use std::io::BufWriter;
@@ -125,8 +125,8 @@ impl Scenario {
             let io = |e: std::io::Error| TraceError::Io(format!("{}: cannot write the packet trace: {e}", r.path.display()));
             let file = File::create(&tmp).map_err(io)?;
             files.files.push((tmp, r.path.clone()));
-            let sink = Box::new(BufWriter::with_capacity(1 << 16, file));
-            sim.trace_port(port, sink, snaplen).map_err(io)?;
+            let writer = PcapWriter::new(BufWriter::with_capacity(1 << 16, file), snaplen).map_err(io)?;
+            sim.trace_port(port, Box::new(writer)).map_err(io)?;
         }
         Ok((sim, files))
     }

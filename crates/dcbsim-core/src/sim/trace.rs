@@ -4,7 +4,7 @@ use super::Simulation;
 use super::dcqcn::CNP_CPID;
 use crate::cc::ReactionPointKind;
 use crate::packet::{Packet, PacketKind};
-use crate::trace::{FrameInfo, PcapWriter, PortTrace, TraceSink, frame};
+use crate::trace::{FrameInfo, FrameSink, PortTrace, frame};
 use crate::traffic::NO_CONN;
 use std::io;
 
@@ -19,32 +19,30 @@ impl Simulation {
         self.port_names.iter().position(|n| n == name).map(|p| p as u32)
     }
 
-    /// Records every frame that port `port` starts to send from now on as a pcap
-    /// stream on `sink`, keeping `snaplen` bytes of each. Fails if the port does not
-    /// exist or is traced already, or if the file header cannot be written.
-    pub fn trace_port(&mut self, port: u32, sink: TraceSink, snaplen: u32) -> io::Result<()> {
+    /// Gives every frame that port `port` starts to send from now on to `sink`.
+    /// Fails if the port does not exist or is traced already.
+    pub fn trace_port(&mut self, port: u32, sink: Box<dyn FrameSink>) -> io::Result<()> {
         let invalid = |msg: &str| io::Error::new(io::ErrorKind::InvalidInput, msg.to_string());
         let Some(p) = self.ports.get_mut(port as usize) else { return Err(invalid("no such port")) };
         if p.traced {
             return Err(invalid("the port is traced already"));
         }
-        let writer = PcapWriter::new(sink, snaplen)?;
         p.traced = true;
-        self.traces.push(PortTrace { port, writer, scratch: Vec::with_capacity(128), error: None });
+        self.traces.push(PortTrace { port, sink, scratch: Vec::with_capacity(128), frames: 0, error: None });
         Ok(())
     }
 
-    /// Ends every trace: flushes each stream and closes its sink. Returns the frames
-    /// recorded per traced port, or the first write error of any.
+    /// Ends every trace: finishes and drops each sink. Returns the frames recorded
+    /// per traced port, or the first error of any sink.
     pub fn finish_traces(&mut self) -> io::Result<Vec<(u32, u64)>> {
         let mut counts = Vec::with_capacity(self.traces.len());
         let mut failure = None;
-        for trace in std::mem::take(&mut self.traces) {
+        for mut trace in std::mem::take(&mut self.traces) {
             self.ports[trace.port as usize].traced = false;
-            counts.push((trace.port, trace.writer.frames()));
+            counts.push((trace.port, trace.frames));
             let done = match trace.error {
                 Some(e) => Err(e),
-                None => trace.writer.finish().map(drop),
+                None => trace.sink.finish(),
             };
             if let Err(e) = done {
                 failure.get_or_insert(e);
@@ -67,8 +65,9 @@ impl Simulation {
             return;
         }
         frame::encode(&mut trace.scratch, pkt, &info, pkt.bytes);
-        if let Err(e) = trace.writer.record(now, &trace.scratch, pkt.bytes) {
-            trace.error = Some(e);
+        match trace.sink.frame(now, &trace.scratch, pkt.bytes) {
+            Ok(()) => trace.frames += 1,
+            Err(e) => trace.error = Some(e),
         }
     }
 

@@ -1,7 +1,8 @@
 //! Classic libpcap files with nanosecond timestamps (magic 0xa1b23c4d, version 2.4,
-//! link type 1: Ethernet), written as a stream.
+//! link type 1: Ethernet), written as a stream: the sink of a packet trace.
 
-use crate::units::Time;
+use dcbsim_core::trace::FrameSink;
+use dcbsim_core::units::Time;
 use std::io::{self, Write};
 
 /// The magic number of a pcap file with nanosecond timestamps.
@@ -68,9 +69,19 @@ impl<W: Write> PcapWriter<W> {
     }
 
     /// Flushes the stream and hands back its sink.
-    pub fn finish(mut self) -> io::Result<W> {
+    pub fn into_inner(mut self) -> io::Result<W> {
         self.sink.flush()?;
         Ok(self.sink)
+    }
+}
+
+impl<W: Write + Send> FrameSink for PcapWriter<W> {
+    fn frame(&mut self, at: Time, headers: &[u8], wire_len: u32) -> io::Result<()> {
+        self.record(at, headers, wire_len)
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        self.sink.flush()
     }
 }
 
@@ -84,7 +95,7 @@ mod tests {
         w.record(Time::from_ns(1_500_000_123) + Time(999), &[0xAA; 14], 1500).unwrap();
         w.record(Time::from_us(2), &[0xBB; 30], 10).unwrap();
         assert_eq!(w.frames(), 2);
-        let bytes = w.finish().unwrap();
+        let bytes = w.into_inner().unwrap();
         assert_eq!(&bytes[0..4], &[0x4d, 0x3c, 0xb2, 0xa1]);
         assert_eq!(u32::from_le_bytes(bytes[16..20].try_into().unwrap()), 20);
         let rec = &bytes[24..];
