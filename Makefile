@@ -34,6 +34,7 @@ bench:
 	$(BENCH) scenarios/bench/dumbbell_10g.toml --repeat 5 --set 'flows[0].jitter=0.1'
 	$(BENCH) scenarios/bench/dumbbell_10g_cc.toml --repeat 5
 	$(BENCH) scenarios/bench/incast_jitter.toml --repeat 3 --set topology.servers=512 --set 'flows[0].rate_gbps=0.0244140625'
+	$(BENCH) scenarios/bench/fat_tree_k8.toml --repeat 2
 
 clean:
 	rm -rf $(VENV) target out

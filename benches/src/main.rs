@@ -75,7 +75,7 @@ fn main() -> ExitCode {
             (best, events, frames) = (report.wall_seconds, report.events, report.delivered_frames());
         }
         say!(
-            "run {run}: simulated {:.3} s in {:.3} s wall = {:.2} sim-s/s, {:.1} M events/s ({} events), delivered {} frames, dropped {}",
+            "run {run}: simulated {:.3} s in {:.3} s wall = {:.4} sim-s/s, {:.1} M events/s ({} events), delivered {} frames, dropped {}",
             report.simulated.as_secs_f64(),
             report.wall_seconds,
             report.speed(),
@@ -86,7 +86,7 @@ fn main() -> ExitCode {
         );
     }
     let simulated = scenario.config.duration.as_secs_f64();
-    say!("best: {:.3} s wall, {:.2} simulated seconds per wall second", best, simulated / best);
+    say!("best: {:.3} s wall, {:.4} simulated seconds per wall second", best, simulated / best);
     say!(
         "{:.1} ns per event, {:.2} events per delivered frame, set-up {:.3} s",
         best * 1e9 / events.max(1) as f64,

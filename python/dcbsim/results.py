@@ -335,6 +335,24 @@ class Result:
         types = {"str": pl.Utf8, "i64": pl.Int64, "f64": pl.Float64, "bool": pl.Boolean}
         return pl.DataFrame(rows, schema={k: types[t] for k, t in _FCT_SCHEMA.items()})
 
+    def path_table(self) -> polars.DataFrame:
+        """One row per configured flow: its source and destination, its path (the port
+        names ``node:peer`` it crosses, space-separated, from its source's NIC on; with
+        ECMP the one its hash picked), hop count, the switch port it leaves its first
+        switch by, and its mean throughput over the run (bits/s). Group by ``uplink``
+        to see how ECMP split the load."""
+        import polars as pl
+
+        duration = self.run_stats["simulated_s"] or 1.0
+        rows = [
+            (name, f.stats["src"], f.stats["dst"], " ".join(f.stats["path"]), len(f.stats["path"]),
+             f.stats["path"][1] if len(f.stats["path"]) > 1 else None, f.stats["delivered_bytes"] * 8 / duration)
+            for name, f in self.flows.items()
+        ]
+        schema = {"flow": pl.Utf8, "src": pl.Utf8, "dst": pl.Utf8, "path": pl.Utf8, "hops": pl.Int64,
+                  "uplink": pl.Utf8, "throughput_bps": pl.Float64}
+        return pl.DataFrame(rows, schema=schema, orient="row")
+
     @property
     def summary(self) -> dict[str, Any]:
         """Per port statistics, per flow counters, mean throughput and fair share, the

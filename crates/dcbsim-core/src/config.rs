@@ -271,6 +271,29 @@ pub enum CpPlacement {
     Ports(Vec<PortRef>),
 }
 
+/// How frames find their way: equal-cost multipath or the lowest port.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RoutingSpec {
+    /// Spread flows over equal-cost next hops by a per-flow hash (ECMP); without,
+    /// the lowest-numbered port among them carries every flow.
+    pub ecmp: bool,
+    /// The hash's seed; `None` takes the run's seed.
+    pub hash_seed: Option<u64>,
+}
+
+impl Default for RoutingSpec {
+    fn default() -> Self {
+        RoutingSpec { ecmp: true, hash_seed: None }
+    }
+}
+
+impl RoutingSpec {
+    /// The ECMP salt for a run with `seed`, or `None` without ECMP.
+    pub fn ecmp_salt(&self, seed: u64) -> Option<u64> {
+        self.ecmp.then(|| crate::rng::Rng::stream(self.hash_seed.unwrap_or(seed), "ecmp").next_u64())
+    }
+}
+
 /// What to record.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MonitorSpec {
@@ -318,6 +341,8 @@ pub struct SimConfig {
     pub pfc: crate::net::PfcSpec,
     /// Enhanced transmission selection (off by default).
     pub ets: crate::net::EtsSpec,
+    /// ECMP or lowest-port routing.
+    pub routing: RoutingSpec,
     /// Simulated duration of the run.
     pub duration: Time,
 }
@@ -340,6 +365,7 @@ impl SimConfig {
             monitor: MonitorSpec::default(),
             pfc: crate::net::PfcSpec::default(),
             ets: crate::net::EtsSpec::default(),
+            routing: RoutingSpec::default(),
             duration,
         }
     }

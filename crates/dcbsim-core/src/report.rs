@@ -138,6 +138,9 @@ pub struct FlowReport {
     pub offered_bps: Option<f64>,
     /// What its ON-OFF or Poisson source offered; `None` for other kinds.
     pub source: Option<SourceReport>,
+    /// The ports its frames cross, `node:peer` from its source's NIC on (with ECMP,
+    /// the path its hash picked).
+    pub path: Vec<String>,
 }
 
 /// What the dynamic source of an ON-OFF or Poisson-fed flow offered.

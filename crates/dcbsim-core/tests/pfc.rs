@@ -111,6 +111,11 @@ fn random_incasts_never_lose_a_lossless_frame() {
         let lead_bits = (delay.0 as f64 * 1e-12 * rate.0 as f64) as u64 + 8 * (2 * frame as u64 + 64);
         let least = (4 * lead_bits).div_ceil(512).min(65_535);
         cfg.pfc.quanta = (least + rng.next_u64() % (65_536 - least)) as u16;
+        if rng.chance(0.5) {
+            // The dynamic threshold: α from 1/16 to 8 over a shared buffer of 1 to 16 frames.
+            cfg.pfc.alpha = Some([0.0625, 0.25, 1.0, 8.0][(rng.next_u64() % 4) as usize]);
+            cfg.pfc.shared_buffer = Some(Bytes(frame as u64 * (1 + rng.next_u64() % 16)));
+        }
         let r = Simulation::new(cfg, seed).unwrap().run();
         let label = format!("seed {seed}: {senders} senders at {} Gb/s, {} ns, {frame} B", rate.0 / 1_000_000_000, delay.0 / 1000);
         assert_eq!(r.dropped_frames(), 0, "{label}");
@@ -187,4 +192,37 @@ fn pfc_runs_are_deterministic() {
     let b = Simulation::new(cfg, 7).unwrap().run();
     assert_eq!(a.pfc, b.pfc);
     assert_eq!(a.delivered_frames(), b.delivered_frames());
+}
+
+/// The largest queue at the trunk sw0 -> sw1 of a 4-sender lossless incast.
+fn trunk_peak(cfg: SimConfig) -> (u64, RunReport) {
+    let r = Simulation::new(cfg, 1).unwrap().run();
+    let peak = r.ports.iter().find(|p| p.name == "sw0:sw1").unwrap().stats.max_bytes;
+    (peak, r)
+}
+
+#[test]
+fn the_dynamic_threshold_shares_the_switch_buffer_between_ingress_ports() {
+    let mut cfg = two_tier(4, Rate::from_gbps(10), Time::from_us(1), Bytes::from_kb(16), Time::from_ms(3));
+    cfg.links[1].rate = Rate::from_gbps(2);
+    cfg.flows = (0..4).map(|i| flow(i, FlowKind::Greedy, None, 1000, 3)).collect();
+    cfg.pfc.lossless = 1 << 3;
+    let (static_peak, _) = trunk_peak(cfg.clone());
+    // α = 1 over a 64 KB shared buffer: with 4 ingress ports held, each pauses at
+    // x = α (B − 4x), x = B/5, so together they hold 4/5 of B (plus in-flight frames
+    // within each port's headroom).
+    cfg.pfc.alpha = Some(1.0);
+    cfg.pfc.shared_buffer = Some(Bytes::from_kb(64));
+    let (dynamic_peak, r) = trunk_peak(cfg.clone());
+    assert_eq!(r.dropped_frames(), 0);
+    assert_conserved(&r);
+    let headroom = dcbsim_core::net::pfc::headroom(Rate::from_gbps(10), Time::from_us(1), 1000);
+    assert!(dynamic_peak <= 64 * 1024 + 4 * headroom, "{dynamic_peak}");
+    assert!(static_peak >= 4 * 40 * 1024, "the static 40 KB X_off per port: {static_peak}");
+    // A smaller α pauses sooner: each port at α B / (1 + 4 α) = 5.3 KB.
+    cfg.pfc.alpha = Some(0.125);
+    let (small_alpha_peak, r) = trunk_peak(cfg);
+    assert_eq!(r.dropped_frames(), 0);
+    let bound = 4.0 * 0.125 * 65536.0 / 1.5 + 4.0 * headroom as f64;
+    assert!((small_alpha_peak as f64) <= bound && small_alpha_peak < dynamic_peak, "{small_alpha_peak} vs {bound}, {dynamic_peak}");
 }

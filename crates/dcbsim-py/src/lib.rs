@@ -90,6 +90,7 @@ fn flow_dict<'py>(py: Python<'py>, f: &FlowReport) -> PyResult<Bound<'py, PyDict
     d.set_item("ideal_completion_time_s", f.ideal_completion_time.map(Time::as_secs_f64))?;
     d.set_item("transport", f.transport)?;
     d.set_item("retransmits", f.retransmits)?;
+    d.set_item("path", f.path.clone())?;
     d.set_item("timeouts", f.timeouts)?;
     d.set_item("cwnd_segments", floats(py, f.cwnd_segments.iter().copied()))?;
     d.set_item("alpha", floats(py, f.alpha.iter().copied()))?;

@@ -9,7 +9,7 @@ use dcbsim_core::net::{EtsSpec, PfcSpec};
 use dcbsim_core::topology::Topology;
 use dcbsim_core::units::Bytes;
 
-const PFC_KEYS: &[&str] = &["priorities", "xoff_kb", "xon_kb", "headroom_kb", "quanta", "ports"];
+const PFC_KEYS: &[&str] = &["priorities", "xoff_kb", "xon_kb", "headroom_kb", "quanta", "ports", "alpha", "shared_buffer_kb"];
 const ETS_KEYS: &[&str] = &["weights", "ports"];
 
 fn kb(x: f64) -> Bytes {
@@ -83,8 +83,27 @@ pub fn read_pfc(t: Option<&Table>, topo: &Topology) -> Result<PfcSpec> {
     if let Some(xon) = spec.xon.filter(|x| x.0 > spec.xoff.0) {
         return Err(t.error("xon_kb", t.get("xon_kb"), format!("must not exceed xoff_kb ({} > {} bytes)", xon.0, spec.xoff.0)));
     }
+    read_dynamic_threshold(t, &mut spec)?;
     t.finish(PFC_KEYS)?;
     Ok(spec)
+}
+
+/// `alpha` and `shared_buffer_kb`: the dynamic threshold, instead of a static X_off.
+fn read_dynamic_threshold(t: &Table, spec: &mut PfcSpec) -> Result<()> {
+    spec.alpha = t.positive("alpha")?;
+    spec.shared_buffer = t.positive("shared_buffer_kb")?.map(kb);
+    if spec.alpha.is_none() {
+        if let Some(node) = t.get("shared_buffer_kb") {
+            return Err(t.error("shared_buffer_kb", Some(node), "is for the dynamic threshold; set alpha too"));
+        }
+        return Ok(());
+    }
+    for key in ["xoff_kb", "xon_kb"] {
+        if let Some(node) = t.get(key) {
+            return Err(t.error(key, Some(node), "give a static threshold (xoff_kb, xon_kb) or alpha, not both"));
+        }
+    }
+    Ok(())
 }
 
 /// Reads `[ets]`.

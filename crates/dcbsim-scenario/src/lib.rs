@@ -29,6 +29,7 @@ mod estimate;
 mod kinds;
 mod network;
 mod overrides;
+mod pairing;
 pub mod pcap;
 mod reader;
 mod trace;
@@ -142,6 +143,7 @@ fn read(doc: &Node, file: &str) -> Result<Read, ScenarioError> {
     config.tcp = tcp;
     config.pfc = pfc;
     config.ets = ets;
+    config.routing = network.routing;
     config.incast = incast;
     config.notification_bytes = run.notification_bytes;
     config.notification_latency = run.notification_latency;

@@ -3,7 +3,7 @@
 use crate::doc::{Node, Value};
 use crate::reader::{Result, Table};
 use dcbsim_core::cc::{ParamValue, SchemeConfig};
-use dcbsim_core::config::{CpPlacement, LinkSpec, NodeKind, NodeSpec, PortRef};
+use dcbsim_core::config::{CpPlacement, LinkSpec, NodeKind, NodeSpec, PortRef, RoutingSpec};
 use dcbsim_core::dist::TimeDist;
 use dcbsim_core::topology::{self, LinkDefaults, Topology};
 use dcbsim_core::units::{Bytes, Rate, Time};
@@ -63,10 +63,22 @@ pub struct Network {
     pub topology: Topology,
     /// Per link: the key path and node of its buffer setting, for later checks.
     pub buffer_keys: Vec<(String, Option<Node>)>,
+    /// ECMP or lowest-port routing (`ecmp`, `ecmp_seed`).
+    pub routing: RoutingSpec,
 }
 
-const KINDS: &[&str] = &["dumbbell", "parking_lot", "many_to_one", "incast", "generic"];
-const COMMON: &[&str] = &["kind", "rate_gbps", "delay_us", "buffer_kb", "priorities", "frame_service_us"];
+const KINDS: &[&str] = &["dumbbell", "parking_lot", "many_to_one", "incast", "leaf_spine", "fat_tree", "generic"];
+const COMMON: &[&str] = &["kind", "rate_gbps", "delay_us", "buffer_kb", "priorities", "frame_service_us", "ecmp", "ecmp_seed"];
+
+/// Reads `ecmp` (true by default) and `ecmp_seed` (the run's seed by default).
+fn read_routing(t: &Table) -> Result<RoutingSpec> {
+    let ecmp = t.boolean("ecmp")?.unwrap_or(true);
+    let hash_seed = t.integer("ecmp_seed", 0, i64::MAX)?.map(|s| s as u64);
+    if hash_seed.is_some() && !ecmp {
+        return Err(t.error("ecmp_seed", t.get("ecmp_seed"), "is for ECMP; remove it or set ecmp = true"));
+    }
+    Ok(RoutingSpec { ecmp, hash_seed })
+}
 
 fn gbps(t: &Table, key: &str, default: Rate) -> Result<Rate> {
     Ok(t.positive(key)?.map_or(default, Rate::from_gbps_f64))
@@ -89,8 +101,9 @@ fn count(t: &Table, key: &str) -> Result<usize> {
 /// Reads `[topology]`.
 pub fn read_topology(t: &Table) -> Result<Network> {
     let kind = t.required("kind", t.choice("kind", KINDS)?)?;
+    let routing = read_routing(t)?;
     if kind == "generic" {
-        return read_generic(t);
+        return read_generic(t, routing);
     }
     let d = link_defaults(t)?;
     let loop_delay = t.time_dist_us("feedback_loop_delay_us")?;
@@ -113,6 +126,8 @@ pub fn read_topology(t: &Table) -> Result<Network> {
             let keys: &[&str] = &["tors", "hosts_per_tor", "uplink_gbps", "uplink_buffer_kb"];
             (topology::many_to_one(tors, hosts, uplink, uplink_buffer, &d), keys)
         }
+        "leaf_spine" => (read_leaf_spine(t, &d)?, &["leaves", "spines", "hosts_per_leaf", "uplink_gbps", "oversubscription"]),
+        "fat_tree" => (topology::fat_tree(fat_tree_k(t)?, &d), &["k"]),
         _ => (topology::incast(count(t, "servers")?, &d), &["servers"]),
     };
     if let Some(total) = loop_delay {
@@ -130,7 +145,33 @@ pub fn read_topology(t: &Table) -> Result<Network> {
             buffer_keys[k] = uplink.clone();
         }
     }
-    Ok(Network { topology, buffer_keys })
+    Ok(Network { topology, buffer_keys, routing })
+}
+
+/// A leaf-spine: its sizes, and its uplink rate given directly or by oversubscription.
+fn read_leaf_spine(t: &Table, d: &LinkDefaults) -> Result<Topology> {
+    let (leaves, spines, hosts) = (count(t, "leaves")?, count(t, "spines")?, count(t, "hosts_per_leaf")?);
+    let uplink = match (t.positive("uplink_gbps")?, t.positive("oversubscription")?) {
+        (Some(_), Some(_)) => {
+            let node = t.get("oversubscription");
+            return Err(t.error("oversubscription", node, "give uplink_gbps or oversubscription, not both"));
+        }
+        (Some(gbps), None) => Rate::from_gbps_f64(gbps),
+        (None, ratio) => topology::fabric::leaf_spine_uplink(hosts, spines, ratio.unwrap_or(1.0), d.rate),
+    };
+    if uplink.0 == 0 {
+        return Err(t.error("oversubscription", t.get("oversubscription"), "leaves an uplink rate of 0"));
+    }
+    Ok(topology::leaf_spine(leaves, spines, hosts, uplink, d))
+}
+
+/// A fat-tree's `k`: even, 2 to 64 (65,536 hosts).
+fn fat_tree_k(t: &Table) -> Result<usize> {
+    let k = t.required("k", t.integer("k", 2, 64)?)? as usize;
+    if k % 2 == 1 {
+        return Err(t.error("k", t.get("k"), format!("must be even (got {k}); a k-ary fat-tree splits each pod's k switches in two halves")));
+    }
+    Ok(k)
 }
 
 /// Sets the delay of every source-side link (senders of a dumbbell, servers of an
@@ -151,10 +192,10 @@ fn set_source_loop(topology: &mut Topology, total: TimeDist) {
     }
 }
 
-const GENERIC_KEYS: &[&str] = &["kind", "hosts", "switches", "links"];
+const GENERIC_KEYS: &[&str] = &["kind", "hosts", "switches", "links", "ecmp", "ecmp_seed"];
 const LINK_KEYS: &[&str] = &["a", "b", "rate_gbps", "delay_us", "buffer_kb", "priorities", "frame_service_us"];
 
-fn read_generic(t: &Table) -> Result<Network> {
+fn read_generic(t: &Table, routing: RoutingSpec) -> Result<Network> {
     let mut topology = Topology::default();
     for (key, kind) in [("hosts", NodeKind::Host), ("switches", NodeKind::Switch)] {
         for (name, node) in t.strings(key)?.unwrap_or_default() {
@@ -190,7 +231,7 @@ fn read_generic(t: &Table) -> Result<Network> {
         topology.links.push(spec);
     }
     t.finish(GENERIC_KEYS)?;
-    Ok(Network { topology, buffer_keys })
+    Ok(Network { topology, buffer_keys, routing })
 }
 
 /// Resolves a port name `node:peer`.

@@ -205,6 +205,15 @@ impl<'a> Table<'a> {
         }
     }
 
+    /// A boolean.
+    pub fn boolean(&self, key: &str) -> Result<Option<bool>> {
+        let Some(node) = self.get(key) else { return Ok(None) };
+        match &node.value {
+            Value::Bool(b) => Ok(Some(*b)),
+            other => Err(self.error(key, Some(node), format!("must be true or false, not {}", other.type_name()))),
+        }
+    }
+
     /// One of `allowed`.
     pub fn choice(&self, key: &str, allowed: &[&str]) -> Result<Option<&'a str>> {
         match self.string(key)? {

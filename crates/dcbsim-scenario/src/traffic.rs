@@ -12,7 +12,7 @@ use std::collections::HashSet;
 
 const FLOW_KEYS: &[&str] = &[
     "name", "src", "dst", "kind", "rate_gbps", "rate_mbps", "max_rate_gbps", "max_rate_mbps", "frame_bytes", "jitter",
-    "priority", "weight", "transport", "start_ms", "stop_ms", "aimd",
+    "priority", "weight", "transport", "start_ms", "stop_ms", "aimd", "pairing",
 ];
 
 /// The flow's own AIMD setting, `aimd = { a = 1.5, b = 0.8 }` (DCC).
@@ -87,21 +87,12 @@ pub(crate) fn rate(t: &Table, stem: &str) -> Result<Option<Rate>> {
     }
 }
 
-/// The source–destination pairs of an entry (`src`, `dst`: names, globs or lists).
-fn pairs(t: &Table, topo: &Topology) -> Result<Vec<(usize, usize)>> {
+/// The source–destination pairs of an entry (`src`, `dst`: names, globs or lists;
+/// `pairing`: how they meet).
+fn pairs(t: &Table, run: &RunSection, topo: &Topology) -> Result<Vec<(usize, usize)>> {
     let sources = endpoints(t, "src", topo)?;
     let sinks = endpoints(t, "dst", topo)?;
-    let dst_node = t.get("dst").expect("read above");
-    let pairs: Vec<(usize, usize)> = match (sources.len(), sinks.len()) {
-        (_, 1) => sources.iter().map(|&s| (s, sinks[0])).collect(),
-        (1, _) => sinks.iter().map(|&d| (sources[0], d)).collect(),
-        (a, b) if a == b => sources.into_iter().zip(sinks).collect(),
-        (a, b) => return Err(t.error("dst", Some(dst_node), format!("{a} sources and {b} destinations cannot be paired"))),
-    };
-    if let Some(&(s, _)) = pairs.iter().find(|(s, d)| s == d) {
-        return Err(t.error("dst", Some(dst_node), format!("a flow from \"{}\" to itself", topo.nodes[s].name)));
-    }
-    Ok(pairs)
+    crate::pairing::pair(t, sources, sinks, run.seed, topo)
 }
 
 /// The settings a flow and an arrival source share: rates, frames, priority, times.
@@ -144,7 +135,7 @@ fn weights(t: &Table, n: usize) -> Result<Vec<f64>> {
 type FlowEntry = (Vec<(usize, usize)>, Vec<f64>, FlowSpec);
 
 fn read_flow(t: &Table, run: &RunSection, topo: &Topology, lines: &[Option<Rate>]) -> Result<FlowEntry> {
-    let pairs = pairs(t, topo)?;
+    let pairs = pairs(t, run, topo)?;
     let sources: Vec<usize> = pairs.iter().map(|&(s, _)| s).collect();
     let kind = kinds::read_kind(t, &sources, topo, lines)?;
     let spec = template(t, run, kind)?;
@@ -185,6 +176,7 @@ fn check_rate_below_line(t: &Table, spec: &FlowSpec, sources: &[usize], topo: &T
 const ARRIVAL_KEYS: &[&str] = &[
     "name", "src", "dst", "rate_per_s", "load_gbps", "load_mbps", "size_kb", "size_bytes", "rate_gbps", "rate_mbps",
     "max_rate_gbps", "max_rate_mbps", "frame_bytes", "jitter", "priority", "weight", "transport", "start_ms", "stop_ms", "aimd",
+    "pairing",
 ];
 
 /// Reads every `[[arrivals]]` entry: one Poisson source per source–destination pair.
@@ -192,7 +184,7 @@ pub fn read_arrivals(tables: &[Table], run: &RunSection, topo: &Topology) -> Res
     let mut out: Vec<ArrivalSpec> = Vec::new();
     for t in tables {
         let (name, name_node) = t.required("name", t.string("name")?)?;
-        let pairs = pairs(t, topo)?;
+        let pairs = pairs(t, run, topo)?;
         let size = t.required("size_kb", t.size()?)?;
         let rate_per_s = kinds::arrival_rate(t, &size)?;
         let mut flow = template(t, run, FlowKind::Finite { size: size.clone() })?;

@@ -22,7 +22,11 @@ WARMUP_S = 0.01
 LINE_GBPS = 40.0
 K_MAX_KB = 200.0
 FLOWS = (2, 4, 8)
-SPREADING = Path(__file__).resolve().parents[3] / "scenarios" / "examples" / "pfc_congestion_spreading.toml"
+EXAMPLES = Path(__file__).resolve().parents[3] / "scenarios" / "examples"
+SPREADING = EXAMPLES / "pfc_congestion_spreading.toml"
+LEAF_SPINE = EXAMPLES / "leaf_spine_spreading.toml"
+#: The uplinks of the leaves that do not host the incast's receiver.
+UPLINKS = ["leaf1:spine0", "leaf1:spine1", "leaf2:spine0", "leaf2:spine1"]
 RECALLED = "(recalled from the paper, not checked against it here)"
 
 START_NOTE = (
@@ -93,12 +97,27 @@ def _dcqcn_fair(runs: Runs) -> Outcome:
     return Outcome(", ".join(f"{k} {v:.1f}" for k, v in t.items()) + f" Gb/s, Jain {jain(list(t.values())):.3f}", ok)
 
 
-def spreading(runs: Runs, scheme: str) -> Result:
+def spreading(runs: Runs, scheme: str, example: Path = SPREADING) -> Result:
     """The congestion-spreading example under ``scheme`` (cached with the paper's runs)."""
-    key = ("example:spreading", (scheme,), 1)
+    key = (f"example:{example.stem}", (scheme,), 1)
     if key not in runs.cache:
-        runs.cache[key] = dcbsim.run(dcbsim.load(SPREADING, [f"scheme.name={scheme}"]), seed=1)
+        runs.cache[key] = dcbsim.run(dcbsim.load(example, [f"scheme.name={scheme}"]), seed=1)
     return runs.cache[key]
+
+
+def uplinks_paused(r: Result) -> float:
+    """The largest fraction of the run any uplink of leaves 1 and 2 was paused."""
+    s = r.pfc_summary()
+    return max(s.get(p, {}).get("paused_fraction", 0.0) for p in UPLINKS)
+
+
+def _leaf_spine(runs: Runs) -> Outcome:
+    pfc, dcqcn = spreading(runs, "none", LEAF_SPINE), spreading(runs, "dcqcn", LEAF_SPINE)
+    slowest = [min(gbps(r, k) for k in r.flows if k.startswith("innocent")) for r in (pfc, dcqcn)]
+    paused = (uplinks_paused(pfc), uplinks_paused(dcqcn))
+    ok = paused[0] >= 0.5 and paused[1] <= paused[0] / 10 and slowest[0] <= 5.0 and slowest[1] >= 9.0
+    return Outcome(f"uplink paused {100 * paused[0]:.0f} % → {100 * paused[1]:.1f} %; slowest innocent flow "
+                   f"{slowest[0]:.2f} → {slowest[1]:.2f} Gb/s", ok)
 
 
 def trunk_paused(r: Result) -> float:
@@ -129,6 +148,12 @@ CLAIMS = [
     Claim("dcqcn", "spreading", "§2, congestion spreading", "An incast makes PFC pause an upstream trunk and the innocent flow "
           "sharing it; with DCQCN the pauses fall", f"pauses spread upstream; DCQCN removes most {RECALLED}",
           "trunk paused ≥ 50 % of the run with PFC alone, ≥ 10× less with DCQCN; innocent flow ≥ 2× faster", _spreading),
+    Claim("dcqcn", "leaf-spine", "§2, congestion spreading in a Clos fabric", "On a leaf-spine (3 leaves, 2 spines, ECMP), a 6:1 "
+          "incast under leaf 0 makes PFC pause the spines, and the spines the uplinks of leaves 1 and 2: a flow between "
+          "leaves 1 and 2, which never crosses leaf 0, is slowed; with DCQCN the pauses fall",
+          f"pauses spread across the fabric; DCQCN removes most {RECALLED}",
+          "an uplink of leaf 1 or 2 paused ≥ 50 % with PFC alone, ≥ 10× less with DCQCN; the slowest innocent flow "
+          "≤ 5 Gb/s with PFC alone, ≥ 9 Gb/s with DCQCN", _leaf_spine),
 ]
 
 
@@ -170,7 +195,8 @@ def figures(runs: Runs, outdir: str) -> list[str]:
     fig.suptitle("DCQCN paper (SIGCOMM 2015) §2 and §6: dcbsim", fontsize=10)
     path = os.path.join(outdir, "dcqcn.png")
     fig.savefig(path, dpi=110)
-    return [path, spreading_figure(runs, os.path.join(outdir, "dcqcn_spreading.png"))]
+    return [path, spreading_figure(runs, os.path.join(outdir, "dcqcn_spreading.png")),
+            leaf_spine_figure(runs, os.path.join(outdir, "dcqcn_leaf_spine.png"))]
 
 
 def spreading_figure(runs: Runs, path: str) -> str:
@@ -187,5 +213,36 @@ def spreading_figure(runs: Runs, path: str) -> str:
     ax.set_title("PFC congestion spreading: an 8:1 incast and an innocent flow sharing the trunk", fontsize=9)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8)
+    fig.savefig(path, dpi=110)
+    return path
+
+
+def leaf_spine_figure(runs: Runs, path: str) -> str:
+    """The leaf-spine example: time each uplink of leaves 1 and 2 was paused, and the
+    innocent flows' throughput, under PFC alone, QCN and DCQCN (also the figure of
+    ``scenarios/examples/``)."""
+    fig = Figure(figsize=(11, 3.4), layout="constrained")
+    bars, lines = fig.subplots(1, 2)
+    for i, scheme in enumerate(("none", "qcn", "dcqcn")):
+        r = spreading(runs, scheme, LEAF_SPINE)
+        s = r.pfc_summary()
+        name = "PFC alone" if scheme == "none" else "PFC + " + scheme.upper()
+        paused = [100 * s.get(p, {}).get("paused_fraction", 0.0) for p in UPLINKS]
+        bars.bar(np.arange(len(UPLINKS)) + 0.27 * (i - 1), paused, 0.27, label=name)
+        for k, ls in (("innocent0", "-"), ("innocent1", ":")):
+            f = r.flows[k]
+            lines.plot(r.time_s * 1e3, f.throughput_bps / 1e9, lw=0.9, ls=ls, color=f"C{i}",
+                       label=f"{name}, {f.stats['src']}→{f.stats['dst']}")
+    bars.set_xticks(range(len(UPLINKS)), UPLINKS)
+    bars.set_ylabel("time paused (% of run)")
+    bars.set_title("uplinks of the leaves without the incast", fontsize=10)
+    bars.legend(fontsize=8)
+    lines.set_xlabel("time (ms)")
+    lines.set_ylabel("innocent flows (Gb/s)")
+    lines.set_title("flows between leaves 1 and 2 (never through leaf 0)", fontsize=10)
+    lines.legend(fontsize=7, ncol=2)
+    for ax in (bars, lines):
+        ax.grid(alpha=0.3)
+    fig.suptitle("PFC congestion spreading on a leaf-spine: a 6:1 incast under leaf 0", fontsize=10)
     fig.savefig(path, dpi=110)
     return path

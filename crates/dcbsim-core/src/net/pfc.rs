@@ -80,6 +80,10 @@ pub struct Pfc {
     pub rx_bytes: [u64; 8],
     /// Receiving side: priorities the receiver has paused (XOFF sent, no XON yet).
     pub xoff_active: u8,
+    /// Receiving side: per paused priority, the ingress bytes when it paused; the
+    /// headroom counts from there (X_off itself when static; under the dynamic
+    /// threshold X_off may fall below it while the pause holds).
+    pub paused_at: [u64; 8],
     /// Receiving side: when each active XOFF is refreshed if frames still arrive.
     pub refresh_at: [Time; 8],
     /// Receiving side: stale refresh events (an older generation) are ignored.
@@ -138,8 +142,11 @@ impl Pfc {
     /// Receiving side: `bytes` of priority `q` arrive.
     pub fn on_ingress(&mut self, now: Time, q: u8, bytes: u32, rate: Rate) -> Ingress {
         let q = (q & 7) as usize;
-        let after = self.rx_bytes[q] + bytes as u64;
-        if after > self.xoff + self.headroom {
+        let (before, bit) = (self.rx_bytes[q], 1 << q);
+        let after = before + bytes as u64;
+        let fresh = self.xoff_active & bit == 0;
+        let level = if fresh { self.xoff.max(before) } else { self.paused_at[q] };
+        if after > level + self.headroom {
             self.headroom_drops += 1;
             return Ingress::Lost;
         }
@@ -147,8 +154,9 @@ impl Pfc {
         if after <= self.xoff {
             return Ingress::Accepted;
         }
-        let bit = 1 << q;
-        let fresh = self.xoff_active & bit == 0;
+        if fresh {
+            self.paused_at[q] = level;
+        }
         if fresh || now >= self.refresh_at[q] {
             self.xoff_active |= bit;
             self.refresh_at[q] = now + Time(quanta_time(self.quanta, rate).0 / 2);
@@ -289,9 +297,31 @@ mod tests {
     #[test]
     fn beyond_the_headroom_a_frame_is_lost() {
         let mut p = pfc();
+        let r = Rate::from_gbps(10);
+        p.rx_bytes[3] = 9_999;
+        assert_eq!(p.on_ingress(Time::ZERO, 3, 2, r), Ingress::Xoff);
         p.rx_bytes[3] = 16_000;
-        assert_eq!(p.on_ingress(Time::ZERO, 3, 1, Rate::from_gbps(10)), Ingress::Lost);
+        assert_eq!(p.on_ingress(Time::ZERO, 3, 1, r), Ingress::Lost);
         assert_eq!(p.headroom_drops, 1);
+    }
+
+    #[test]
+    fn the_headroom_counts_from_where_the_pause_began() {
+        // Under the dynamic threshold X_off may fall while a pause holds: the frames
+        // in flight still fit in the headroom above the level that paused.
+        let mut p = pfc();
+        let r = Rate::from_gbps(10);
+        p.rx_bytes[3] = 10_000;
+        assert_eq!(p.on_ingress(Time::ZERO, 3, 1_000, r), Ingress::Xoff);
+        p.xoff = 2_000;
+        assert_eq!(p.on_ingress(Time(1), 3, 4_000, r), Ingress::Accepted);
+        assert_eq!(p.on_ingress(Time(2), 3, 1_001, r), Ingress::Lost);
+        // A priority not yet paused whose bytes already pass a lowered X_off pauses now,
+        // and its frame goes into the headroom.
+        let mut p = pfc();
+        p.rx_bytes[3] = 12_000;
+        assert_eq!(p.on_ingress(Time::ZERO, 3, 1_500, r), Ingress::Xoff);
+        assert_eq!(p.paused_at[3], 12_000);
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! Static shortest-path routing, computed once before the run.
 //!
-//! Paths minimise the hop count and never pass through a host. Among equal paths the
-//! port with the lowest index wins, so routes are deterministic.
+//! Paths minimise the hop count and never pass through a host. Among equal next hops
+//! the port with the lowest index wins, or, with ECMP, a hash of the flow and the node
+//! picks one: every frame of a flow (and every notification about it) takes the same
+//! hop at a node, so a flow's path is static and its frames never reorder.
 //!
 //! Only forwarding nodes (switches, and hosts with other than one port) have a row of
 //! the next-hop table, and a breadth-first search runs only towards them and towards
@@ -15,6 +17,50 @@ use std::collections::VecDeque;
 /// Marks "no route".
 pub const NO_ROUTE: u32 = u32::MAX;
 
+/// A table entry at or above this (and not [`NO_ROUTE`]) names an ECMP group.
+const GROUP: u32 = 1 << 31;
+
+/// Equal-cost next hops: the ports of each group, chosen among by a flow hash.
+#[derive(Clone, Debug, Default)]
+struct Groups {
+    /// Each group's `(first, count)` in `ports`.
+    spans: Vec<(u32, u32)>,
+    ports: Vec<u32>,
+    /// Where each distinct set of ports was stored (set-up only).
+    index: std::collections::HashMap<Vec<u32>, u32>,
+}
+
+impl Groups {
+    /// The table entry for next hops `ports` (one port: the port itself).
+    fn entry(&mut self, ports: &[u32]) -> u32 {
+        match ports {
+            [] => NO_ROUTE,
+            [one] => *one,
+            _ => {
+                if let Some(&g) = self.index.get(ports) {
+                    return GROUP | g;
+                }
+                let g = self.spans.len() as u32;
+                self.spans.push((self.ports.len() as u32, ports.len() as u32));
+                self.ports.extend_from_slice(ports);
+                self.index.insert(ports.to_vec(), g);
+                GROUP | g
+            }
+        }
+    }
+}
+
+/// The ECMP hash of `flow` at `node`: a SplitMix64 finaliser over both and the salt,
+/// so the choices at successive nodes are independent (no polarisation).
+#[inline]
+fn ecmp_hash(salt: u64, flow: u32, node: u32) -> u64 {
+    let mut z = salt ^ ((flow as u64) << 32 | node as u64);
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
 /// The next-hop table: for each forwarding node and destination, the egress port to use.
 #[derive(Clone, Debug)]
 pub struct Routes {
@@ -24,7 +70,11 @@ pub struct Routes {
     /// Each single-port host's one port (else [`NO_ROUTE`]).
     host_port: Vec<u32>,
     is_host: Vec<bool>,
+    /// Per row and destination: a port, an ECMP group (`GROUP | g`) or [`NO_ROUTE`].
     next_port: Vec<u32>,
+    groups: Groups,
+    /// The ECMP hash's salt (from the run's seed or `routing.hash_seed`).
+    salt: u64,
 }
 
 /// Breadth-first hop counts towards `dst` (hosts other than `dst` do not forward).
@@ -47,20 +97,27 @@ fn distances(ports_of: &[Vec<(u32, u32)>], is_host: &[bool], dst: usize, dist: &
     }
 }
 
-/// The lowest port of `n` on a shortest path towards `dst`, given the distances.
-fn best_port(ports: &[(u32, u32)], is_host: &[bool], dist: &[u32], n: usize, dst: usize) -> u32 {
+/// The ports of `n` on a shortest path towards `dst`, given the distances, lowest
+/// first, into `out` (empty when there is none).
+fn best_ports(ports: &[(u32, u32)], is_host: &[bool], dist: &[u32], n: usize, dst: usize, out: &mut Vec<u32>) {
+    out.clear();
     if n == dst || dist[n] == u32::MAX {
-        return NO_ROUTE;
+        return;
     }
-    ports
-        .iter()
-        .filter(|&&(_, peer)| {
-            let p = peer as usize;
-            dist[p] != u32::MAX && dist[p] + 1 == dist[n] && (p == dst || !is_host[p])
-        })
-        .map(|&(port, _)| port)
-        .min()
-        .unwrap_or(NO_ROUTE)
+    let on_path = |&&(_, peer): &&(u32, u32)| {
+        let p = peer as usize;
+        dist[p] != u32::MAX && dist[p] + 1 == dist[n] && (p == dst || !is_host[p])
+    };
+    out.extend(ports.iter().filter(on_path).map(|&(port, _)| port));
+    out.sort_unstable();
+}
+
+/// The lowest port of `n` on a shortest path towards `dst`, given the distances.
+#[cfg(test)]
+fn best_port(ports: &[(u32, u32)], is_host: &[bool], dist: &[u32], n: usize, dst: usize) -> u32 {
+    let mut out = Vec::new();
+    best_ports(ports, is_host, dist, n, dst, &mut out);
+    out.first().copied().unwrap_or(NO_ROUTE)
 }
 
 /// Whether `n` is a host with a single link, to a switch (reached through that switch).
@@ -75,8 +132,10 @@ impl Routes {
     /// Computes routes towards every node.
     ///
     /// `ports_of[n]` lists node `n`'s egress ports as `(port index, peer node)`;
-    /// `is_host[n]` tells whether `n` is a host (hosts do not forward).
-    pub fn compute(ports_of: &[Vec<(u32, u32)>], is_host: &[bool]) -> Routes {
+    /// `is_host[n]` tells whether `n` is a host (hosts do not forward). With `ecmp`
+    /// (the hash's salt), equal-cost next hops form groups a flow hash picks from;
+    /// without, the lowest port wins.
+    pub fn compute(ports_of: &[Vec<(u32, u32)>], is_host: &[bool], ecmp: Option<u64>) -> Routes {
         let nodes = ports_of.len();
         let forwards = |n: usize| !is_host[n] || ports_of[n].len() != 1;
         let mut row_of = vec![NO_ROUTE; nodes];
@@ -88,12 +147,16 @@ impl Routes {
         let mut next_port = vec![NO_ROUTE; routers.len() * nodes];
         let (mut dist, mut frontier) = (vec![u32::MAX; nodes], VecDeque::new());
         let leaves: Vec<Option<usize>> = (0..nodes).map(|n| leaf_switch(ports_of, is_host, n)).collect();
+        let (mut groups, mut best) = (Groups::default(), Vec::new());
         for dst in (0..nodes).filter(|&d| leaves[d].is_none()) {
             distances(ports_of, is_host, dst, &mut dist, &mut frontier);
             for (row, &n) in routers.iter().enumerate() {
-                next_port[row * nodes + dst] = best_port(&ports_of[n], is_host, &dist, n, dst);
+                best_ports(&ports_of[n], is_host, &dist, n, dst, &mut best);
+                best.truncate(if ecmp.is_some() { best.len() } else { 1 });
+                next_port[row * nodes + dst] = groups.entry(&best);
             }
         }
+        groups.index = Default::default();
         let mut port_down = vec![NO_ROUTE; nodes];
         for (switch, ports) in ports_of.iter().enumerate() {
             for &(q, p) in ports.iter().filter(|&&(_, p)| leaves[p as usize] == Some(switch)) {
@@ -107,7 +170,7 @@ impl Routes {
                 next_port[row * nodes + dst] = if router == switch { port_down[dst] } else { via };
             }
         }
-        Routes { nodes, row_of, host_port, is_host: is_host.to_vec(), next_port }
+        Routes { nodes, row_of, host_port, is_host: is_host.to_vec(), next_port, groups, salt: ecmp.unwrap_or(0) }
     }
 
     /// The bytes the table of a network of `nodes` and `links` takes (for estimates).
@@ -121,24 +184,36 @@ impl Routes {
         routers * nodes.len() * 4 + nodes.len() * 9
     }
 
-    /// The egress port of `node` towards `dst`, or [`NO_ROUTE`]. A single-port host
-    /// answers with its one port (whether `dst` lies beyond it is for [`Routes::path`]).
+    /// The egress port of `node` towards `dst` for a frame of `flow`, or [`NO_ROUTE`].
+    /// A single-port host answers with its one port (whether `dst` lies beyond it is for
+    /// [`Routes::path`]).
     #[inline]
-    pub fn next_port(&self, node: u32, dst: u32) -> u32 {
-        match self.row_of[node as usize] {
-            NO_ROUTE => self.host_port[node as usize],
+    pub fn next_port(&self, node: u32, dst: u32, flow: u32) -> u32 {
+        let entry = match self.row_of[node as usize] {
+            NO_ROUTE => return self.host_port[node as usize],
             row => self.next_port[row as usize * self.nodes + dst as usize],
+        };
+        if entry < GROUP || entry == NO_ROUTE {
+            return entry;
         }
+        let (first, count) = self.groups.spans[(entry & !GROUP) as usize];
+        let pick = ((ecmp_hash(self.salt, flow, node) >> 32) * count as u64) >> 32;
+        self.groups.ports[(first + pick as u32) as usize]
     }
 
-    /// Follows the route from `src` to `dst`, returning the ports crossed, or `None`
-    /// when `dst` cannot be reached.
-    pub fn path(&self, src: u32, dst: u32, peer_of: impl Fn(u32) -> u32) -> Option<Vec<u32>> {
+    /// How many ECMP groups the table holds (zero without ECMP or equal-cost paths).
+    pub fn ecmp_groups(&self) -> usize {
+        self.groups.spans.len()
+    }
+
+    /// Follows the route of `flow` from `src` to `dst`, returning the ports crossed,
+    /// or `None` when `dst` cannot be reached.
+    pub fn path(&self, src: u32, dst: u32, flow: u32, peer_of: impl Fn(u32) -> u32) -> Option<Vec<u32>> {
         let mut path = Vec::new();
         let mut node = src;
         while node != dst {
             let transit_host = node != src && self.is_host[node as usize];
-            let port = self.next_port(node, dst);
+            let port = self.next_port(node, dst, flow);
             if port == NO_ROUTE || transit_host || path.len() > self.nodes {
                 return None;
             }
@@ -167,19 +242,19 @@ mod tests {
     #[test]
     fn shortest_path_with_lowest_port_tie_break() {
         let (ports, hosts) = diamond();
-        let r = Routes::compute(&ports, &hosts);
+        let r = Routes::compute(&ports, &hosts, None);
         let peer = |p: u32| ports.iter().flatten().find(|&&(q, _)| q == p).unwrap().1;
-        assert_eq!(r.path(0, 3, peer), Some(vec![0, 2, 5]));
-        assert_eq!(r.path(3, 0, peer), Some(vec![7, 4, 1]));
+        assert_eq!(r.path(0, 3, 0, peer), Some(vec![0, 2, 5]));
+        assert_eq!(r.path(3, 0, 0, peer), Some(vec![7, 4, 1]));
     }
 
     #[test]
     fn hosts_do_not_forward() {
         // s0 - h1 - s2: s2 is unreachable from s0.
         let ports = vec![vec![(0, 1)], vec![(1, 0), (2, 2)], vec![(3, 1)]];
-        let r = Routes::compute(&ports, &[false, true, false]);
-        assert_eq!(r.next_port(0, 2), NO_ROUTE);
-        assert_eq!(r.next_port(0, 1), 0);
+        let r = Routes::compute(&ports, &[false, true, false], None);
+        assert_eq!(r.next_port(0, 2, 0), NO_ROUTE);
+        assert_eq!(r.next_port(0, 1, 0), 0);
     }
 
     /// The table of the all-pairs search this module replaced: a breadth-first search
@@ -239,16 +314,16 @@ mod tests {
         for seed in 1..300u64 {
             let n = 2 + (seed as usize % 23);
             let (ports, hosts) = random_network(n, seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
-            let fast = Routes::compute(&ports, &hosts);
+            let fast = Routes::compute(&ports, &hosts, None);
             let slow = naive(&ports, &hosts);
             let peer = |p: u32| ports.iter().flatten().find(|&&(q, _)| q == p).unwrap().1;
             for (src, row) in slow.iter().enumerate() {
                 for (dst, &next) in row.iter().enumerate() {
                     if fast.row_of[src] != NO_ROUTE {
-                        assert_eq!(fast.next_port(src as u32, dst as u32), next, "seed {seed}: {src} -> {dst}");
+                        assert_eq!(fast.next_port(src as u32, dst as u32, 0), next, "seed {seed}: {src} -> {dst}");
                     }
                     let expected = naive_path(&slow, &hosts, &peer, src, dst);
-                    assert_eq!(fast.path(src as u32, dst as u32, peer), expected, "seed {seed}: path {src} -> {dst}");
+                    assert_eq!(fast.path(src as u32, dst as u32, 0, peer), expected, "seed {seed}: path {src} -> {dst}");
                 }
             }
         }
@@ -277,9 +352,73 @@ mod tests {
             ports[h].push((2 * h as u32 + 1, 0));
         }
         let hosts: Vec<bool> = (0..servers + 2).map(|i| i > 0).collect();
-        let r = Routes::compute(&ports, &hosts);
+        let r = Routes::compute(&ports, &hosts, None);
         assert_eq!(r.next_port.len(), servers + 2);
-        assert_eq!(r.next_port(0, 7), 14);
-        assert_eq!(r.path(5, 9, |p| if p % 2 == 1 { 0 } else { p / 2 }), Some(vec![11, 18]));
+        assert_eq!(r.next_port(0, 7, 0), 14);
+        assert_eq!(r.path(5, 9, 0, |p| if p % 2 == 1 { 0 } else { p / 2 }), Some(vec![11, 18]));
+    }
+
+    /// h0 - s1, then four spines s2..s5 between s1 and s6, then s6 - h7.
+    fn four_paths() -> (Vec<Vec<(u32, u32)>>, Vec<bool>) {
+        let mut ports: Vec<Vec<(u32, u32)>> = vec![Vec::new(); 8];
+        let mut port = 0;
+        let mut link = |a: usize, b: usize| {
+            ports[a].push((port, b as u32));
+            ports[b].push((port + 1, a as u32));
+            port += 2;
+        };
+        link(0, 1);
+        for spine in 2..6 {
+            link(1, spine);
+            link(spine, 6);
+        }
+        link(6, 7);
+        let hosts = (0..8).map(|n| n == 0 || n == 7).collect();
+        (ports, hosts)
+    }
+
+    fn peer_in(ports: &[Vec<(u32, u32)>]) -> impl Fn(u32) -> u32 + '_ {
+        |p: u32| ports.iter().flatten().find(|&&(q, _)| q == p).unwrap().1
+    }
+
+    #[test]
+    fn ecmp_spreads_flows_evenly_over_equal_paths() {
+        let (ports, hosts) = four_paths();
+        let r = Routes::compute(&ports, &hosts, Some(7));
+        // s1 and s6 each reach the other side over four spines; each spine reaches
+        // the other spines over s1 or s6.
+        assert_eq!(r.ecmp_groups(), 2 + 4);
+        let mut per_spine = [0u32; 4];
+        for flow in 0..1000 {
+            let path = r.path(0, 7, flow, peer_in(&ports)).expect("a path");
+            assert_eq!(path.len(), 4);
+            per_spine[peer_in(&ports)(path[1]) as usize - 2] += 1;
+        }
+        for n in per_spine {
+            assert!((225..=275).contains(&n), "{per_spine:?}: each spine within 10 % of 250");
+        }
+    }
+
+    #[test]
+    fn ecmp_paths_are_fixed_by_flow_and_salt() {
+        let (ports, hosts) = four_paths();
+        let (a, b) = (Routes::compute(&ports, &hosts, Some(7)), Routes::compute(&ports, &hosts, Some(7)));
+        let other = Routes::compute(&ports, &hosts, Some(8));
+        let paths = |r: &Routes| (0..64).map(|f| r.path(0, 7, f, peer_in(&ports))).collect::<Vec<_>>();
+        assert_eq!(paths(&a), paths(&b));
+        assert_ne!(paths(&a), paths(&other), "another salt, other paths");
+        for flow in 0..64 {
+            assert_eq!(a.next_port(1, 7, flow), a.next_port(1, 7, flow));
+        }
+    }
+
+    #[test]
+    fn without_ecmp_the_lowest_port_wins() {
+        let (ports, hosts) = four_paths();
+        let r = Routes::compute(&ports, &hosts, None);
+        assert_eq!(r.ecmp_groups(), 0);
+        for flow in 0..16 {
+            assert_eq!(r.path(0, 7, flow, peer_in(&ports)).expect("a path")[1], 2);
+        }
     }
 }

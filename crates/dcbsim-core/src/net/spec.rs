@@ -26,6 +26,13 @@ pub struct PfcSpec {
     pub xon_ports: Vec<(PortRef, Bytes)>,
     /// Per-port headroom, overriding [`PfcSpec::headroom`].
     pub headroom_ports: Vec<(PortRef, Bytes)>,
+    /// The dynamic threshold: with `Some(α)`, an ingress port's X_off is α times the
+    /// switch's shared buffer still free (X_on two MTUs below), instead of the static
+    /// X_off.
+    pub alpha: Option<f64>,
+    /// Each switch's shared buffer under the dynamic threshold (`None`: the sum of its
+    /// egress ports' buffers).
+    pub shared_buffer: Option<Bytes>,
 }
 
 impl Default for PfcSpec {
@@ -40,6 +47,8 @@ impl Default for PfcSpec {
             xoff_ports: Vec::new(),
             xon_ports: Vec::new(),
             headroom_ports: Vec::new(),
+            alpha: None,
+            shared_buffer: None,
         }
     }
 }

@@ -106,7 +106,7 @@ fn check_flows(config: &SimConfig, routes: &Routes, w: &Wiring) -> Result<(), Co
             return Err(ConfigError::new(format!("{group}[{i}].dst"), "must differ from src"));
         }
         let peer_of = |p: u32| w.ports[p as usize].peer;
-        if routes.path(f.src as u32, f.dst as u32, peer_of).is_none() {
+        if routes.path(f.src as u32, f.dst as u32, 0, peer_of).is_none() {
             let msg = format!(
                 "no path from \"{}\" to \"{}\"",
                 config.nodes[f.src].name, config.nodes[f.dst].name
@@ -255,7 +255,7 @@ impl Simulation {
         check_sizes(&config)?;
         let mut w = wire(&config, seed)?;
         let is_host: Vec<bool> = config.nodes.iter().map(|n| n.kind == NodeKind::Host).collect();
-        let routes = Routes::compute(&w.ports_of, &is_host);
+        let routes = Routes::compute(&w.ports_of, &is_host, config.routing.ecmp_salt(seed));
         check_flows(&config, &routes, &w)?;
         let timeline = timeline(&config)?;
         config.tcp.check().map_err(|m| ConfigError::new("transport", m))?;
@@ -270,6 +270,7 @@ impl Simulation {
             super::pfc::configure(&config, &mut w.ports, find)?;
         }
         let pfc_on = config.pfc.lossless != 0;
+        let shared = if pfc_on { super::shared_buffer::SharedBuffers::new(&config, &w.ports, super::pfc::frame_limit(&config)) } else { None };
         if config.ets.is_on() {
             let ets: Vec<u32> = match &config.ets.ports {
                 None => (0..w.ports.len() as u32).filter(|&p| !w.ports[p as usize].is_host).collect(),
@@ -329,9 +330,9 @@ impl Simulation {
             })
             .collect::<Result<Vec<_>, ConfigError>>()?;
         let mut paths = Paths::new();
-        for f in &config.flows {
+        for (i, f) in config.flows.iter().enumerate() {
             let peer_of = |p: u32| w.ports[p as usize].peer;
-            paths.push(&routes.path(f.src as u32, f.dst as u32, peer_of).expect("checked above"));
+            paths.push(&routes.path(f.src as u32, f.dst as u32, i as u32, peer_of).expect("checked above"));
         }
         let frame_bytes = config.flows.iter().map(|f| f.frame_bytes).max().unwrap_or(1500);
         let fair = super::fair::FairShares::new(paths, w.ports.len(), frame_bytes);
@@ -373,6 +374,7 @@ impl Simulation {
             },
             pfc_mtu: super::pfc::frame_limit(&config),
             traces: Vec::new(),
+            shared,
             now: crate::units::Time::ZERO,
             events: 0,
             wall_seconds: 0.0,

@@ -11,6 +11,7 @@ mod fair;
 mod incast;
 mod pfc;
 mod report;
+mod shared_buffer;
 mod transport;
 mod sources;
 mod trace;
@@ -59,6 +60,8 @@ pub struct Simulation {
     free_slots: Vec<u32>,
     /// Whether any priority is lossless anywhere (PFC).
     pfc_on: bool,
+    /// The switches' shared buffers under PFC's dynamic threshold, if on.
+    shared: Option<shared_buffer::SharedBuffers>,
     /// DCQCN's notification-point interval (zero without DCQCN).
     cnp_interval: Time,
     /// The largest frame of the run (PFC's refresh lead).
@@ -147,7 +150,7 @@ impl Simulation {
             Event::NotificationReady { slot } => {
                 let (switch, note) = self.pending[slot as usize];
                 self.free_slots.push(slot);
-                let back = self.routes.next_port(switch, note.dst);
+                let back = self.routes.next_port(switch, note.dst, note.flow);
                 self.enqueue(back, note);
             }
             Event::Sample => self.sample(),
@@ -166,7 +169,7 @@ impl Simulation {
         if pkt.dst == node {
             self.receive(pkt);
         } else {
-            let out = self.routes.next_port(node, pkt.dst);
+            let out = self.routes.next_port(node, pkt.dst, pkt.flow);
             self.enqueue_from(out, pkt, port);
         }
     }
@@ -241,7 +244,7 @@ impl Simulation {
             let kind = PacketKind::Notification { cpid: out, feedback };
             let note = Packet::new(flow, bytes, dst, 7, kind);
             if self.cnm_rngs.is_empty() {
-                let back = self.routes.next_port(switch, dst);
+                let back = self.routes.next_port(switch, dst, flow);
                 self.enqueue(back, note);
             } else {
                 self.delay_notification(out, switch, note);

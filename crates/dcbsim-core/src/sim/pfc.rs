@@ -120,8 +120,9 @@ impl Simulation {
     #[inline(never)]
     pub(super) fn pfc_ingress(&mut self, ingress: u32, pkt: &Packet) -> bool {
         let now = self.now;
+        self.refresh_thresholds(ingress);
         let port = &mut self.ports[ingress as usize];
-        match port.pfc.on_ingress(now, pkt.priority, pkt.bytes, port.rate) {
+        let accepted = match port.pfc.on_ingress(now, pkt.priority, pkt.bytes, port.rate) {
             Ingress::Lost => false,
             Ingress::Accepted => true,
             Ingress::Xoff => {
@@ -129,13 +130,19 @@ impl Simulation {
                 self.request_pause(back, pkt.priority, true);
                 true
             }
+        };
+        if accepted {
+            self.account_shared(ingress, pkt.bytes, true);
         }
+        accepted
     }
 
     /// A frame that arrived over `ingress` left its switch.
     #[cold]
     #[inline(never)]
     pub(super) fn pfc_release(&mut self, ingress: u32, pkt: &Packet) {
+        self.account_shared(ingress, pkt.bytes, false);
+        self.refresh_thresholds(ingress);
         let port = &mut self.ports[ingress as usize];
         if port.pfc.on_egress(pkt.priority, pkt.bytes) {
             let back = port.reverse;

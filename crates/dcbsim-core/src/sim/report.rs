@@ -44,7 +44,7 @@ impl Simulation {
     pub(super) fn ideal_completion(&self, f: usize) -> Option<Time> {
         let flow = &self.flows[f];
         let size = flow.size?;
-        let path = self.routes.path(flow.src, flow.dst, |p| self.ports[p as usize].peer)?;
+        let path = self.routes.path(flow.src, flow.dst, f as u32, |p| self.ports[p as usize].peer)?;
         let slowest = path.iter().map(|&p| self.ports[p as usize].rate).min()?;
         let mut t = slowest.transmit_time(crate::units::Bytes(size));
         for &p in &path {
@@ -100,6 +100,13 @@ impl Simulation {
             .collect()
     }
 
+    /// The names of the ports flow `f` crosses.
+    fn path_names(&self, f: usize) -> Vec<String> {
+        let flow = &self.flows[f];
+        let path = self.routes.path(flow.src, flow.dst, f as u32, |p| self.ports[p as usize].peer);
+        path.unwrap_or_default().iter().map(|&p| self.port_names[p as usize].clone()).collect()
+    }
+
     /// Stops here and reports.
     pub fn finish(mut self) -> RunReport {
         let in_network = self.in_network();
@@ -111,6 +118,7 @@ impl Simulation {
             .filter(|&p| !self.ports[p].is_host)
             .map(|p| self.port_report(p, series[p].take().unwrap_or_default()))
             .collect();
+        let mut paths: Vec<Vec<String>> = (0..self.config.flows.len()).map(|i| self.path_names(i)).collect();
         let ideal: Vec<Option<Time>> = (0..self.config.flows.len()).map(|i| self.ideal_completion(i)).collect();
         let node_name = |n: u32| self.config.nodes[n as usize].name.clone();
         let arrivals = self.arrival_reports(&in_network);
@@ -151,6 +159,7 @@ impl Simulation {
                 fair_share_bps: std::mem::take(&mut flow_series[i][3]),
                 offered_bps: self.config.flows[i].offered_bps(),
                 source: sources[i].take(),
+                path: std::mem::take(&mut paths[i]),
             })
             .collect();
         RunReport {

@@ -1,4 +1,5 @@
-//! Named topology builders: dumbbell, parking lot, many-to-one and incast.
+//! Named topology builders: dumbbell, parking lot, many-to-one and incast, and the
+//! multi-rooted fabrics of [`fabric`] (leaf-spine, k-ary fat-tree).
 //!
 //! Each builder returns the nodes and links of a [`Topology`]; flows are added by the
 //! caller. Node names are fixed by the builder (documented on each) so scenario files
@@ -7,6 +8,9 @@
 use crate::config::{LinkSpec, NodeKind, NodeSpec};
 use crate::dist::TimeDist;
 use crate::units::{Bytes, Rate, Time};
+
+pub mod fabric;
+pub use fabric::{fat_tree, leaf_spine};
 
 /// Link settings shared by a builder's links.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -44,6 +48,10 @@ impl Topology {
 
     fn switch(&mut self, name: &str) -> usize {
         self.node(name.to_string(), NodeKind::Switch)
+    }
+
+    fn switches(&mut self, names: impl Iterator<Item = String>) -> Vec<usize> {
+        names.map(|name| self.node(name, NodeKind::Switch)).collect()
     }
 
     fn link(&mut self, a: usize, b: usize, rate: Rate, d: &LinkDefaults) {
