@@ -117,6 +117,38 @@ def test_qcn_traces_match_the_port_counters(tmp_path: Path) -> None:
     assert cnms + queued == port(result, "sw0:r0")["notifications"] > 10
 
 
+@pytest.mark.parametrize("scheme, kinds", [
+    ("smcc", {"cnm"}),
+    ("ecm", {"cnm", 2, 3}),
+    ("dsm", {1}),
+    ("dcc", {3, 4}),
+])
+def test_each_schemes_feedback_is_carried(tmp_path: Path, scheme: str, kinds: set) -> None:
+    text = QCN.replace('name = "qcn"', f'name = "{scheme}"').replace("priority = 2", "")
+    scenario = dcbsim.loads(text, f"{scheme}.toml")
+    senders = [f"sw0:s{i}" for i in range(3)]
+    result = dcbsim.run(scenario, pcap=senders, pcap_dir=tmp_path)
+    cpid = scenario.port_names.index("sw0:r0")
+    seen, count = set(), 0
+    for name in senders:
+        for _, buf in frames(tmp_path / traces.pcap_file_name(name)):
+            etype, flow, pdu = payload_after_tags(buf)
+            assert flow is None, "no CN-TAG outside the QCN family"
+            if etype == 0x22E7:
+                head, got, q_off, _ = struct.unpack("!HQhh", pdu[:14])
+                assert head & 0x3F == 0 and got == cpid, "queue state, not a quantized feedback"
+                seen.add("cnm")
+            else:
+                assert etype == 0x88B6
+                code, _, got, flow_index = struct.unpack("!BBQI", pdu[:14])
+                assert got == cpid and flow_index == int(name[-1])
+                seen.add(code)
+            count += 1
+    queued = sum(port(result, name)["queued_frames"] for name in senders)
+    assert count + queued == port(result, "sw0:r0")["notifications"] > 0
+    assert seen and seen <= kinds
+
+
 def test_dctcp_segments_carry_seq_ack_and_ecn(tmp_path: Path) -> None:
     scenario = dcbsim.loads(DCTCP, "dctcp.toml")
     result = dcbsim.run(scenario, pcap={"sw0:r0": tmp_path / "data.pcap", "sw0:s0": tmp_path / "acks.pcap"})
