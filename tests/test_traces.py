@@ -100,7 +100,7 @@ def test_qcn_traces_match_the_port_counters(tmp_path: Path) -> None:
         flows.add(flow)
     assert flows == {0, 1, 2}
     cpid = scenario.port_names.index("sw0:r0")
-    cnms = 0
+    cnms, offsets = 0, set()
     for i in range(3):
         for _, buf in frames(tmp_path / f"sw0-s{i}.pcap"):
             etype, flow, pdu = payload_after_tags(buf)
@@ -110,11 +110,15 @@ def test_qcn_traces_match_the_port_counters(tmp_path: Path) -> None:
             head, got_cpid = struct.unpack("!HQ", pdu[:10])
             assert head >> 12 == 0 and 1 <= head & 0x3F <= 63, "version 0, QntzFb in 1..63"
             assert got_cpid == cpid
+            q_off, q_delta = struct.unpack("!hh", pdu[10:14])
+            assert q_off + 2 * q_delta > -3, "Fb = -(Qoff + w Qdelta) < 0 (w = 2, 64-byte units rounded)"
+            offsets.add(q_off)
             assert struct.unpack("!H", pdu[14:16])[0] == 2, "encapsulated priority"
             assert pdu[16:22] == bytes([2, 0, 0, 0, 0, nodes.index("r0")]), "encapsulated destination"
             cnms += 1
     queued = sum(port(result, f"sw0:s{i}")["queued_frames"] for i in range(3))
     assert cnms + queued == port(result, "sw0:r0")["notifications"] > 10
+    assert len(offsets) > 3, "cnmQOffset is the sample's"
 
 
 @pytest.mark.parametrize("scheme, kinds", [

@@ -212,6 +212,8 @@ impl QcnParams {
 pub struct QcnCp {
     params: QcnParams,
     q_old: u64,
+    /// `(Qoff, Qδ)` of the last sample, bytes.
+    last_queue: (i32, i32),
     psi_last: u8,
     bytes_to_sample: i64,
     rng: Rng,
@@ -220,7 +222,7 @@ pub struct QcnCp {
 impl QcnCp {
     /// A congestion point with the given parameters.
     pub fn new(params: QcnParams, rng: Rng) -> QcnCp {
-        let mut cp = QcnCp { params, q_old: 0, psi_last: 0, bytes_to_sample: 0, rng };
+        let mut cp = QcnCp { params, q_old: 0, last_queue: (0, 0), psi_last: 0, bytes_to_sample: 0, rng };
         cp.bytes_to_sample = cp.next_interval();
         cp
     }
@@ -258,6 +260,9 @@ impl QcnCp {
             return None;
         }
         let fb = self.feedback(arrival.queue_bytes);
+        let q = arrival.queue_bytes as i64;
+        let clamp = |x: i64| x.clamp(i32::MIN as i64, i32::MAX as i64) as i32;
+        self.last_queue = (clamp(q - self.params.q_eq as i64), clamp(q - self.q_old as i64));
         self.q_old = arrival.queue_bytes;
         let psi = self.params.quantize(fb);
         self.psi_last = psi;
@@ -265,6 +270,11 @@ impl QcnCp {
             self.bytes_to_sample = self.next_interval();
         }
         Some(psi)
+    }
+
+    /// The feedback `psi` of the last sample with its queue figures.
+    pub fn sampled(&self, psi: u8) -> Feedback {
+        Feedback::Quantized { psi, q_off: self.last_queue.0, q_delta: self.last_queue.1 }
     }
 
     /// The parameters in force.
@@ -277,7 +287,7 @@ impl CongestionPoint for QcnCp {
     #[inline]
     fn on_arrival(&mut self, arrival: &Arrival, out: &mut Vec<Notify>) {
         if let Some(psi @ 1..) = self.sample(arrival) {
-            out.push(Notify { flow: arrival.flow, feedback: Feedback::Quantized { psi } });
+            out.push(Notify { flow: arrival.flow, feedback: self.sampled(psi) });
         }
     }
 
@@ -465,7 +475,7 @@ impl ReactionPoint for QcnRp {
     }
 
     fn on_feedback(&mut self, now: Time, _cpid: u32, feedback: &Feedback) -> bool {
-        let Feedback::Quantized { psi } = *feedback else { return false };
+        let Feedback::Quantized { psi, .. } = *feedback else { return false };
         if !self.active {
             self.active = true;
             self.target = self.current;

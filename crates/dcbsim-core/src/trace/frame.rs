@@ -259,7 +259,7 @@ fn notification(out: &mut Vec<u8>, pkt: &Packet, info: &FrameInfo, cpid: u32, fe
             out.extend_from_slice(&ETHERTYPE_IPV4.to_be_bytes());
             roce(out, info.dst, info.src, CNP_IP_LEN, 0, pkt.flow, 0x81);
         }
-        Feedback::Quantized { psi } => cnm(out, pkt, info, cpid, psi, (0, 0)),
+        Feedback::Quantized { psi, q_off, q_delta } => cnm(out, pkt, info, cpid, psi, (q_off, q_delta)),
         Feedback::QueueState { q_off, q_delta } => cnm(out, pkt, info, cpid, 0, (q_off, q_delta)),
         Feedback::RateDelta { kbps } => other_feedback(out, pkt, info, cpid, feedback_code::RATE_DELTA, kbps),
         Feedback::MaxDecrease => other_feedback(out, pkt, info, cpid, feedback_code::MAX_DECREASE, 0),

@@ -55,7 +55,7 @@ fn tcp_segments_have_valid_checksums_and_ecn_bits() {
 
 #[test]
 fn cnms_follow_the_802_1qau_layout() {
-    let kind = PacketKind::Notification { cpid: 5, feedback: Feedback::Quantized { psi: 41 } };
+    let kind = PacketKind::Notification { cpid: 5, feedback: Feedback::Quantized { psi: 41, q_off: 6400, q_delta: -128 } };
     let note = Packet::new(9, 64, 0, 7, kind);
     let mut out = Vec::new();
     encode(&mut out, &note, &info(), 64);
@@ -67,6 +67,7 @@ fn cnms_follow_the_802_1qau_layout() {
     assert_eq!(be16(pdu, 0) >> 12, 0, "version 0");
     assert_eq!(be16(pdu, 0) & 0x3F, 41, "QntzFb");
     assert_eq!(u64::from_be_bytes(pdu[2..10].try_into().unwrap()), 5, "CPID");
+    assert_eq!((be16(pdu, 10) as i16, be16(pdu, 12) as i16), (100, -2), "cnmQOffset, cnmQDelta");
     assert_eq!(be16(pdu, 14), 3, "encapsulated priority");
     assert_eq!(&pdu[16..22], &mac(2), "encapsulated destination MAC");
     assert_eq!(be16(pdu, 22), 6, "encapsulated MSDU length");
