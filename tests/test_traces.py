@@ -241,6 +241,14 @@ def test_bad_snaplen_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[st
         dcbsim.run(dcbsim.loads(QCN), pcap=42)
 
 
+def test_pcap_dir_is_made_for_known_ports_only(tmp_path: Path) -> None:
+    with pytest.raises(dcbsim.ScenarioError, match="did you mean"):
+        dcbsim.run(dcbsim.loads(QCN), pcap=["sw0:rr0"], pcap_dir=tmp_path / "bad")
+    assert not (tmp_path / "bad").exists()
+    dcbsim.run(dcbsim.loads(QCN), pcap=["sw0:r0"], pcap_dir=tmp_path / "new" / "dir")
+    assert os.listdir(tmp_path / "new" / "dir") == ["sw0-r0.pcap"]
+
+
 def test_an_interrupted_run_leaves_no_trace(tmp_path: Path) -> None:
     def stop(fraction: float) -> None:
         if fraction > 0.3:
