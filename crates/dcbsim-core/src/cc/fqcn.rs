@@ -120,9 +120,9 @@ impl CongestionPoint for FqcnCp {
     #[inline]
     fn on_arrival(&mut self, arrival: &Arrival, out: &mut Vec<Notify>) {
         self.counts.add(arrival.flow, arrival.bytes, arrival.weight);
-        let Some(psi) = self.qcn.sample(arrival) else { return };
-        if psi > 0 {
-            notify_culprits(self.counts.flows(), self.qcn.sampled(psi), out);
+        let Some(sample) = self.qcn.sample(arrival) else { return };
+        if matches!(sample, Feedback::Quantized { psi: 1.., .. }) {
+            notify_culprits(self.counts.flows(), sample, out);
         }
         self.counts.restart();
     }

@@ -119,9 +119,6 @@ pub struct Port {
     /// ETS: weighted service between the classes that have a weight (`None`: strict
     /// priority only).
     pub ets: Option<Box<Dwrr>>,
-    /// Whether a packet trace records the frames the port sends (see
-    /// [`crate::trace`]).
-    pub traced: bool,
     serialize: TransmitMemo,
 }
 
@@ -161,7 +158,6 @@ impl Port {
             ingress: vec![VecDeque::new()],
             last_ingress: NO_INGRESS,
             ets: None,
-            traced: false,
             serialize: TransmitMemo::default(),
         }
     }

@@ -68,6 +68,10 @@ pub struct Simulation {
     pfc_mtu: u32,
     /// Packet traces of the ports that have one.
     traces: Vec<crate::trace::PortTrace>,
+    /// Whether any port is traced (the one test a frame pays when none is).
+    tracing: bool,
+    /// Per port, the index of its trace in `traces` (empty until one is asked for).
+    trace_of: Vec<u32>,
     now: Time,
     events: u64,
     wall_seconds: f64,
@@ -272,14 +276,12 @@ impl Simulation {
     /// Starts sending `pkt` on port `out` now and schedules its arrival if needed.
     #[inline]
     fn transmit(&mut self, out: u32, pkt: Packet) {
-        let port = &mut self.ports[out as usize];
-        let (arrival, was_empty) = port.transmit(self.now, pkt);
-        let traced = port.traced;
+        if self.tracing {
+            self.trace_frame(out, &pkt);
+        }
+        let (arrival, was_empty) = self.ports[out as usize].transmit(self.now, pkt);
         if was_empty {
             self.queue.push(arrival, Event::LinkArrival { port: out });
-        }
-        if traced {
-            self.trace_frame(out, &pkt);
         }
     }
 

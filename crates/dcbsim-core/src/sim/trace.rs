@@ -8,6 +8,9 @@ use crate::trace::{FrameInfo, FrameSink, PortTrace, frame};
 use crate::traffic::NO_CONN;
 use std::io;
 
+/// [`Simulation::trace_of`] of a port without a trace.
+const NO_TRACE: u32 = u32::MAX;
+
 impl Simulation {
     /// The names of the ports (`node:peer`), by index.
     pub fn port_names(&self) -> &[String] {
@@ -23,12 +26,18 @@ impl Simulation {
     /// Fails if the port does not exist or is traced already.
     pub fn trace_port(&mut self, port: u32, sink: Box<dyn FrameSink>) -> io::Result<()> {
         let invalid = |msg: &str| io::Error::new(io::ErrorKind::InvalidInput, msg.to_string());
-        let Some(p) = self.ports.get_mut(port as usize) else { return Err(invalid("no such port")) };
-        if p.traced {
+        if port as usize >= self.ports.len() {
+            return Err(invalid("no such port"));
+        }
+        if self.trace_of.is_empty() {
+            self.trace_of = vec![NO_TRACE; self.ports.len()];
+        }
+        if self.trace_of[port as usize] != NO_TRACE {
             return Err(invalid("the port is traced already"));
         }
-        p.traced = true;
+        self.trace_of[port as usize] = self.traces.len() as u32;
         self.traces.push(PortTrace { port, sink, scratch: Vec::with_capacity(128), frames: 0, error: None });
+        self.tracing = true;
         Ok(())
     }
 
@@ -37,8 +46,9 @@ impl Simulation {
     pub fn finish_traces(&mut self) -> io::Result<Vec<(u32, u64)>> {
         let mut counts = Vec::with_capacity(self.traces.len());
         let mut failure = None;
+        self.tracing = false;
+        self.trace_of.clear();
         for mut trace in std::mem::take(&mut self.traces) {
-            self.ports[trace.port as usize].traced = false;
             counts.push((trace.port, trace.frames));
             let done = match trace.error {
                 Some(e) => Err(e),
@@ -54,13 +64,17 @@ impl Simulation {
         }
     }
 
-    /// Records `pkt`, which traced port `out` starts to send now.
+    /// Records `pkt`, which port `out` starts to send now, if the port is traced.
     #[cold]
     #[inline(never)]
     pub(super) fn trace_frame(&mut self, out: u32, pkt: &Packet) {
+        let index = self.trace_of[out as usize];
+        if index == NO_TRACE {
+            return;
+        }
         let info = self.frame_info(out, pkt);
         let now = self.now;
-        let Some(trace) = self.traces.iter_mut().find(|t| t.port == out) else { return };
+        let trace = &mut self.traces[index as usize];
         if trace.error.is_some() {
             return;
         }

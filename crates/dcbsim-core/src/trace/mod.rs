@@ -3,7 +3,7 @@
 //! [`crate::sim::Simulation::trace_port`] hands a port a [`FrameSink`]; from then on
 //! each frame the port starts to send is laid out as real headers ([`frame`]) and
 //! given to the sink with the simulated time its first bit leaves. Ports without a
-//! trace pay one flag test per frame. The engine writes no file format: the sink (a
+//! run pays one flag test per frame. The engine writes no file format: the sink (a
 //! pcap writer in `dcbsim-scenario`, say) does.
 
 pub mod frame;
