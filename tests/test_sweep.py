@@ -78,6 +78,7 @@ def test_seeds_differ_between_runs_and_repeat_for_the_same_run(tmp_path):
         ("[[sweep.var]]\nname = \"x\"\nset = \"run.seed\"\nrange = { start = 1, stop = 2, step = 0 }", "step > 0"),
         ("colour = 1", "sweep.colour: unknown key"),
         ("constraint = \"nope +\"", "cannot evaluate"),
+        ("[[sweep.var]]\nname = \"weight\"\nset = \"flows[0].weight\"\nvalues = [1]", "names a column of the sweep's tables"),
     ],
 )
 def test_bad_sweeps_are_named(tmp_path, body, words):

@@ -113,7 +113,9 @@ def sweep(
     progress: Callable[[int, int], Any] | None = None,
 ) -> Any:
     """Runs a parameter sweep (see :mod:`dcbsim.sweepfile`) into ``out`` and returns the
-    combined tidy table as a polars DataFrame. ``executor`` may be any
+    combined tidy table of samples as a polars DataFrame; ``out`` also gets the tables
+    keyed by run (``runs``, ``ports``, ``flows``, ``arrivals``, ``classes``, ``fcts``:
+    see :mod:`dcbsim.sweeptables`). ``executor`` may be any
     :class:`concurrent.futures.Executor` (default: a process pool of ``jobs`` workers).
     Runs already complete in ``out`` are not run again."""
     from dcbsim.sweeps import run_sweep

@@ -1,4 +1,4 @@
-"""The ``dcbsim`` command: run, sweep, repro, model, validate."""
+"""The ``dcbsim`` command: run, sweep, plot, repro, model, validate."""
 
 from __future__ import annotations
 
@@ -99,6 +99,9 @@ def _parser() -> argparse.ArgumentParser:
     from dcbsim import models_cli
 
     models_cli.add_parsers(sub, _Parser)
+    from dcbsim import sweep_plot
+
+    sweep_plot.add_parser(sub)
     check = sub.add_parser("validate", help="check a scenario without running it")
     check.add_argument("file", help="scenario file (TOML)")
     check.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a scenario key")
@@ -243,6 +246,10 @@ def _sweep(args: argparse.Namespace) -> int:
     print(f"{runs.height} runs, {runs.height - failed.height} ok, {failed.height} failed; results in {args.out}")
     for row in failed.iter_rows(named=True):
         print(f"  run {row['index']} (seed {row['seed']}): {row['error']}")
+    if failed.height and failed.height == runs.height:
+        return _fail(f"sweep: every run failed ({failed.height} of {runs.height}); see the errors above", 1)
+    if failed.height:
+        print(f"dcbsim: warning: {failed.height} of {runs.height} runs failed", file=sys.stderr)
     return 0
 
 
@@ -280,7 +287,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         from dcbsim import models_cli
 
-        commands = {"run": _run, "sweep": _sweep, "repro": _repro, "validate": _validate, "model": models_cli.run}
+        from dcbsim import sweep_plot
+
+        commands = {"run": _run, "sweep": _sweep, "repro": _repro, "validate": _validate, "model": models_cli.run,
+                    "plot": sweep_plot.run}
         return commands[args.command](args)
     except (dcbsim.ScenarioError, ValueError) as e:
         return _fail(str(e))

@@ -106,19 +106,36 @@ def queue(result: Result, path: str | os.PathLike[str] | None = None) -> Figure:
     return _finish(fig, ax, result, f"queue length (dotted: buffer; vertical: timeline){note}", path)
 
 
+def time_weighted_cdf(values: np.ndarray, time_s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The CDF of a sampled quantity over time: each sample stands for the interval
+    since the previous one (the first, since 0), so ``P(x)`` is the fraction of the
+    sampled time it was at most ``x``. With periodic samples (the engine's sampler takes
+    one every ``sample_interval_us``) every weight is equal; a shorter or longer interval
+    weighs less or more. Returns the sorted values and the CDF at each."""
+    values = np.asarray(values, dtype=float)
+    if values.size == 0:
+        return values, values
+    weights = np.diff(np.asarray(time_s, dtype=float), prepend=0.0)
+    order = np.argsort(values, kind="stable")
+    cumulative = np.cumsum(weights[order])
+    return values[order], cumulative / cumulative[-1]
+
+
 def queue_cdf(result: Result, path: str | os.PathLike[str] | None = None) -> Figure:
-    """Empirical CDF of the queue length sampled at regular times (so each sample
-    stands for one sampling interval) at each port that ever queued anything."""
+    """Time-weighted CDF of the sampled queue length (see :func:`time_weighted_cdf`) at
+    each port that ever queued anything, with the engine's exact time-weighted P(queue
+    empty) as a marker at 0."""
     fig, ax = _figure(6.0, 4.0)
     ports, note = _queued_ports(result)
     for p in ports:
-        q = np.sort(p.queue_bytes) / 1024
+        q, cdf = time_weighted_cdf(p.queue_bytes / 1024, result.time_s)
         if q.size:
-            ax.step(q, np.arange(1, q.size + 1) / q.size, where="post", label=p.name)
+            (line,) = ax.step(q, cdf, where="post", label=p.name)
+            ax.plot([0.0], [p.stats["p_empty"]], marker="o", ms=4, mfc="none", color=line.get_color())
     ax.set_xlabel("queue (KB)")
-    ax.set_ylabel("P(queue ≤ x)")
+    ax.set_ylabel("fraction of time queue ≤ x")
     ax.set_ylim(0, 1.02)
-    return _finish(fig, ax, result, f"queue CDF over the samples{note}", path)
+    return _finish(fig, ax, result, f"queue CDF over time (samples; circle: exact time empty){note}", path)
 
 
 def rates(result: Result, path: str | os.PathLike[str] | None = None) -> Figure:

@@ -68,6 +68,21 @@ class FlowResult:
     transfer_completion_s: np.ndarray = field(default_factory=lambda: np.empty(0))
     transfer_bytes: np.ndarray = field(default_factory=lambda: np.empty(0))
 
+    def active_s(self, time_s: np.ndarray) -> float | None:
+        """How long the flow was active: a finite flow that completed, its completion
+        time; any other, from the first to the last sample at which it was sending,
+        plus one sample interval (so within an interval of the truth). ``None`` if no
+        sample saw it sending (a finite flow that sent everything within one interval
+        and never completed, say)."""
+        done = self.stats.get("completion_time_s")
+        if done is not None:
+            return float(done)
+        sending = np.flatnonzero(self.rate_bps > 0) if self.rate_bps.size == time_s.size else np.zeros(0, dtype=int)
+        if sending.size == 0:
+            return None
+        step = float(time_s[1] - time_s[0]) if time_s.size > 1 else float(time_s[0])
+        return float(time_s[sending[-1]] - time_s[sending[0]]) + step
+
     def transfer_summary(self) -> dict[str, float | None]:
         """Mean and 99th percentile of the transfer times of a ``poisson`` flow (s);
         empty for flows without a dynamic source."""
@@ -355,16 +370,20 @@ class Result:
 
     @property
     def summary(self) -> dict[str, Any]:
-        """Per port statistics, per flow counters, mean throughput and fair share, the
-        run's fairness, and totals."""
+        """Per port statistics, per flow counters, mean throughput (over the run, and
+        over the time the flow was active: :meth:`FlowResult.active_s`) and fair share,
+        the run's fairness, and totals."""
         duration = self.run_stats["simulated_s"] or 1.0
         fair = self.fairness()
         flows = {}
         for k, (name, f) in enumerate(self.flows.items()):
             share = f.fair_share_bps[f.fair_share_bps > 0]
+            active = f.active_s(self.time_s)
             flows[name] = dict(
                 f.stats,
                 throughput_bps=f.stats["delivered_bytes"] * 8 / duration,
+                active_s=active,
+                throughput_active_bps=f.stats["delivered_bytes"] * 8 / active if active else None,
                 fair_share_bps=float(share.mean()) if share.size else None,
                 share_rms_bps=fair["per_flow_rms_bps"][k],
                 **f.transfer_summary(),
@@ -457,7 +476,7 @@ class Result:
         return plot.queue(self, path)
 
     def plot_queue_cdf(self, path: str | None = None) -> Figure:
-        """CDF of the sampled queue length at each monitored port."""
+        """Time-weighted CDF of the sampled queue length at each monitored port."""
         from dcbsim import plot
 
         return plot.queue_cdf(self, path)

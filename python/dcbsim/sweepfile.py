@@ -172,6 +172,10 @@ def _var(file: str, i: int, table: Any) -> Var:
     name, path = table.get("name"), table.get("set")
     if not isinstance(name, str) or not name.isidentifier():
         raise SweepError(f"{file}: {key}.name: must be a name (letters, digits, _)")
+    from dcbsim.sweeptables import reserved_names
+
+    if name in reserved_names():
+        raise SweepError(f"{file}: {key}.name: \"{name}\" names a column of the sweep's tables; choose another name")
     if not isinstance(path, str) or not path:
         raise SweepError(f"{file}: {key}.set: must be a key path such as \"scheme.q_eq_kb\"")
     if ("values" in table) == ("range" in table):

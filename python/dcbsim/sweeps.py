@@ -3,15 +3,17 @@
 
 Each run is keyed by a hash of (scenario as run, seed) and kept in one file,
 ``OUT/runs/<key>.parquet``, written whole or not at all (a temporary file renamed): the
-run's tidy table (``run_id``, ``seed`` and every swept variable as columns) with its
-summary row (variables, seed, status, error, headline numbers) in the file's metadata.
-A failed run's file has an empty table and the error. A re-run skips the runs whose file
+run's samples (``run_id``, ``seed`` and every swept variable as columns) with, in the
+file's metadata, its row of ``runs`` (variables, seed, status, error, every scalar of the
+summary) and its rows of the other tables (ports, flows, arrivals, classes, FCTs: see
+:mod:`dcbsim.sweeptables`). A failed run's file has no samples and the error. A re-run skips the runs whose file
 is complete and says ``ok``; a missing, damaged or failed one is run again, so an
 interrupted or killed sweep resumes where it stopped. A worker process that dies (killed,
 out of memory) fails its run, and the sweep goes on with a fresh pool; workers exit when
-the sweep's process dies. The combined table is ``OUT/results.parquet``;
-``OUT/runs.parquet`` has one row per run; ``OUT/manifest.json`` says how the sweep was
-made.
+the sweep's process dies. The combined tables are ``OUT/results.parquet`` (the samples),
+``OUT/runs.parquet``, ``OUT/ports.parquet``, ``OUT/flows.parquet``,
+``OUT/arrivals.parquet``, ``OUT/classes.parquet`` and ``OUT/fcts.parquet``, each with
+the same key columns and dtypes; ``OUT/manifest.json`` says how the sweep was made.
 """
 
 from __future__ import annotations
@@ -27,13 +29,17 @@ from typing import Any, Callable, Iterable, Iterator
 import polars as pl
 
 import dcbsim
-from dcbsim import outputs
+from dcbsim import outputs, sweeptables
 from dcbsim.pool import LocalPool, dispatch, local_pool
 from dcbsim.sweepfile import RunSpec, Sweep, load, run_key
 
 __all__ = ["Task", "execute", "tasks", "run_sweep", "describe", "describe_lines", "local_pool", "dask_executor"]
 
 ROW_KEY = "dcbsim_run"
+#: The metadata key (and the key of a worker's row) of a run's tables.
+TABLES_KEY = "dcbsim_tables"
+#: Dtype names a task carries for its variables (picklable plain strings).
+_DTYPES = {"bool": pl.Boolean, "i64": pl.Int64, "f64": pl.Float64, "str": pl.Utf8}
 
 
 @dataclass(frozen=True)
@@ -48,6 +54,13 @@ class Task:
     values: dict[str, Any]
     error: str | None = None
     max_memory_gb: float | None = None
+    #: Each variable's dtype name for the whole sweep (``i64``, ``f64``, ``bool``, ``str``).
+    types: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def variables(self) -> dict[str, pl.DataType]:
+        """The swept variables' dtypes, by name."""
+        return {name: _DTYPES[t] for name, t in self.types}
 
 
 def failed_row(task: Task, error: str, wall_s: float = 0.0) -> dict[str, Any]:
@@ -69,18 +82,12 @@ def execute(task: Task) -> tuple[str, pl.DataFrame | None, dict[str, Any]]:
         result = dcbsim.run(scenario, seed=task.seed)
     except Exception as e:  # noqa: BLE001 - a failed run is recorded, the sweep goes on
         return task.key, None, failed_row(task, f"{type(e).__name__}: {e}", time.perf_counter() - started)
-    table = result.to_polars().drop("seed").with_columns(
-        pl.lit(task.key).alias("run_id"),
-        pl.lit(task.seed, dtype=pl.UInt64).alias("seed"),
-        *[pl.lit(v).alias(k) for k, v in task.values.items()],
-    )
-    s = result.summary
+    variables = task.variables or {k: sweeptables.value_dtype([v]) for k, v in task.values.items()}
+    table = sweeptables.keyed(result.to_polars(), task.key, task.seed, task.values, variables)
     row: dict[str, Any] = {"run_id": task.key, "index": task.index, "seed": task.seed, **task.values}
-    row.update(status="ok", error=None, wall_s=time.perf_counter() - started, events=s["events"], **s["totals"])
-    for name, port in s["ports"].items():
-        if port["monitored"]:
-            row[f"{name} mean_bytes"] = port["mean_bytes"]
-            row[f"{name} utilization"] = port["utilization"]
+    row.update(status="ok", error=None, **sweeptables.run_row(result.summary))
+    row["wall_s"] = time.perf_counter() - started
+    row[TABLES_KEY] = sweeptables.encode(sweeptables.run_tables(result))
     return task.key, table, row
 
 
@@ -88,13 +95,23 @@ def iter_tasks(sweep: Sweep, max_memory_gb: float | None = None) -> Iterator[Tas
     """The sweep's runs as tasks, lazily, keyed by (scenario as run, seed). A combination
     that makes a bad scenario becomes a task that fails with the scenario's error."""
     dcbsim.load(sweep.scenario)  # the scenario itself must be sound
+    types = tuple((name, _dtype_name(t)) for name, t in variable_types(sweep).items())
     for run in sweep.iter_runs():
         try:
             toml = dcbsim.load(sweep.scenario, list(run.overrides), max_memory_gb).toml
             key, error = run_key(toml, run.seed), None
         except dcbsim.ScenarioError as e:
             key, error = run_key("\n".join(run.overrides), run.seed), str(e)
-        yield Task(key, run.index, run.seed, sweep.scenario, run.overrides, run.values, error, max_memory_gb)
+        yield Task(key, run.index, run.seed, sweep.scenario, run.overrides, run.values, error, max_memory_gb, types)
+
+
+def variable_types(sweep: Sweep) -> dict[str, pl.DataType]:
+    """Each swept variable's dtype, from every value it takes."""
+    return {v.name: sweeptables.value_dtype(v.values) for v in sweep.vars}
+
+
+def _dtype_name(dtype: pl.DataType) -> str:
+    return next(name for name, t in _DTYPES.items() if t == dtype)
 
 
 def tasks(sweep: Sweep, max_memory_gb: float | None = None) -> list[Task]:
@@ -108,12 +125,17 @@ def _path(outdir: str, key: str) -> str:
 
 def stored_row(outdir: str, key: str) -> dict[str, Any] | None:
     """The summary row of a stored run, or ``None`` when its file is missing or damaged
-    (a damaged file is removed, so the run is simply done again)."""
+    (a damaged file is removed, so the run is simply done again). The row of a run that
+    completed carries its tables' text under :data:`TABLES_KEY`."""
     path = _path(outdir, key)
     if not os.path.exists(path):
         return None
     try:
-        return json.loads(pl.read_parquet_metadata(path)[ROW_KEY])
+        meta = pl.read_parquet_metadata(path)
+        row = json.loads(meta[ROW_KEY])
+        if row.get("status") == "ok":
+            row[TABLES_KEY] = meta[TABLES_KEY]
+        return row
     except Exception:  # noqa: BLE001 - any damage means "not done"
         try:
             os.remove(path)
@@ -133,27 +155,45 @@ def store(outdir: str, key: str, table: pl.DataFrame | None, row: dict[str, Any]
     os.makedirs(runs, exist_ok=True)
     tmp = os.path.join(runs, f".{key}.{os.getpid()}.tmp")
     data = table if table is not None else pl.DataFrame()
+    row = dict(row)
+    metadata = {TABLES_KEY: row.pop(TABLES_KEY)} if TABLES_KEY in row else {}
+    metadata[ROW_KEY] = json.dumps(row, default=str)
     try:
-        data.write_parquet(tmp, metadata={ROW_KEY: json.dumps(row, default=str)})
+        data.write_parquet(tmp, metadata=metadata)
         os.replace(tmp, _path(outdir, key))
     finally:
         if os.path.exists(tmp):
             os.remove(tmp)
 
 
-def _combine(outdir: str, keys: Iterable[str]) -> pl.DataFrame:
-    """Writes results.parquet and runs.parquet from the stored runs; returns the runs."""
-    rows, tables = [], []
+def _combine(outdir: str, keys: Iterable[str], variables: dict[str, pl.DataType]) -> pl.DataFrame:
+    """Writes the sweep's tables (results.parquet, runs.parquet and the tables of
+    :data:`dcbsim.sweeptables.TABLES`) from the stored runs; returns the runs."""
+    rows, samples = [], []
+    parts: dict[str, list[pl.DataFrame]] = {name: [] for name in sweeptables.TABLES}
     for key in keys:
         row = stored_row(outdir, key)
         if row is None:
             continue
+        tables = row.pop(TABLES_KEY, None)
         rows.append(row)
-        if row.get("status") == "ok":
-            tables.append(pl.read_parquet(_path(outdir, key)))
-    if tables:
-        pl.concat(tables, how="diagonal_relaxed").write_parquet(os.path.join(outdir, "results.parquet"))
-    summary = pl.DataFrame(rows, infer_schema_length=None)
+        if row.get("status") != "ok":
+            continue
+        samples.append(pl.read_parquet(_path(outdir, key)))
+        values = {k: row.get(k) for k in variables}
+        for name, table in sweeptables.decode(tables or "{}").items():
+            parts[name].append(sweeptables.keyed(table, row["run_id"], row["seed"], values, variables))
+    keys_schema = sweeptables.keys_schema(variables)
+    if samples:
+        table = pl.concat(samples, how="diagonal_relaxed")
+        table.cast({k: t for k, t in keys_schema.items() if k in table.columns}).write_parquet(os.path.join(outdir, "results.parquet"))
+    for name, frames in parts.items():
+        table = pl.concat(frames) if frames else sweeptables.empty(name, variables)
+        table.write_parquet(os.path.join(outdir, f"{name}.parquet"))
+    schema = {**keys_schema, **sweeptables.RUNS}
+    for row in rows:
+        row.update({k: sweeptables.cast_value(row.get(k), t) for k, t in variables.items()})
+    summary = pl.DataFrame({k: [r.get(k) for r in rows] for k in schema}, schema=schema, strict=False)
     summary.write_parquet(os.path.join(outdir, "runs.parquet"))
     return summary
 
@@ -196,7 +236,7 @@ def run_sweep(
         raise
     if executor is None:
         pool.shutdown()
-    _combine(outdir, keys)
+    _combine(outdir, keys, variable_types(sweep))
     outputs.write_json(os.path.join(outdir, "manifest.json"), _manifest(sweep, len(keys), ran, time.perf_counter() - started))
     results = os.path.join(outdir, "results.parquet")
     return pl.read_parquet(results) if os.path.exists(results) else pl.DataFrame()

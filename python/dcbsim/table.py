@@ -92,6 +92,7 @@ def summary_table(summary: dict[str, Any], max_rows: int | None = 20) -> str:
         [
             name,
             f"{f['throughput_bps'] / 1e9:.3f}",
+            "" if f.get("throughput_active_bps") is None else f"{f['throughput_active_bps'] / 1e9:.3f}",
             "" if f.get("offered_bps") is None else f"{f['offered_bps'] / 1e9:.3f}",
             "" if f.get("fair_share_bps") is None else f"{f['fair_share_bps'] / 1e9:.3f}",
             f"{f.get('weight', 1.0):g}",
@@ -124,7 +125,7 @@ def summary_table(summary: dict[str, Any], max_rows: int | None = 20) -> str:
         _table(["port", "mean q (KB)", "std q (KB)", "P(q=0) %", "util %", "drops", "notifications", "ECN marks"], port_rows),
         *_more(len(ports), len(all_ports), "ports"),
         "",
-        _table(["flow", "Gb/s", "offered", "fair Gb/s", "weight", "delivered", "dropped", "notifications", "rtx/RTO", "FCT (ms)"], flow_rows),
+        _table(["flow", "Gb/s", "active Gb/s", "offered", "fair Gb/s", "weight", "delivered", "dropped", "notifications", "rtx/RTO", "FCT (ms)"], flow_rows),
         *_more(len(flows), len(all_flows), "flows"),
         *([_fairness_line(summary["fairness"]), ""] if summary.get("fairness", {}).get("jain") is not None else []),
         "",

@@ -22,6 +22,7 @@
 //! assert_eq!(err.to_string(), "example.toml: --set run.duration_ms=-1: run.duration_ms: must be > 0 (got -1)");
 //! ```
 
+mod crossing;
 mod dcb;
 mod doc;
 mod error;
@@ -31,6 +32,7 @@ mod network;
 mod overrides;
 mod pairing;
 pub mod pcap;
+mod port_names;
 mod reader;
 mod trace;
 mod traffic;
@@ -148,6 +150,7 @@ fn read(doc: &Node, file: &str) -> Result<Read, ScenarioError> {
     config.notification_bytes = run.notification_bytes;
     config.notification_latency = run.notification_latency;
     config.monitor = MonitorSpec { sample_interval: run.sample_interval, ports: monitor_ports };
+    port_names::check(doc, file, &config)?;
     Ok((config, run.seed, run.name, flows.origin))
 }
 

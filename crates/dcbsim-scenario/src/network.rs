@@ -262,8 +262,10 @@ fn switch_ports(t: &Table, key: &str, topo: &Topology) -> Result<Vec<PortRef>> {
                 Some(Value::Array(items)) => items.get(i),
                 _ => t.get(key),
             };
-            let name = format!("{}:{}", topo.nodes[port.node].name, topo.nodes[port.peer].name);
-            return Err(t.error(key, node, format!("\"{name}\" is a host's port; congestion points sit on switch ports")));
+            let (host, peer) = (&topo.nodes[port.node].name, &topo.nodes[port.peer]);
+            let hint = if peer.kind == NodeKind::Switch { format!("; did you mean \"{}:{host}\"?", peer.name) } else { String::new() };
+            let msg = format!("\"{host}:{}\" is a host's port; congestion points sit on switch ports{hint}", peer.name);
+            return Err(t.error(key, node, msg));
         }
     }
     Ok(ports)

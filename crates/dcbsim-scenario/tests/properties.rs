@@ -126,7 +126,10 @@ fn scenario(net: &Net, flows: &[FlowGen], changes: &[Change], scheme: &str, dura
                 let _ = writeln!(t, "[[timeline]]\nat_ms = {at}\nflow = \"f{}\"\naction = \"stop\"\n", f % flows.len());
             }
             None => {
-                let (a, b, _) = &links[c.link % links.len()];
+                // A link some flow crosses (a link no traffic crosses is refused):
+                // the access link of a random flow's source.
+                let src = flows[c.link % flows.len()].src % n;
+                let (a, b, _) = &links[switches - 1 + src];
                 let _ = writeln!(t, "[[timeline]]\nat_ms = {at}\nlink = \"{a}:{b}\"\nrate_gbps = {}\n", RATES[c.rate]);
             }
         }

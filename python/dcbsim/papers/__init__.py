@@ -55,6 +55,8 @@ class Runs:
     paper: str
     quick: bool = False
     cache: dict[tuple[str, tuple[str, ...], int], Result] = field(default_factory=dict)
+    #: The seed counts the repeated experiments asked for (before ``quick`` cut them).
+    asked: set[int] = field(default_factory=set)
 
     def get(self, scenario: str, overrides: Sequence[str] = (), seed: int = 1) -> Result:
         """The result of ``scenarios/papers/<paper>/<scenario>.toml`` with ``overrides``."""
@@ -65,8 +67,23 @@ class Runs:
         return self.cache[key]
 
     def seeds(self, full: int) -> range:
-        """The seeds of a repeated experiment (fewer when quick)."""
-        return range(1, (2 if self.quick else full) + 1)
+        """The seeds of a repeated experiment (at most 2 when quick)."""
+        self.asked.add(full)
+        return range(1, (min(2, full) if self.quick else full) + 1)
+
+    def quick_note(self) -> list[str]:
+        """The lines a quick page opens with: how many seeds its experiments ran."""
+        if not self.quick:
+            return []
+        full = sorted(self.asked)
+        ran = sorted({min(2, n) for n in full})
+        if not full:
+            return ["**Quick run** (`--quick`): every experiment ran one seed, as the full run does.", ""]
+        return [
+            f"**Quick run** (`--quick`): each repeated experiment ran {' or '.join(map(str, ran))} seed(s) instead of "
+            f"{', '.join(map(str, full))}; {len(self.cache)} runs in all. The numbers are rougher than the full page's.",
+            "",
+        ]
 
 
 def median(values: Sequence[float | None], missing: float) -> float:
@@ -135,6 +152,7 @@ def report(paper: str, outdir: str, quick: bool = False, figure_dir: str | None 
         rel = os.path.relpath(path, outdir)
         lines.append(f"![{os.path.basename(path)}]({rel})")
         lines.append("")
+    lines[2:2] = runs.quick_note()
     text = "\n".join(lines).rstrip() + "\n"
     with open(os.path.join(outdir, f"{paper}.md"), "w", encoding="utf-8") as f:
         f.write(text)

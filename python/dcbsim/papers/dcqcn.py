@@ -164,12 +164,12 @@ def figures(runs: Runs, outdir: str) -> list[str]:
     axes = fig.subplots(1, 3)
     for n, ls in ((2, "-"), (8, ":")):
         r = incast(runs, n)
-        for k, f in list(r.flows.items())[:n]:
-            axes[0].plot(r.time_s * 1e3, f.throughput_bps / 1e9, lw=0.8, ls=ls, label=f"N={n}" if k.endswith("0") else None)
+        for i, (k, f) in enumerate(list(r.flows.items())[:n]):
+            axes[0].plot(r.time_s * 1e3, f.throughput_bps / 1e9, lw=0.8, ls=ls, color=f"C{i}", label=f"N={n}: {k}")
     axes[0].set_title("DCQCN, N flows into one 40 Gb/s port", fontsize=10)
     axes[0].set_xlabel("time (ms)")
     axes[0].set_ylabel("throughput (Gb/s, 100 µs samples)")
-    axes[0].legend(fontsize=8)
+    axes[0].legend(fontsize=6, ncols=2, title="flow (solid N=2, dotted N=8)", title_fontsize=6)
     ax = axes[1]
     hosts = ["h1", "h2", "h3", "h4"]
     for i, scheme in enumerate(("none", "dcqcn")):

@@ -169,11 +169,12 @@ CLAIMS = [
 def _rates_panel(runs: Runs, ax, scenario: str, overrides, title: str) -> None:
     r = runs.get(scenario, overrides, 1)
     for f in r.flows.values():
-        ax.plot(r.time_s, f.rate_bps / 1e6, lw=0.8, label=f.name)
+        ax.plot(r.time_s, f.rate_bps / 1e6, lw=0.8, label=f"RP of {f.name}")
     ax.set_title(title, fontsize=9)
     ax.set_ylabel("rate (Mb/s)")
     ax.set_ylim(0, 1050)
     ax.grid(alpha=0.3)
+    ax.legend(fontsize=7, loc="upper right")
 
 
 def figures(runs: Runs, outdir: str) -> list[str]:
@@ -216,9 +217,11 @@ def _model_figure(runs: Runs, outdir: str) -> str:
     for ax, (title, overrides, model_name) in zip(axes, cases):
         r = runs.get(BASE, overrides, 1)
         for f in r.flows.values():
-            ax.plot(r.time_s, moving_average(f.rate_bps, 100) / 1e6, lw=0.8, alpha=0.8)
+            ax.plot(r.time_s, moving_average(f.rate_bps, 100) / 1e6, lw=0.8, alpha=0.8, label=f"RP of {f.name} (simulated)")
         times, rates = VARIANTS[model_name].evolve([900e6, 100e6], HORIZON_S)
-        ax.plot(times, rates / 1e6, "k--", lw=1.2)
+        for j in range(rates.shape[1]):
+            ax.plot(times, rates[:, j] / 1e6, "k--", lw=1.2, label="model (eqs. 25-28)" if j == 0 else None)
+        ax.legend(fontsize=7, loc="upper right")
         ax.set_title(f"{title}: simulated, seed 1 (solid); model (dashed)", fontsize=9)
         ax.set_xlabel("time (s)")
         ax.grid(alpha=0.3)

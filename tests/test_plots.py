@@ -1,0 +1,65 @@
+"""Single-run plots: the time-weighted queue CDF, and legends naming each reaction
+point on the reproduction figures."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from matplotlib.figure import Figure
+
+import dcbsim
+from dcbsim.plot import queue_cdf, time_weighted_cdf
+
+
+def test_the_cdf_weighs_each_sample_by_its_interval():
+    q, cdf = time_weighted_cdf(np.array([10.0, 0.0]), np.array([9.0, 10.0]))
+    # 0 held for the last 1 s of 10, 10 for the first 9 s.
+    assert list(q) == [0.0, 10.0] and list(cdf) == pytest.approx([0.1, 1.0])
+    # Periodic samples: the plain empirical CDF.
+    values = np.array([3.0, 1.0, 2.0, 2.0])
+    q, cdf = time_weighted_cdf(values, np.arange(1, 5) * 0.5)
+    assert list(q) == [1.0, 2.0, 2.0, 3.0] and list(cdf) == pytest.approx([0.25, 0.5, 0.75, 1.0])
+    assert time_weighted_cdf(np.zeros(0), np.zeros(0))[0].size == 0
+
+
+def test_the_queue_cdf_plot_marks_the_exact_time_empty(small_text):
+    result = dcbsim.run(dcbsim.loads(small_text.replace("buffer_kb = 64.0", "buffer_kb = 64.0\n[monitor]\nports = [\"sw0:r0\"]")))
+    ax = queue_cdf(result).axes[0]
+    step, marker = ax.lines[0], ax.lines[1]
+    q, cdf = time_weighted_cdf(result.ports["sw0:r0"].queue_bytes / 1024, result.time_s)
+    assert list(step.get_ydata()) == pytest.approx(list(cdf))
+    assert marker.get_xdata()[0] == 0.0 and marker.get_ydata()[0] == result.ports["sw0:r0"].stats["p_empty"]
+    assert "over time" in ax.get_title() and ax.get_legend().get_texts()[0].get_text() == "sw0:r0"
+
+
+class OneRun:
+    """Stands in for a paper's runs: every run is the same small result."""
+
+    def __init__(self, result):
+        self.result = result
+
+    def get(self, *args, **kwargs):
+        return self.result
+
+
+def test_the_qcnt_rate_panels_say_which_colour_is_which_reaction_point(small_text):
+    from dcbsim.papers import qcnt
+
+    result = dcbsim.run(dcbsim.loads(small_text))
+    ax = Figure().add_subplot()
+    qcnt._rates_panel(OneRun(result), ax, "any", (), "title")
+    texts = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert texts == [f"RP of {name}" for name in result.flows]
+    colours = [line.get_color() for line in ax.lines]
+    assert len(set(colours)) == len(result.flows)
+
+
+def test_a_quick_page_says_how_many_seeds_it_ran():
+    from dcbsim.papers import Runs
+
+    quick = Runs("qcnt", quick=True)
+    assert list(quick.seeds(20)) == [1, 2] and list(quick.seeds(1)) == [1]
+    (note, _) = quick.quick_note()
+    assert "ran 1 or 2 seed(s) instead of 1, 20" in note
+    assert Runs("qcnt").quick_note() == []
+    assert "one seed" in Runs("qcnt", quick=True).quick_note()[0]
