@@ -196,14 +196,16 @@ def plot_phase_plane(path: str, capacity: float, flows: int, w: float = 2.0, p: 
 
 
 def smcc_from_run(capacity: float, flows: int, p: float, frame_bytes: float, r_a_mbps: float = 256.0,
-                  r_b_mbps: float = 64.0, span_kb: float = 64.0) -> SmccFluid:
-    """SMCC's fluid model for the engine's SMCC: a source moves by ``R_a/Q_span`` per frame
-    of offset at each of its samples (``p·C/N`` per second), so ``a = (R_a/Q_span)·p·C/N``
-    and likewise ``b``; rates in frames/s."""
+                  r_b_mbps: float = 64.0, span_kb: float = 64.0, delta_span_kb: float = 128.0) -> SmccFluid:
+    """SMCC's fluid model for the engine's SMCC: a source moves by ``R_a/span`` per frame
+    of offset (``span = max(q0, B − q0)``) and by ``R_b/delta_span`` per frame of queue
+    change (``delta_span = B``) at each of its samples (``p·C/N`` per second), so
+    ``a = (R_a/span)·p·C/N`` and ``b = (R_b/delta_span)·p·C/N``; rates in frames/s."""
     to_frames = 1e6 / (frame_bytes * 8)
     span = span_kb * 1024 / frame_bytes
+    delta_span = delta_span_kb * 1024 / frame_bytes
     per_sample = p * capacity / flows
-    return SmccFluid(capacity, flows, r_a_mbps * to_frames / span * per_sample, r_b_mbps * to_frames / span * per_sample, p)
+    return SmccFluid(capacity, flows, r_a_mbps * to_frames / span * per_sample, r_b_mbps * to_frames / delta_span * per_sample, p)
 
 
 def plot_beside_simulation(path: str, result, port: str, q0_bytes: float, frame_bytes: float = 1024.0,

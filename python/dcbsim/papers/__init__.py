@@ -101,16 +101,16 @@ def registry() -> dict[str, list[Claim]]:
 
 def figures(paper: str) -> Callable[[Runs, str], list[str]]:
     """The function drawing a paper's figures into a directory."""
-    from dcbsim.papers import dcc_figures, dcqcn, dctcp, dsm, fqcn_figures, qcnt, smcc
+    from dcbsim.papers import dcc_figures, dcqcn, dctcp, dsm, fqcn_figures, qcnt, smcc_figures
 
-    figures = {"qcnt": qcnt.figures, "smcc": smcc.figures, "dsm": dsm.figures, "fqcn": fqcn_figures.figures, "dcc": dcc_figures.figures,
+    figures = {"qcnt": qcnt.figures, "smcc": smcc_figures.figures, "dsm": dsm.figures, "fqcn": fqcn_figures.figures, "dcc": dcc_figures.figures,
                "dctcp": dctcp.figures, "dcqcn": dcqcn.figures}
     return figures[paper]
 
 
 TITLES = {
     "qcnt": "QCN-T: R. Shu, J. Zhang, F. Ren, C. Lin, \"Analysing Convergence of Quantized Congestion Notification in Data Center Ethernet\"",
-    "smcc": "SMCC: W. Jiang, F. Ren, R. Shu, C. Lin et al., \"Sliding Mode Congestion Control for Data Center Ethernet Networks\" (§3.1, §5.3)",
+    "smcc": "SMCC: W. Jiang, F. Ren, R. Shu, C. Lin et al., \"Sliding Mode Congestion Control for Data Center Ethernet Networks\" (§3, §5)",
     "dsm": "DSM: W. Cheng, W. Jiang, T. Zhang, B. Wang, K. Qian, F. Ren, \"Congestion Control in Converged Ethernet with Heterogeneous and Time-Varying Delays\" (Figs. 5, 6–10, §VI)",
     "fqcn": "FQCN: Y. Zhang, N. Ansari, \"Fair Quantized Congestion Notification in Data Center Networks\" (§VI, Figs. 4, 5, 6, 7, 8)",
     "dcc": "DCC: S. Fang, C. H. Foh, K. M. M. Aung, \"Differentiated Congestion Management of Data Traffic for Data Center Ethernet\" (§VI, Exps. 1–5)",

@@ -360,9 +360,9 @@ CLAIMS = [
           "unstable at 500 µs", "steady / oscillates / unstable",
           "as for QCN at 100 and 300 µs; at 500 µs both empty ≥ 1 % and at the buffer", _fig5a_delays("smcc"),
           holds_here=False,
-          note="Our SMCC already under- and overflows at 300 µs (48 ± 19 KB, empty 4.3 % of samples, at the 128 KB "
-               "buffer), where the paper's only oscillates; at 500 µs it is unstable as the paper says (39 ± 23 KB, "
-               "empty 7.2 %). SMCC's gains here are the SMCC paper's 1 Gb/s ones scaled to 10 Gb/s (our choice; "
+          note="Our SMCC already under- and overflows at 300 µs (44 ± 23 KB, empty 7.9 % of samples, at the 128 KB "
+               "buffer), where the paper's only oscillates; at 500 µs it is unstable as the paper says (33 ± 24 KB, "
+               "empty 14.0 %). SMCC's gains here are the SMCC paper's 1 Gb/s ones scaled to 10 Gb/s (our choice; "
                "the DSM paper gives none); as the DSM paper argues, SMCC has no delay compensation."),
     Claim("dsm", "fig05b-others", "Fig. 5b", "at 100 Gb/s QCN and SMCC fail beyond tens of µs", "fail",
           "at 160 µs queue std > 16 KB or utilization < 95 %", _fig5b_others),
@@ -384,9 +384,10 @@ CLAIMS = [
           "while QCN always wastes a little", "SMCC 100 %, QCN a little less",
           "utilization 20–100 ms after each departure: SMCC ≥ 99 %, QCN below 99.5 %", _fig6_departures,
           holds_here=False,
-          note="Ours is the other way round: QCN refills the link (100 % and 99.6 %), SMCC does not (79 % and "
-               "98 %). At 10 Gb/s our SMCC falls into a state where one source runs near line rate and the others "
-               "sit at R_min = 10 Mb/s (our choice; flow c hears 14 notifications in 0.5 s): 1 % sampling reaches "
+          note="Ours is the other way round: QCN refills the link (100 % and 99.6 %), SMCC falls short (98.1 % "
+               "and 99.8 %). At 10 Gb/s our SMCC falls into a state where one source runs near line rate and the "
+               "others sit near R_min = 10 Mb/s (our choice; from 0.2 to 0.5 s flow c averages 8.8 Gb/s, flows a "
+               "and b are at 20 Mb/s or less throughout, and flow a hears 11 notifications in the whole run): 1 % sampling reaches "
                "a 10 Mb/s source about 12 times a second, so when the fast source is cut the link idles until "
                "it recovers. Scaling R_a and R_b to 10 Gb/s (`--set scheme.r_a_mbps=2560`) changes nothing, "
                "as they already scale with the line rate."),

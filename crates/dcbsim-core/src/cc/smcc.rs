@@ -2,8 +2,9 @@
 //!
 //! The congestion point samples each arriving frame with a fixed probability and sends
 //! every sample's `(Qoff, Qδ)` to the sampled source, whatever the signs. The reaction
-//! point moves its rate by `−a·Qoff` when `Qoff·Qδ > 0` (State A) and by `−b·Qδ`
-//! otherwise (State B), and accepts increases only from the congestion point that last
+//! point moves its rate by `−a·Qoff` when `Qoff` and `Qδ` have the same sign (State A)
+//! and by `−b·Qδ` otherwise (State B), with `a` and `b` set so that no change exceeds
+//! `R_a` and `R_b`, and accepts increases only from the congestion point that last
 //! caused a decrease.
 
 use super::{Arrival, CongestionPoint, CpidRule, Feedback, Notify, ParamValue, ReactionPoint};
@@ -16,8 +17,13 @@ use crate::units::{Rate, Time};
 pub struct SmccParams {
     /// Target queue `q0`, bytes.
     pub q0: u64,
-    /// Buffer the gains are scaled to, bytes.
+    /// Buffer `B`, bytes: the largest queue offset is `max(q0, B − q0)` and the largest
+    /// queue change between two samples is `B`.
     pub buffer: u64,
+    /// The largest `|Qδ|` that `b` is scaled to (`None`: the buffer `B`), bytes.
+    pub delta_span: Option<u64>,
+    /// How a zero `Qδ` or `Qoff` picks the state (default: toward q0, our choice).
+    pub zero_rule: ZeroRule,
     /// Per-frame sampling probability.
     pub p: f64,
     /// Largest change per feedback in State A (`R_a`); `None`: 256 Mb/s per Gb/s.
@@ -41,6 +47,8 @@ impl Default for SmccParams {
         SmccParams {
             q0: 64 * 1024,
             buffer: 128 * 1024,
+            delta_span: None,
+            zero_rule: ZeroRule::TowardQ0,
             p: 0.01,
             r_a: None,
             r_b: None,
@@ -61,15 +69,26 @@ fn per_gbps(set: Option<Rate>, mbps_per_gbps: f64, line: Rate) -> f64 {
 impl SmccParams {
     /// Every parameter name [`SmccParams::set`] accepts.
     pub const NAMES: &'static [&'static str] = &[
-        "q0_kb", "buffer_kb", "p", "r_a_mbps", "r_b_mbps", "two_stage", "r_large_mbps", "r_small_mbps", "t1_kb",
+        "q0_kb", "buffer_kb", "delta_span_kb", "zero_rule", "p", "r_a_mbps", "r_b_mbps", "two_stage", "r_large_mbps", "r_small_mbps", "t1_kb",
         "r_min_mbps",
     ];
 
     /// Sets one parameter by its scenario name, checking its range.
     pub fn set(&mut self, name: &str, value: &ParamValue) -> Result<(), String> {
-        if name == "two_stage" {
-            self.two_stage = value.bool(name)?;
-            return Ok(());
+        match name {
+            "two_stage" => {
+                self.two_stage = value.bool(name)?;
+                return Ok(());
+            }
+            "zero_rule" => {
+                self.zero_rule = match value {
+                    ParamValue::Text(s) if s == "sign_bit" => ZeroRule::SignBit,
+                    ParamValue::Text(s) if s == "toward_q0" => ZeroRule::TowardQ0,
+                    _ => return Err("zero_rule must be \"sign_bit\" or \"toward_q0\"".into()),
+                };
+                return Ok(());
+            }
+            _ => {}
         }
         let x = value.positive(name)?;
         let rate = Rate::from_bps_f64(x * 1e6);
@@ -77,6 +96,7 @@ impl SmccParams {
         match name {
             "q0_kb" => self.q0 = (x * 1024.0).round() as u64,
             "buffer_kb" => self.buffer = (x * 1024.0).round() as u64,
+            "delta_span_kb" => self.delta_span = Some((x * 1024.0).round() as u64),
             "p" if x <= 1.0 => self.p = x,
             "p" => return Err(format!("p must be in (0, 1] (got {x})")),
             "r_a_mbps" => self.r_a = mbps,
@@ -90,28 +110,46 @@ impl SmccParams {
         Ok(())
     }
 
-    /// `Q_span = max(q0, B − q0)`: the largest queue offset, bytes.
-    pub fn q_span(&self) -> f64 {
+    /// `max(q0, B − q0)`: the largest queue offset `|Qoff|`, bytes; `a = R_a` over it.
+    pub fn offset_span(&self) -> f64 {
         self.q0.max(self.buffer.saturating_sub(self.q0)) as f64
+    }
+
+    /// The largest queue change `|Qδ|` between two samples, bytes (the buffer unless set);
+    /// `b = R_b` over it.
+    pub fn delta_span(&self) -> f64 {
+        self.delta_span.unwrap_or(self.buffer) as f64
     }
 }
 
 /// Which side of the switching line the feedback falls on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SmccState {
-    /// `Qoff·Qδ > 0` (or `Qδ = 0`, `Qoff ≠ 0`): move by `−a·Qoff`.
+    /// `Qoff` and `Qδ` of the same sign: move by `−a·Qoff`.
     A,
-    /// Otherwise: move by `−b·Qδ`.
+    /// Of different signs: move by `−b·Qδ`.
     B,
 }
 
-/// The state chosen for a feedback pair: A when `Qoff` and `Qδ` have the same sign,
-/// and also when the queue is off target but not moving (`Qδ = 0`, our choice: under the
-/// paper's rule a full or empty queue would get no feedback at all and stay so); B
-/// otherwise.
-pub fn smcc_state(q_off: i32, q_delta: i32) -> SmccState {
-    let same_sign = (q_off as i64) * (q_delta as i64) > 0;
-    if same_sign || (q_delta == 0 && q_off != 0) { SmccState::A } else { SmccState::B }
+/// How a zero `Qoff` or `Qδ` (which has no sign) picks the state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ZeroRule {
+    /// The paper's hardware takes the XOR of the two sign bits (§5.1): zero counts as
+    /// non-negative, so `Qδ = 0` is State A above q0 (a decrease) and State B below it
+    /// (no change).
+    SignBit,
+    /// `Qδ = 0` with `Qoff ≠ 0` is State A on both sides (a move toward q0); other zeros
+    /// are State B. An earlier choice of ours, kept to show its effect.
+    TowardQ0,
+}
+
+/// The state chosen for a feedback pair under `rule`.
+pub fn smcc_state(q_off: i32, q_delta: i32, rule: ZeroRule) -> SmccState {
+    let same = match rule {
+        ZeroRule::SignBit => (q_off < 0) == (q_delta < 0),
+        ZeroRule::TowardQ0 => (q_off as i64) * (q_delta as i64) > 0 || (q_delta == 0 && q_off != 0),
+    };
+    if same { SmccState::A } else { SmccState::B }
 }
 
 /// An SMCC congestion point.
@@ -162,27 +200,29 @@ impl SmccRp {
         SmccRp { params, line, rate: initial.as_f64(), cpid: CpidRule::default() }
     }
 
-    /// The rate change for a feedback pair: `−a·Qoff` clipped to ±R_a in State A,
-    /// `−b·Qδ` clipped to ±R_b in State B, with `a = R_a/Q_span`, `b = R_b/Q_span`.
+    /// The rate change for a feedback pair: `−a·Qoff` in State A and `−b·Qδ` in State B,
+    /// with `a = R_a / max(q0, B − q0)` and `b = R_b / B`, so that no change exceeds
+    /// `R_a` or `R_b` (§5.2); a queue change beyond the span (a span set below `B`) is
+    /// clipped there.
     pub fn change(&self, q_off: i32, q_delta: i32) -> f64 {
         let p = &self.params;
-        let span = p.q_span();
-        let (limit, signal) = match smcc_state(q_off, q_delta) {
-            SmccState::A => {
-                let r_a = if p.two_stage {
-                    if q_delta.unsigned_abs() as u64 > p.t1 {
-                        per_gbps(p.r_large, 256.0, self.line)
-                    } else {
-                        per_gbps(p.r_small, 128.0, self.line)
-                    }
-                } else {
-                    per_gbps(p.r_a, 256.0, self.line)
-                };
-                (r_a, q_off)
-            }
-            SmccState::B => (per_gbps(p.r_b, 64.0, self.line), q_delta),
+        let (limit, signal, span) = match smcc_state(q_off, q_delta, p.zero_rule) {
+            SmccState::A => (self.r_a(q_delta), q_off, p.offset_span()),
+            SmccState::B => (per_gbps(p.r_b, 64.0, self.line), q_delta, p.delta_span()),
         };
         (-(limit / span) * signal as f64).clamp(-limit, limit)
+    }
+
+    /// `R_a`, or with the two-stage option `R_large` when `|Qδ| > T1` and else `R_small`.
+    fn r_a(&self, q_delta: i32) -> f64 {
+        let p = &self.params;
+        if !p.two_stage {
+            per_gbps(p.r_a, 256.0, self.line)
+        } else if q_delta.unsigned_abs() as u64 > p.t1 {
+            per_gbps(p.r_large, 256.0, self.line)
+        } else {
+            per_gbps(p.r_small, 128.0, self.line)
+        }
     }
 }
 
@@ -222,25 +262,53 @@ mod tests {
     }
 
     #[test]
-    fn the_state_follows_the_signs() {
-        assert_eq!(smcc_state(5, 3), SmccState::A);
-        assert_eq!(smcc_state(-5, -3), SmccState::A);
-        assert_eq!(smcc_state(5, -3), SmccState::B);
-        assert_eq!(smcc_state(-5, 3), SmccState::B);
-        assert_eq!(smcc_state(0, 3), SmccState::B);
-        assert_eq!(smcc_state(5, 0), SmccState::A, "off target and still: move toward q0");
-        assert_eq!(smcc_state(0, 0), SmccState::B);
+    fn the_state_follows_the_sign_bits() {
+        let state = |o, d| smcc_state(o, d, ZeroRule::SignBit);
+        assert_eq!(state(5, 3), SmccState::A);
+        assert_eq!(state(-5, -3), SmccState::A);
+        assert_eq!(state(5, -3), SmccState::B);
+        assert_eq!(state(-5, 3), SmccState::B);
+        assert_eq!(state(5, 0), SmccState::A, "above q0 and still: zero's sign bit is +");
+        assert_eq!(state(-5, 0), SmccState::B, "below q0 and still: no change");
+        assert_eq!(state(0, 3), SmccState::A);
+        assert_eq!(state(0, -3), SmccState::B);
+        assert_eq!(state(0, 0), SmccState::A);
+    }
+
+    #[test]
+    fn the_toward_q0_rule_moves_a_still_queue_on_both_sides() {
+        let state = |o, d| smcc_state(o, d, ZeroRule::TowardQ0);
+        assert_eq!(state(5, 3), SmccState::A);
+        assert_eq!(state(-5, 3), SmccState::B);
+        assert_eq!(state(5, 0), SmccState::A);
+        assert_eq!(state(-5, 0), SmccState::A);
+        assert_eq!(state(0, 3), SmccState::B);
+        assert_eq!(state(0, 0), SmccState::B);
+    }
+
+    #[test]
+    fn a_still_queue_below_q0_changes_nothing_under_the_sign_bits() {
+        let r = rp(SmccParams { zero_rule: ZeroRule::SignBit, ..SmccParams::default() });
+        assert_eq!(r.change(-16 * KB, 0), 0.0);
+        assert!((r.change(16 * KB, 0) + 64e6).abs() < 1e-3);
+        let toward = rp(SmccParams::default());
+        assert!((toward.change(-16 * KB, 0) - 64e6).abs() < 1e-3);
+        assert!((toward.change(16 * KB, 0) + 64e6).abs() < 1e-3);
     }
 
     #[test]
     fn state_a_moves_against_the_offset_and_state_b_against_the_growth() {
         let r = rp(SmccParams::default());
-        // Q_span = 64 KB; a = 256 Mb/s / 64 KB. Qoff = 16 KB, growing: -64 Mb/s.
+        // a = 256 Mb/s / max(q0, B - q0) = 256 Mb/s / 64 KB. Qoff = 16 KB, growing: -64 Mb/s.
         assert!((r.change(16 * KB, 2 * KB) + 64e6).abs() < 1e-3);
         // Below q0 and still falling: + a x 32 KB = +128 Mb/s.
         assert!((r.change(-32 * KB, -KB) - 128e6).abs() < 1e-3);
-        // Above q0 but falling (State B): -b x Qdelta = +64 Mb/s / 64 KB x 8 KB = +8 Mb/s.
-        assert!((r.change(16 * KB, -8 * KB) - 8e6).abs() < 1e-3);
+        // Above q0 but falling (State B): -b x Qdelta with b = 64 Mb/s / B = 64 Mb/s / 128 KB:
+        // +4 Mb/s for 8 KB; the largest change, a full buffer's, is R_b.
+        assert!((r.change(16 * KB, -8 * KB) - 4e6).abs() < 1e-3);
+        assert!((r.change(KB, -128 * KB) - 64e6).abs() < 1e-3);
+        let set = rp(SmccParams { delta_span: Some(64 * 1024), ..SmccParams::default() });
+        assert!((set.change(16 * KB, -8 * KB) - 8e6).abs() < 1e-3);
     }
 
     #[test]
@@ -277,6 +345,18 @@ mod tests {
             r.on_feedback(Time::ZERO, 4, &down);
         }
         assert_eq!(r.rate(), Rate::from_mbps(10));
+    }
+
+    #[test]
+    fn the_zero_rule_and_the_delta_span_are_settable_and_checked() {
+        let mut p = SmccParams::default();
+        p.set("zero_rule", &ParamValue::Text("sign_bit".into())).unwrap();
+        assert_eq!(p.zero_rule, ZeroRule::SignBit);
+        assert!(p.set("zero_rule", &ParamValue::Text("up".into())).unwrap_err().contains("toward_q0"));
+        assert_eq!(p.delta_span(), 128.0 * 1024.0);
+        p.set("delta_span_kb", &ParamValue::Number(64.0)).unwrap();
+        assert_eq!(p.delta_span(), 64.0 * 1024.0);
+        assert!(p.set("delta_span_kb", &ParamValue::Number(-1.0)).is_err());
     }
 
     #[test]
