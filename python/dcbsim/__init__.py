@@ -13,6 +13,7 @@ import operator
 import os
 from typing import Any, Callable, Sequence
 
+from dcbsim import traces
 from dcbsim._core import Scenario, ScenarioError, __version__
 from dcbsim.results import Result
 
@@ -77,16 +78,30 @@ def run(
     scenario: Scenario | str | os.PathLike[str],
     seed: int | None = None,
     progress: Callable[[float], Any] | None = None,
+    pcap: traces.PcapSpec | None = None,
+    pcap_dir: str | os.PathLike[str] | None = None,
+    pcap_snaplen: int = traces.DEFAULT_SNAPLEN,
 ) -> Result:
     """Runs a scenario (or a scenario file) and returns its :class:`Result`.
 
     ``seed`` defaults to the scenario's own. ``progress`` is called with the fraction
     done as the run advances; the GIL is released while the engine runs.
+
+    ``pcap`` asks for packet traces of the frames ports send: a port name
+    (``"sw0:r0"``), a list of them, each written to ``pcap_dir`` (default: the current
+    directory; made if missing) as :func:`dcbsim.traces.pcap_file_name` names it
+    (``sw0-r0.pcap``), or a mapping of port name to file path. Each frame keeps
+    ``pcap_snaplen`` bytes. The files appear when the run ends and not at all if it
+    fails or is interrupted; see ``docs/traces.md`` for the frames' layout.
     """
     if not isinstance(scenario, Scenario):
         scenario = load(scenario)
     seed = scenario.seed if seed is None else check_seed(seed)
-    raw = scenario.run(seed, progress)
+    wanted = traces.requests(pcap, pcap_dir)
+    snaplen = traces.check_snaplen(pcap_snaplen)
+    if wanted and pcap_dir is not None and all(port in scenario.port_names for port, _ in wanted):
+        os.makedirs(pcap_dir, exist_ok=True)
+    raw = scenario.run(seed, progress, pcap=wanted, snaplen=snaplen) if wanted else scenario.run(seed, progress)
     return Result(raw, scenario, seed)
 
 

@@ -39,6 +39,12 @@ class Scenario:
     def flow_names(self) -> list[str]:
         """Names of the flows, in order."""
     @property
+    def node_names(self) -> list[str]:
+        """Names of the nodes, by index (MAC ``02:00`` + index in packet traces)."""
+    @property
+    def port_names(self) -> list[str]:
+        """Names of the ports (``node:peer``), by index (a CNM's CPID in packet traces)."""
+    @property
     def size(self) -> tuple[int, int, int]:
         """Numbers of nodes, links and flows."""
     @property
@@ -49,8 +55,11 @@ class Scenario:
         seed: int,
         progress: Callable[[float], Any] | None = None,
         steps: int = 100,
+        pcap: list[tuple[str, str]] = ...,
+        snaplen: int = 128,
     ) -> dict[str, Any]:
-        """Runs with ``seed``; returns the raw report (float64 arrays as bytes)."""
+        """Runs with ``seed``; returns the raw report (float64 arrays as bytes).
+        ``pcap`` lists ``(port, path)`` packet traces to write."""
 
 def dsm_predict(m: int, period_s: float, sent: list[int], q_f: float, q_v: float) -> tuple[float, float]:
     """DSM's predictor (eq. 14) as the engine's congestion point computes it."""

@@ -12,7 +12,7 @@ import time
 from typing import Sequence
 
 import dcbsim
-from dcbsim import outputs
+from dcbsim import outputs, traces
 from dcbsim._core import DEFAULT_MAX_MEMORY_GB
 from dcbsim.table import summary_table
 
@@ -43,6 +43,14 @@ def _memory_gb(text: str) -> float:
     return value
 
 
+def _snaplen(text: str) -> int:
+    """``--pcap-snaplen``: an integer number of bytes (its range is checked with the ports)."""
+    try:
+        return traces.check_snaplen(int(text))
+    except (TypeError, ValueError):
+        raise argparse.ArgumentTypeError(f"must be an integer number of bytes, 18..=262144 (got {text!r})") from None
+
+
 def _jobs(text: str) -> int:
     """``--jobs``: an integer >= 1."""
     try:
@@ -70,6 +78,10 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a scenario key")
     run.add_argument("--seed", type=_seed, help="seed (default: the scenario's)")
     run.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
+    run.add_argument("--pcap", action="append", default=[], metavar="PORT[,PORT...]",
+                     help="write a packet trace (pcap) of the frames each port node:peer sends, as OUT/node-peer.pcap")
+    run.add_argument("--pcap-snaplen", type=_snaplen, default=traces.DEFAULT_SNAPLEN, metavar="BYTES",
+                     help=f"bytes kept of each traced frame (default {traces.DEFAULT_SNAPLEN})")
     _memory_option(run)
     sweep = sub.add_parser("sweep", help="run a parameter sweep (resumable) into one Parquet dataset")
     sweep.add_argument("file", help="sweep file, or a scenario with a [sweep] table")
@@ -121,13 +133,22 @@ def _progress_bar(scenario: dcbsim.Scenario):
 
 def _run(args: argparse.Namespace) -> int:
     scenario = dcbsim.load(args.file, args.set, args.max_memory_gb)
+    ports = [p for text in args.pcap for p in traces.split_ports(text)]
     outputs.check_out(args.out, args.overwrite)
     outputs.remove_stale_stages(args.out)
+    with outputs.side_stage(args.out, "pcap") as pcap_dir:
+        return _run_into(args, scenario, ports, pcap_dir)
+
+
+def _run_into(args: argparse.Namespace, scenario: dcbsim.Scenario, ports: list[str], pcap_dir: str) -> int:
+    """Runs ``scenario``, its packet traces written into ``pcap_dir`` (moved into
+    ``--out`` with the other results), and writes the results."""
     seed = scenario.seed if args.seed is None else args.seed
     bar, update = _progress_bar(scenario)
     started = time.perf_counter()
     try:
-        result = dcbsim.run(scenario, seed=seed, progress=update)
+        result = dcbsim.run(scenario, seed=seed, progress=update, pcap=ports, pcap_dir=pcap_dir,
+                            pcap_snaplen=args.pcap_snaplen)
     except KeyboardInterrupt as e:
         return _fail("interrupted; no output written", _signal_status(e))
     finally:
@@ -135,7 +156,7 @@ def _run(args: argparse.Namespace) -> int:
             bar.close()
     summary = result.summary
     try:
-        _write_run(args, scenario, seed, result, started)
+        _write_run(args, scenario, seed, result, started, pcap_dir)
     except (OSError, MemoryError, pl_errors()) as e:
         return _fail(f"--out {args.out}: cannot write the results: {_reason(e)}; nothing written", 1)
     print(summary_table(summary))
@@ -155,8 +176,11 @@ def _reason(e: BaseException) -> str:
     return " ".join(str(text).split())
 
 
-def _write_run(args: argparse.Namespace, scenario: dcbsim.Scenario, seed: int, result: dcbsim.Result, started: float) -> None:
+def _write_run(args: argparse.Namespace, scenario: dcbsim.Scenario, seed: int, result: dcbsim.Result, started: float,
+               extra_dir: str) -> None:
     with outputs.staged(args.out, args.overwrite) as stage:
+        for name in sorted(os.listdir(extra_dir)):
+            os.replace(os.path.join(extra_dir, name), os.path.join(stage, name))
         result.write_parquet(os.path.join(stage, "results.parquet"))
         summary = result.summary
         outputs.write_json(os.path.join(stage, "summary.json"), summary)

@@ -105,6 +105,21 @@ def check_out(outdir: str, overwrite: bool) -> None:
 
 
 @contextlib.contextmanager
+def side_stage(outdir: str, what: str) -> Iterator[str]:
+    """An empty temporary directory beside ``outdir`` for files written while a run
+    goes (packet traces), removed on leaving; its name marks it as this process's,
+    so a killed run's is removed as stale by the next run into ``outdir``."""
+    parent = os.path.dirname(os.path.abspath(outdir))
+    os.makedirs(parent, exist_ok=True)
+    base = os.path.basename(os.path.abspath(outdir))
+    stage = tempfile.mkdtemp(prefix=f".{base}.tmp-{os.getpid()}-{what}-", dir=parent)
+    try:
+        yield stage
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+
+
+@contextlib.contextmanager
 def staged(outdir: str, overwrite: bool = False) -> Iterator[str]:
     """A temporary directory beside ``outdir``; its files move into ``outdir`` only if
     the block completes, otherwise it is removed and ``outdir`` is left as it was. With

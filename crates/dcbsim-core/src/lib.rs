@@ -45,6 +45,7 @@ pub mod rng;
 pub mod sched;
 pub mod sim;
 pub mod topology;
+pub mod trace;
 pub mod traffic;
 pub mod transport;
 pub mod units;

@@ -19,6 +19,13 @@ fn scenario_error(e: dcbsim_scenario::ScenarioError) -> PyErr {
     ScenarioError::new_err(e.to_string())
 }
 
+fn trace_error(e: dcbsim_scenario::TraceError) -> PyErr {
+    match e {
+        dcbsim_scenario::TraceError::Input(e) => scenario_error(e),
+        dcbsim_scenario::TraceError::Io(msg) => pyo3::exceptions::PyOSError::new_err(msg),
+    }
+}
+
 /// A validated scenario.
 #[pyclass(module = "dcbsim._core", frozen)]
 struct Scenario {
@@ -263,6 +270,20 @@ impl Scenario {
         self.inner.config.flows.iter().map(|f| f.name.clone()).collect()
     }
 
+    /// Names of the nodes, by index (a node's MAC address in a packet trace is
+    /// `02:00` and this index).
+    #[getter]
+    fn node_names(&self) -> Vec<String> {
+        self.inner.config.nodes.iter().map(|n| n.name.clone()).collect()
+    }
+
+    /// Names of the ports (`node:peer`), by index (a CNM's CPID in a packet trace).
+    #[getter]
+    fn port_names(&self) -> Vec<String> {
+        let name = |i: usize| &self.inner.config.nodes[i].name;
+        self.inner.config.links.iter().flat_map(|l| [format!("{}:{}", name(l.a), name(l.b)), format!("{}:{}", name(l.b), name(l.a))]).collect()
+    }
+
     /// Numbers of nodes, links and flows.
     #[getter]
     fn size(&self) -> (usize, usize, usize) {
@@ -274,9 +295,22 @@ impl Scenario {
     /// time each (and at most `1/steps` of the run), with the GIL released, calling
     /// `progress(fraction_done)` between slices. An exception raised by the callback, or
     /// a signal such as Ctrl-C, stops the run within about 0.1 s and propagates.
-    #[pyo3(signature = (seed, progress = None, steps = 100))]
-    fn run<'py>(&self, py: Python<'py>, seed: u64, progress: Option<Bound<'py, PyAny>>, steps: u32) -> PyResult<Bound<'py, PyDict>> {
-        let mut sim = self.inner.build(seed).map_err(scenario_error)?;
+    ///
+    /// `pcap` lists `(port, path)` pairs: each port's frames go to a pcap file at
+    /// `path`, keeping `snaplen` bytes of each, written whole when the run ends and
+    /// not at all if it fails or stops.
+    #[pyo3(signature = (seed, progress = None, steps = 100, pcap = Vec::new(), snaplen = dcbsim_scenario::DEFAULT_SNAPLEN))]
+    fn run<'py>(
+        &self,
+        py: Python<'py>,
+        seed: u64,
+        progress: Option<Bound<'py, PyAny>>,
+        steps: u32,
+        pcap: Vec<(String, std::path::PathBuf)>,
+        snaplen: u32,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let requests: Vec<_> = pcap.into_iter().map(|(port, path)| dcbsim_scenario::PcapRequest { port, path }).collect();
+        let (mut sim, traces) = self.inner.build_traced(seed, &requests, snaplen).map_err(trace_error)?;
         let end = self.inner.config.duration;
         let mut slices = WallSlices::new(end, steps);
         while let Some(until) = slices.next_until() {
@@ -288,6 +322,7 @@ impl Scenario {
                 cb.call1((until.as_secs_f64() / end.as_secs_f64(),))?;
             }
         }
+        py.detach(|| traces.commit(&mut sim)).map_err(trace_error)?;
         let report = sim.finish();
         report_dict(py, &report)
     }

@@ -58,13 +58,19 @@ impl ScenarioError {
     }
 }
 
+/// `text` on one line: line breaks it quotes from the input are escaped.
+fn one_line(text: &str) -> String {
+    text.replace('\r', "\\r").replace('\n', "\\n")
+}
+
 impl fmt::Display for ScenarioError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let key = if self.key.is_empty() { String::new() } else { format!("{}: ", self.key) };
+        let key = if self.key.is_empty() { String::new() } else { format!("{}: ", one_line(&self.key)) };
+        let message = one_line(&self.message);
         match (&self.set, self.line) {
-            (Some(expr), _) => write!(f, "{}: --set {}: {}{}", self.file, expr, key, self.message),
-            (None, 0) => write!(f, "{}: {}{}", self.file, key, self.message),
-            (None, line) => write!(f, "{}:{}:{}: {}{}", self.file, line, self.column, key, self.message),
+            (Some(expr), _) => write!(f, "{}: --set {}: {}{}", self.file, one_line(expr), key, message),
+            (None, 0) => write!(f, "{}: {}{}", self.file, key, message),
+            (None, line) => write!(f, "{}:{}:{}: {}{}", self.file, line, self.column, key, message),
         }
     }
 }
@@ -81,6 +87,12 @@ mod tests {
         assert_eq!(Origin::at(text, 0), Origin::File { line: 1, column: 1 });
         assert_eq!(Origin::at(text, 6), Origin::File { line: 2, column: 1 });
         assert_eq!(Origin::at(text, 11), Origin::File { line: 2, column: 6 });
+    }
+
+    #[test]
+    fn line_breaks_quoted_from_the_input_stay_on_one_line() {
+        let e = ScenarioError::new("s.toml", &Origin::File { line: 9, column: 8 }, "topology.kind", "unknown \"ge\neric\"");
+        assert_eq!(e.to_string(), "s.toml:9:8: topology.kind: unknown \"ge\\neric\"");
     }
 
     #[test]

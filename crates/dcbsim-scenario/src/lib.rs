@@ -31,14 +31,18 @@ mod kinds;
 mod network;
 mod overrides;
 mod pairing;
+pub mod pcap;
 mod port_names;
 mod reader;
+mod trace;
 mod traffic;
 mod transport;
 mod units;
 
 pub use error::{Origin, ScenarioError};
 pub use estimate::{DEFAULT_MAX_MEMORY_GB, Estimate, Limits};
+pub use pcap::{DEFAULT_SNAPLEN, PcapWriter};
+pub use trace::{PcapRequest, TraceError, TraceFiles};
 
 use dcbsim_core::config::{ConfigError, MonitorSpec, SimConfig};
 use dcbsim_core::sim::Simulation;

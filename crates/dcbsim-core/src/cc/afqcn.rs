@@ -169,12 +169,12 @@ impl CongestionPoint for AfQcnCp {
         let k = arrival.now.0 / self.params.interval.0;
         let gain = self.params.gain;
         self.estimator.add(k, arrival.flow, arrival.bytes, arrival.weight, gain);
-        let Some(psi_qcn @ 1..) = self.qcn.sample(arrival) else { return };
+        let Some(Feedback::Quantized { psi: psi_qcn @ 1.., q_off, q_delta }) = self.qcn.sample(arrival) else { return };
         let (rate, total, weights) = self.estimator.rates(k, arrival.flow, gain);
         let fair = if weights > 0.0 { arrival.weight / weights * total } else { total };
         let psi = mixed_feedback(psi_qcn, fairness_feedback(rate, fair), self.params.alpha);
         if psi > 0 {
-            out.push(Notify { flow: arrival.flow, feedback: Feedback::Quantized { psi } });
+            out.push(Notify { flow: arrival.flow, feedback: Feedback::Quantized { psi, q_off, q_delta } });
         }
     }
 
@@ -254,7 +254,7 @@ mod tests {
             let a = Arrival { now, flow, weight: 1.0, bytes: 1000, queue_bytes: q, dropped: false };
             out.clear();
             cp.on_arrival(&a, &mut out);
-            if let Some(Notify { feedback: Feedback::Quantized { psi }, .. }) = out.first() {
+            if let Some(Notify { feedback: Feedback::Quantized { psi, .. }, .. }) = out.first() {
                 last[flow as usize] = *psi;
             }
         }

@@ -36,7 +36,7 @@ mod tests {
     #[test]
     fn ignores_feedback() {
         let mut rp = FixedRate::new(Rate::from_mbps(100));
-        let changed = rp.on_feedback(Time::ZERO, 0, &Feedback::Quantized { psi: 63 });
+        let changed = rp.on_feedback(Time::ZERO, 0, &Feedback::quantized(63));
         assert!(!changed);
         assert_eq!(rp.rate(), Rate::from_mbps(100));
         assert_eq!(rp.timer(), None);

@@ -82,9 +82,10 @@ fn at_or_above_share(f: &FlowBytes, sum_b: f64, sum_w: f64) -> bool {
     f.bytes as f64 * sum_w >= f.weight * sum_b * (1.0 - 1e-12)
 }
 
-/// FQCN's notifications for a sample whose quantized feedback is `psi` (> 0): one to
-/// each overrated flow, carrying its share of `psi` (eqs. 7–9).
-pub fn notify_culprits(flows: &[FlowBytes], psi: u8, out: &mut Vec<Notify>) {
+/// FQCN's notifications for a sample whose feedback is `sample` (Ψ > 0): one to each
+/// overrated flow, carrying its share of Ψ (eqs. 7–9) and the sample's queue figures.
+pub fn notify_culprits(flows: &[FlowBytes], sample: Feedback, out: &mut Vec<Notify>) {
+    let Feedback::Quantized { psi, q_off, q_delta } = sample else { return };
     let (sum_b, sum_w) = flows.iter().fold((0.0, 0.0), |(b, w), f| (b + f.bytes as f64, w + f.weight));
     let high = |f: &&FlowBytes| at_or_above_share(f, sum_b, sum_w);
     let (high_b, high_w) = flows.iter().filter(high).fold((0.0, 0.0), |(b, w), f| (b + f.bytes as f64, w + f.weight));
@@ -96,7 +97,7 @@ pub fn notify_culprits(flows: &[FlowBytes], psi: u8, out: &mut Vec<Notify>) {
     for f in flows.iter().filter(culprit) {
         let share = (psi as f64 * (f.bytes as f64 / f.weight) / norm).round().min(63.0) as u8;
         if share > 0 {
-            out.push(Notify { flow: f.flow, feedback: Feedback::Quantized { psi: share } });
+            out.push(Notify { flow: f.flow, feedback: Feedback::Quantized { psi: share, q_off, q_delta } });
         }
     }
 }
@@ -119,9 +120,9 @@ impl CongestionPoint for FqcnCp {
     #[inline]
     fn on_arrival(&mut self, arrival: &Arrival, out: &mut Vec<Notify>) {
         self.counts.add(arrival.flow, arrival.bytes, arrival.weight);
-        let Some(psi) = self.qcn.sample(arrival) else { return };
-        if psi > 0 {
-            notify_culprits(self.counts.flows(), psi, out);
+        let Some(sample) = self.qcn.sample(arrival) else { return };
+        if matches!(sample, Feedback::Quantized { psi: 1.., .. }) {
+            notify_culprits(self.counts.flows(), sample, out);
         }
         self.counts.restart();
     }

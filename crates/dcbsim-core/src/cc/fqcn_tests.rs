@@ -11,10 +11,10 @@ fn table(bytes: &[u64], weights: &[f64]) -> Vec<FlowBytes> {
 /// (flow, Ψ_i) of every notification for `psi`.
 fn split(bytes: &[u64], weights: &[f64], psi: u8) -> Vec<(u32, u8)> {
     let mut out = Vec::new();
-    notify_culprits(&table(bytes, weights), psi, &mut out);
+    notify_culprits(&table(bytes, weights), Feedback::quantized(psi), &mut out);
     out.iter()
         .map(|n| match n.feedback {
-            Feedback::Quantized { psi } => (n.flow, psi),
+            Feedback::Quantized { psi, .. } => (n.flow, psi),
             other => panic!("unexpected feedback {other:?}"),
         })
         .collect()
@@ -101,5 +101,5 @@ fn the_cp_notifies_the_culprit_not_the_sampled_source() {
     assert_eq!(sampled, Some(1), "the 150th frame (flow 1) is sampled");
     assert_eq!(out.len(), 1);
     assert_eq!(out[0].flow, 0);
-    assert!(matches!(out[0].feedback, Feedback::Quantized { psi } if psi > 0));
+    assert!(matches!(out[0].feedback, Feedback::Quantized { psi, .. } if psi > 0));
 }

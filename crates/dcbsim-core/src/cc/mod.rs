@@ -51,6 +51,13 @@ pub enum ParamValue {
     Text(String),
 }
 
+impl Feedback {
+    /// A quantized feedback Ψ without queue figures.
+    pub fn quantized(psi: u8) -> Feedback {
+        Feedback::Quantized { psi, q_off: 0, q_delta: 0 }
+    }
+}
+
 impl ParamValue {
     /// The value as a number, or a message naming what was expected.
     pub fn number(&self, name: &str) -> Result<f64, String> {
@@ -78,10 +85,15 @@ impl ParamValue {
 /// What a notification frame carries from a congestion point to a reaction point.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Feedback {
-    /// A quantized QCN feedback value Ψ in 1..=63.
+    /// A quantized QCN feedback value Ψ in 1..=63, with the queue figures of the
+    /// sample it comes from (a CNM carries them; reaction points read only Ψ).
     Quantized {
         /// The 6-bit magnitude of the (negative) feedback.
         psi: u8,
+        /// `Qoff = q − q_eq` at the sample, bytes.
+        q_off: i32,
+        /// `Qδ = q − q_old` at the sample, bytes.
+        q_delta: i32,
     },
     /// The queue's offset from equilibrium and its change since the last sample, in
     /// bytes, of either sign (BCN/ECM, SMCC).

@@ -249,22 +249,26 @@ impl QcnCp {
         -(q_off + self.params.w * q_delta)
     }
 
-    /// Sees one arriving frame; if it is sampled, returns the quantized feedback Ψ of
-    /// this sample (0 when `Fb ≥ 0` or too small to quantize) and moves the sampler
-    /// on. The schemes built on QCN's CP (FQCN, AF-QCN) call this and decide who hears.
-    #[inline]
-    pub fn sample(&mut self, arrival: &Arrival) -> Option<u8> {
+    /// Sees one arriving frame; if it is sampled, returns the sample's
+    /// [`Feedback::Quantized`]: Ψ (0 when `Fb ≥ 0` or too small to quantize) with
+    /// `Qoff` and `Qδ`, and moves the sampler on. The schemes built on QCN's CP
+    /// (FQCN, AF-QCN) call this and decide who hears.
+    #[inline(always)]
+    pub fn sample(&mut self, arrival: &Arrival) -> Option<Feedback> {
         if !self.is_sample(arrival.bytes) {
             return None;
         }
         let fb = self.feedback(arrival.queue_bytes);
+        let q = arrival.queue_bytes as i64;
+        let clamp = |x: i64| x.clamp(i32::MIN as i64, i32::MAX as i64) as i32;
+        let (q_off, q_delta) = (clamp(q - self.params.q_eq as i64), clamp(q - self.q_old as i64));
         self.q_old = arrival.queue_bytes;
         let psi = self.params.quantize(fb);
         self.psi_last = psi;
         if self.params.sampling == Sampling::Table {
             self.bytes_to_sample = self.next_interval();
         }
-        Some(psi)
+        Some(Feedback::Quantized { psi, q_off, q_delta })
     }
 
     /// The parameters in force.
@@ -276,8 +280,8 @@ impl QcnCp {
 impl CongestionPoint for QcnCp {
     #[inline]
     fn on_arrival(&mut self, arrival: &Arrival, out: &mut Vec<Notify>) {
-        if let Some(psi @ 1..) = self.sample(arrival) {
-            out.push(Notify { flow: arrival.flow, feedback: Feedback::Quantized { psi } });
+        if let Some(feedback @ Feedback::Quantized { psi: 1.., .. }) = self.sample(arrival) {
+            out.push(Notify { flow: arrival.flow, feedback });
         }
     }
 
@@ -465,7 +469,7 @@ impl ReactionPoint for QcnRp {
     }
 
     fn on_feedback(&mut self, now: Time, _cpid: u32, feedback: &Feedback) -> bool {
-        let Feedback::Quantized { psi } = *feedback else { return false };
+        let Feedback::Quantized { psi, .. } = *feedback else { return false };
         if !self.active {
             self.active = true;
             self.target = self.current;

@@ -14,6 +14,7 @@ mod report;
 mod shared_buffer;
 mod transport;
 mod sources;
+mod trace;
 
 use crate::cc::{Arrival, Notify};
 use crate::config::{SimConfig, TimelineEntry};
@@ -65,6 +66,12 @@ pub struct Simulation {
     cnp_interval: Time,
     /// The largest frame of the run (PFC's refresh lead).
     pfc_mtu: u32,
+    /// Packet traces of the ports that have one.
+    traces: Vec<crate::trace::PortTrace>,
+    /// Whether any port is traced (the one test a frame pays when none is).
+    tracing: bool,
+    /// Per port, the index of its trace in `traces` (empty until one is asked for).
+    trace_of: Vec<u32>,
     now: Time,
     events: u64,
     wall_seconds: f64,
@@ -265,6 +272,9 @@ impl Simulation {
     /// Starts sending `pkt` on port `out` now and schedules its arrival if needed.
     #[inline]
     fn transmit(&mut self, out: u32, pkt: Packet) {
+        if self.tracing {
+            self.trace_frame(out, &pkt);
+        }
         let (arrival, was_empty) = self.ports[out as usize].transmit(self.now, pkt);
         if was_empty {
             self.queue.push(arrival, Event::LinkArrival { port: out });
