@@ -68,17 +68,7 @@ pub fn fat_tree(k: usize, d: &LinkDefaults) -> Topology {
 mod tests {
     use super::*;
     use crate::config::NodeKind;
-    use crate::units::{Bytes, Time};
-
-    fn defaults() -> LinkDefaults {
-        LinkDefaults {
-            rate: Rate::from_gbps(10),
-            delay: Time::from_us(1).into(),
-            buffer: Bytes::from_kb(128),
-            priorities: 1,
-            frame_service: None,
-        }
-    }
+    use crate::topology::tests::defaults;
 
     fn degree(t: &Topology, name: &str) -> usize {
         let n = t.index(name).expect("a node");

@@ -147,10 +147,11 @@ pub fn incast(servers: usize, d: &LinkDefaults) -> Topology {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn defaults() -> LinkDefaults {
+    /// 10 Gb/s, 1 µs, 128 KB, one class: the builders' tests' link settings.
+    pub(crate) fn defaults() -> LinkDefaults {
         LinkDefaults {
             rate: Rate::from_gbps(10),
             delay: Time::from_us(1).into(),
