@@ -104,15 +104,21 @@ def check_out(outdir: str, overwrite: bool) -> None:
         raise OutError(f"--out {outdir}: cannot write there: {e.strerror or e}", 1) from None
 
 
+def _new_stage(outdir: str, tag: str = "") -> str:
+    """A new empty directory beside ``outdir`` named as this process's stage of it
+    (``.<outdir>.tmp-<pid>-<tag>…``), which the next run removes if this one dies."""
+    parent = os.path.dirname(os.path.abspath(outdir))
+    os.makedirs(parent, exist_ok=True)
+    base = os.path.basename(os.path.abspath(outdir))
+    return tempfile.mkdtemp(prefix=f".{base}.tmp-{os.getpid()}-{tag}", dir=parent)
+
+
 @contextlib.contextmanager
 def side_stage(outdir: str, what: str) -> Iterator[str]:
     """An empty temporary directory beside ``outdir`` for files written while a run
     goes (packet traces), removed on leaving; its name marks it as this process's,
     so a killed run's is removed as stale by the next run into ``outdir``."""
-    parent = os.path.dirname(os.path.abspath(outdir))
-    os.makedirs(parent, exist_ok=True)
-    base = os.path.basename(os.path.abspath(outdir))
-    stage = tempfile.mkdtemp(prefix=f".{base}.tmp-{os.getpid()}-{what}-", dir=parent)
+    stage = _new_stage(outdir, f"{what}-")
     try:
         yield stage
     finally:
@@ -127,10 +133,7 @@ def staged(outdir: str, overwrite: bool = False) -> Iterator[str]:
     plot of another run, say) stays beside the new ones. Stale temporary directories of
     killed runs are removed."""
     remove_stale_stages(outdir)
-    parent = os.path.dirname(os.path.abspath(outdir))
-    os.makedirs(parent, exist_ok=True)
-    base = os.path.basename(os.path.abspath(outdir))
-    stage = tempfile.mkdtemp(prefix=f".{base}.tmp-{os.getpid()}-", dir=parent)
+    stage = _new_stage(outdir)
     try:
         yield stage
         if overwrite and os.path.isdir(outdir):

@@ -26,24 +26,24 @@ struct Groups {
     /// Each group's `(first, count)` in `ports`.
     spans: Vec<(u32, u32)>,
     ports: Vec<u32>,
-    /// Where each distinct set of ports was stored (set-up only).
-    index: std::collections::HashMap<Vec<u32>, u32>,
 }
 
+/// Where each distinct set of next hops was stored, while the table is built.
+type GroupIndex = std::collections::HashMap<Vec<u32>, u32>;
+
 impl Groups {
-    /// The table entry for next hops `ports` (one port: the port itself).
-    fn entry(&mut self, ports: &[u32]) -> u32 {
+    /// The table entry for next hops `ports` (one port: the port itself); a set
+    /// seen before (in `index`) is stored once.
+    fn entry(&mut self, index: &mut GroupIndex, ports: &[u32]) -> u32 {
         match ports {
             [] => NO_ROUTE,
             [one] => *one,
             _ => {
-                if let Some(&g) = self.index.get(ports) {
-                    return GROUP | g;
-                }
-                let g = self.spans.len() as u32;
-                self.spans.push((self.ports.len() as u32, ports.len() as u32));
-                self.ports.extend_from_slice(ports);
-                self.index.insert(ports.to_vec(), g);
+                let g = *index.entry(ports.to_vec()).or_insert_with(|| {
+                    self.spans.push((self.ports.len() as u32, ports.len() as u32));
+                    self.ports.extend_from_slice(ports);
+                    self.spans.len() as u32 - 1
+                });
                 GROUP | g
             }
         }
@@ -147,16 +147,15 @@ impl Routes {
         let mut next_port = vec![NO_ROUTE; routers.len() * nodes];
         let (mut dist, mut frontier) = (vec![u32::MAX; nodes], VecDeque::new());
         let leaves: Vec<Option<usize>> = (0..nodes).map(|n| leaf_switch(ports_of, is_host, n)).collect();
-        let (mut groups, mut best) = (Groups::default(), Vec::new());
+        let (mut groups, mut index, mut best) = (Groups::default(), GroupIndex::new(), Vec::new());
         for dst in (0..nodes).filter(|&d| leaves[d].is_none()) {
             distances(ports_of, is_host, dst, &mut dist, &mut frontier);
             for (row, &n) in routers.iter().enumerate() {
                 best_ports(&ports_of[n], is_host, &dist, n, dst, &mut best);
                 best.truncate(if ecmp.is_some() { best.len() } else { 1 });
-                next_port[row * nodes + dst] = groups.entry(&best);
+                next_port[row * nodes + dst] = groups.entry(&mut index, &best);
             }
         }
-        groups.index = Default::default();
         let mut port_down = vec![NO_ROUTE; nodes];
         for (switch, ports) in ports_of.iter().enumerate() {
             for &(q, p) in ports.iter().filter(|&&(_, p)| leaves[p as usize] == Some(switch)) {
