@@ -374,7 +374,6 @@ impl Simulation {
             },
             pfc_mtu: super::pfc::frame_limit(&config),
             traces: Vec::new(),
-            tracing: false,
             trace_of: Vec::new(),
             shared,
             now: crate::units::Time::ZERO,

@@ -66,10 +66,9 @@ pub struct Simulation {
     cnp_interval: Time,
     /// The largest frame of the run (PFC's refresh lead).
     pfc_mtu: u32,
-    /// Packet traces of the ports that have one.
+    /// Packet traces of the ports that have one (empty: the one test a frame pays
+    /// when no port is traced).
     traces: Vec<crate::trace::PortTrace>,
-    /// Whether any port is traced (the one test a frame pays when none is).
-    tracing: bool,
     /// Per port, the index of its trace in `traces` (empty until one is asked for).
     trace_of: Vec<u32>,
     now: Time,
@@ -272,7 +271,7 @@ impl Simulation {
     /// Starts sending `pkt` on port `out` now and schedules its arrival if needed.
     #[inline]
     fn transmit(&mut self, out: u32, pkt: Packet) {
-        if self.tracing {
+        if !self.traces.is_empty() {
             self.trace_frame(out, &pkt);
         }
         let (arrival, was_empty) = self.ports[out as usize].transmit(self.now, pkt);

@@ -37,7 +37,6 @@ impl Simulation {
         }
         self.trace_of[port as usize] = self.traces.len() as u32;
         self.traces.push(PortTrace { port, sink, scratch: Vec::with_capacity(128), frames: 0, error: None });
-        self.tracing = true;
         Ok(())
     }
 
@@ -46,7 +45,6 @@ impl Simulation {
     pub fn finish_traces(&mut self) -> io::Result<Vec<(u32, u64)>> {
         let mut counts = Vec::with_capacity(self.traces.len());
         let mut failure = None;
-        self.tracing = false;
         self.trace_of.clear();
         for mut trace in std::mem::take(&mut self.traces) {
             counts.push((trace.port, trace.frames));
