@@ -15,6 +15,23 @@ def test_dcc_ratios_of_table_vi():
     assert dcc.ratios([lan, dcc.Aimd(1.0, 0.8)])[1] == pytest.approx(1.58, abs=0.005)
 
 
+def test_dcc_random_marking_window_matches_known_constants():
+    # b = 0: the window restarts from 0 at each mark, E[W] = sqrt(2a / (pi p)).
+    assert dcc.random_marking_window(dcc.Aimd(1.0, 0.0), 0.01) == pytest.approx(7.979, abs=0.001)
+    # TCP's AIMD(1, 0.5): E[W] = 1.3098 / sqrt(p) (Ott, Kemperman and Mathis), against
+    # eq. 5's sqrt(2 / p) = 1.414 / sqrt(p).
+    assert dcc.random_marking_window(dcc.Aimd(1.0, 0.5), 0.01) == pytest.approx(13.098, abs=0.01)
+    # A Monte Carlo of the marked sawtooth (400,000 marks, p = 0.05) gives 3.334 for
+    # AIMD(0.6, 0.2) and 11.924 for AIMD(1.5, 0.8).
+    assert dcc.random_marking_window(dcc.Aimd(0.6, 0.2), 0.05) == pytest.approx(3.334, rel=0.003)
+    assert dcc.random_marking_window(dcc.Aimd(1.5, 0.8), 0.05) == pytest.approx(11.924, rel=0.003)
+    # The ratios leave eq. 6 where b is small: Table VI's case 1 is 2.035 (eq. 6: 1.936),
+    # SAN AIMD(1, 0.5) : LAN AIMD(0.6, 0.2) 1.75 (eq. 6: 1.63).
+    lan = dcc.Aimd(1.0, 0.5)
+    assert dcc.random_marking_ratios([lan, dcc.Aimd(1.5, 0.8)])[1] == pytest.approx(2.035, abs=0.001)
+    assert dcc.random_marking_ratios([dcc.Aimd(0.6, 0.2), lan])[1] == pytest.approx(1.754, abs=0.001)
+
+
 def test_dcc_marking_probability_of_exp_4():
     # Exp. 4: C = 5.52 rate steps for the two SRs, AIMD(1.5, 0.8) and AIMD(1, 0.5): p = 0.56, 2700 B.
     p = dcc.marking_probability([(1, dcc.Aimd(1.5, 0.8)), (1, dcc.Aimd(1.0, 0.5))], 5.52)

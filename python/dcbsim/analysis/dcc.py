@@ -5,6 +5,13 @@ With AIMD(a, b) and marking probability p, the steady-state window is
 ``W = sqrt(a / ((1 - b) p))`` (eq. 5), so the classes share the bandwidth as
 ``sqrt(a_i / (1 - b_i))`` (eq. 6), and the marking probability that fills capacity C
 (in units of the rate step u) solves ``sum_i N_i sqrt(a_i / (p (1 - b_i))) = C`` (eq. 7).
+
+Eq. 5 is a mean-field balance: it sets ``E[W]^2`` for ``E[W^2]``. For the process the
+scheme runs (``a`` added per slot, each frame marked independently with probability
+``p``, a mark multiplying the window by ``b``), the stationary mean window is known
+exactly (Ott, Kemperman and Mathis 1996; Dumas, Guillemin and Robert 2002):
+``E[W] = sqrt(2a / (pi p)) * prod_{n>=1} (1 - b^(2n)) / (1 - b^(2n-1))``, whose ratios
+(:func:`random_marking_ratios`) differ from eq. 6 where ``b`` is small.
 """
 
 from __future__ import annotations
@@ -36,6 +43,30 @@ def steady_window(setting: Aimd, p: float) -> float:
     if not 0 < p <= 1:
         raise ValueError(f"p must be in (0, 1] (got {p})")
     return math.sqrt(setting.a / ((1 - setting.b) * p))
+
+
+def _sawtooth_factor(b: float) -> float:
+    """``prod_{n>=1} (1 - b^(2n)) / (1 - b^(2n-1))``: 1 at ``b = 0``, growing with ``b``."""
+    factor, n = 1.0, 1
+    while b ** (2 * n - 1) > 1e-15:
+        factor *= (1 - b ** (2 * n)) / (1 - b ** (2 * n - 1))
+        n += 1
+    return factor
+
+
+def random_marking_window(setting: Aimd, p: float) -> float:
+    """The exact stationary mean window when each frame is marked independently with
+    probability ``p``: ``sqrt(2a / (pi p))`` times the sawtooth factor of ``b``."""
+    if not 0 < p <= 1:
+        raise ValueError(f"p must be in (0, 1] (got {p})")
+    return math.sqrt(2 * setting.a / (math.pi * p)) * _sawtooth_factor(setting.b)
+
+
+def random_marking_ratios(settings: Sequence[Aimd]) -> list[float]:
+    """The bandwidth ratios of the classes, the first one as 1, from the exact mean
+    windows under independent per-frame marks (the ratio does not depend on ``p``)."""
+    first = random_marking_window(settings[0], 1.0)
+    return [random_marking_window(s, 1.0) / first for s in settings]
 
 
 def ratios(settings: Sequence[Aimd]) -> list[float]:
