@@ -364,10 +364,12 @@ impl QcnRp {
         stage <= self.params.fast_recovery_cycles
     }
 
-    /// Bytes of the next byte-counter cycle: halved past Fast Recovery.
+    /// Bytes of the next byte-counter cycle: halved past Fast Recovery. QCN-AIMD has
+    /// no Fast Recovery and keeps the full cycle (QCN-T paper eq. 28: one increase per
+    /// 150 KB sent).
     fn byte_cycle(&mut self) -> i64 {
         let mut bytes = self.params.bc_limit as f64;
-        if !self.in_fast_recovery(self.byte_stage) {
+        if self.params.increase == Increase::Standard && !self.in_fast_recovery(self.byte_stage) {
             bytes /= 2.0;
         }
         if self.params.bc_jitter {

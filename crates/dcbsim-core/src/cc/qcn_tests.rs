@@ -244,6 +244,16 @@ fn qcn_aimd_adds_r_ai_per_byte_cycle() {
 }
 
 #[test]
+fn qcn_aimd_keeps_the_full_byte_cycle_past_five_cycles() {
+    let mut r = rp(QcnParams { bc_jitter: false, ..QcnParams::qcn_aimd() }, 1, 1000);
+    cnm(&mut r, 32);
+    for cycle in 1..=8 {
+        assert_eq!(byte_cycle(&mut r), 150_000, "cycle {cycle}");
+    }
+    assert!(close(r.current_rate(), 754.0 * MBPS));
+}
+
+#[test]
 fn qcn_timer_ignores_bytes() {
     let mut r = rp(QcnParams::qcn_timer(), 10, 1000);
     cnm(&mut r, 8);
