@@ -1,6 +1,6 @@
 """Figures of the QCN-T paper's reproduction page: rate evolutions (Figs. 1, 5, 6, 12),
 times to fairness of every variant and parameter study beside the paper's model
-(Figs. 7, 8, 10-12), and the model's rates beside ours."""
+(Figs. 5-12), and the model's rates beside ours."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import os
 from dcbsim.analysis.qcn_convergence import QcnModel
 from dcbsim.analysis.qcn_convergence import VARIANTS as MODELS
 from dcbsim.papers import Runs
-from dcbsim.papers.qcnt import BASE, FROM_700_300, HORIZON_S, SEEDS, VARIANTS, WINDOW_S, convergence
+from dcbsim.papers.qcnt import BASE, FROM_700_300, HORIZON_S, SEEDS, T_AI, VARIANTS, WINDOW_S, convergence
 from dcbsim.plot import Figure
 from dcbsim.results import moving_average
 
@@ -22,6 +22,8 @@ STUDIES = [
     ("G_d = 1/256 (Fig. 7)", ("scheme.gd=0.00390625",), QcnModel(gd_fb=1 / 256), (900e6, 100e6)),
     ("R_AI = 1 (Fig. 8)", ("scheme.r_ai_mbps=1",), QcnModel(r_ai_bps=1e6), (900e6, 100e6)),
     ("R_AI = 5 (Fig. 8)", VARIANTS["QCN, R_AI = 5"], MODELS["QCN, R_AI = 5"], (900e6, 100e6)),
+    ("T_AI = 37.5 KB (Fig. 9)", T_AI[37.5], QcnModel(ai_fraction=0.25), (900e6, 100e6)),
+    ("T_AI = 150 KB (Fig. 9)", T_AI[150], QcnModel(ai_fraction=1.0), (900e6, 100e6)),
 ] + [(f"{name} (Fig. {12 if name.startswith('QCN-T,') else 11 if 'AIMD' in name else 10})", VARIANTS[name],
        MODELS.get(name), (900e6, 100e6)) for name in VARIANTS if name not in ("QCN", "QCN, R_AI = 5")]
 
@@ -55,7 +57,7 @@ def figures(runs: Runs, outdir: str) -> list[str]:
 
 def _studies_figure(runs: Runs, outdir: str) -> str:
     """Time to fairness of each setting: ours (bars) and the paper's model (diamonds)."""
-    fig = Figure(figsize=(8.5, 6), layout="constrained")
+    fig = Figure(figsize=(8.5, 6.6), layout="constrained")
     ax = fig.add_subplot()
     names = [s[0] for s in STUDIES]
     ours = [convergence(runs, BASE, overrides) for _, overrides, _, _ in STUDIES]
