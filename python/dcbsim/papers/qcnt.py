@@ -211,8 +211,9 @@ CLAIMS = [
                "dcbsim.analysis.qcn_convergence solves it gives 18.5 s at 15 ms and 12.4 s at 10 ms, against 13.5 s "
                "for QCN (the paper notes no balance at 15 ms). Our QCN-Timer at 10 ms sends CNMs at the model's "
                "rate (p[Fb>0] 0.058 vs 0.052) but reaches min/max 0.5, 0.8 and 0.9 25-30 % later than the model "
-               "(5.2, 11.7, 16.1 s vs 4.1, 9.1, 12.4 s; 12 seeds); the cause of that lag is not isolated yet. At "
-               "15 ms our rates do not reach fairness within 20 s."),
+               "(5.2, 11.7, 16.1 s vs 4.1, 9.1, 12.4 s; 12 seeds). The lag's cause is not isolated: it is neither "
+               "the TR rule (15.4 s with hold_target = false) nor exact pacing (16.4 s with 10 % pacing jitter). "
+               "At 15 ms our rates do not reach fairness within 20 s."),
     Claim("qcnt", "fig07-gd", "Fig. 7", "a larger G_d shortens convergence, but slightly: even G_d = 1/16 only halves it",
           "about half", "G_d = 1/16 takes 0.3–0.8x the time of 1/128", _fig7_gd),
     Claim("qcnt", "fig08-rai", "Fig. 8", "a larger R_AI (0.5, 1, 5 Mb/s) shortens convergence dramatically",
