@@ -1,4 +1,5 @@
-"""QCN variants against closed-form expectations, at more than one link rate."""
+"""QCN variants against closed-form expectations at more than one link rate, and the
+QCN-T page's measure of convergence on rates whose answer is known."""
 
 from __future__ import annotations
 
@@ -53,3 +54,33 @@ def test_qcn_aimd_alone_adds_r_ai_per_150_kb_sent(gbps, duration_ms):
     rate = result.flows["rp"].rate_bps
     assert rate[-1] == pytest.approx(expected, rel=0.03)
     assert np.all(np.diff(rate) >= 0)
+
+
+class _Flow:
+    def __init__(self, rate_bps):
+        self.rate_bps = rate_bps
+
+
+class _Rates:
+    """Just what time_to_fairness reads of a result."""
+
+    def __init__(self, time_s, *rates):
+        self.time_s = time_s
+        self.flows = {str(i): _Flow(r) for i, r in enumerate(rates)}
+
+
+def test_time_to_fairness_follows_the_trend_not_the_swing():
+    from dcbsim.papers.qcnt import time_to_fairness
+
+    t = np.arange(1, 20001) / 1000.0
+    # Trend: from (900, 100) to (500, 500) at 10 s, then equal; on top, ±100 Mb/s
+    # alternating every 1 ms, which averages out over 1 s.
+    trend = np.clip(100e6 + 40e6 * t, None, 500e6)
+    swing = np.where(np.arange(t.size) % 2 == 0, 100e6, -100e6)
+    slow, fast = trend + swing, 1e9 - trend - swing
+    # min/max ≥ 0.9 of the 1 s averages: slow ≥ 0.9·(1000 − slow), slow ≥ 473.7 Mb/s,
+    # reached by the trend at 9.34 s and seen by a trailing 1 s mean 0.5 s later.
+    assert time_to_fairness(_Rates(t, slow, fast)) == pytest.approx(9.84, abs=0.02)
+    # Never fair: None. And the first full window is the earliest answer.
+    assert time_to_fairness(_Rates(t, np.full(t.size, 1e8), np.full(t.size, 9e8))) is None
+    assert time_to_fairness(_Rates(t, np.full(t.size, 5e8), np.full(t.size, 5e8))) == pytest.approx(1.0)
