@@ -91,7 +91,7 @@ def _model_figure(runs: Runs, outdir: str) -> str:
         for j in range(rates.shape[1]):
             ax.plot(times, rates[:, j] / 1e6, "k--", lw=1.2, label="model (eqs. 25-28)" if j == 0 else None)
         ax.legend(fontsize=7, loc="upper right")
-        ax.set_title(f"{name}: simulated, seed 1, {WINDOW_S:g} s average (solid); model (dashed)", fontsize=9)
+        ax.set_title(f"{name}: seed 1, {WINDOW_S:g} s averages; model dashed", fontsize=9)
         ax.set_xlabel("time (s)")
         ax.grid(alpha=0.3)
     axes[0].set_ylabel("rate (Mb/s)")
