@@ -149,7 +149,7 @@ def test_qcn_convergence_model_matches_the_paper_and_the_simulator():
     assert t_model == pytest.approx(12.0, rel=0.2)
     # Fig. 10: the timer at 2.4 ms converges several times faster.
     assert VARIANTS["QCN-Timer, T = 2.4 ms"].convergence_time([900e6, 100e6]) < t_model / 3
-    # Agreement with our simulator's QCN from (900, 100) (median of 6 seeds): within 30 %.
+    # Agreement with our simulator's QCN from (900, 100) (median of 12 seeds): within 30 %.
     t_sim = qcnt.convergence(Runs("qcnt"), qcnt.BASE)
     assert t_sim == pytest.approx(t_model, rel=0.3)
     # The model's rates conserve the capacity and move towards each other.

@@ -43,11 +43,11 @@ class OneRun:
 
 
 def test_the_qcnt_rate_panels_say_which_colour_is_which_reaction_point(small_text):
-    from dcbsim.papers import qcnt
+    from dcbsim.papers import qcnt_figures
 
     result = dcbsim.run(dcbsim.loads(small_text))
     ax = Figure().add_subplot()
-    qcnt._rates_panel(OneRun(result), ax, "any", (), "title")
+    qcnt_figures._rates_panel(OneRun(result), ax, "any", (), "title")
     texts = [t.get_text() for t in ax.get_legend().get_texts()]
     assert texts == [f"RP of {name}" for name in result.flows]
     colours = [line.get_color() for line in ax.lines]

@@ -58,6 +58,8 @@ pub struct QcnParams {
     pub r_min: Rate,
     /// Byte-counter cycle, bytes.
     pub bc_limit: u64,
+    /// Byte-counter cycle past Fast Recovery (`T_AI`), bytes; `None` is `bc_limit / 2`.
+    pub bc_limit_ai: Option<u64>,
     /// Multiply each byte-counter cycle by U(0.85, 1.15).
     pub bc_jitter: bool,
     /// Whether the byte counter drives increases.
@@ -98,6 +100,7 @@ impl Default for QcnParams {
             min_decrease: 0.5,
             r_min: Rate::from_mbps(10),
             bc_limit: 150_000,
+            bc_limit_ai: None,
             bc_jitter: true,
             byte_counter: true,
             timer_period: Time::from_ms(15),
@@ -142,7 +145,7 @@ impl QcnParams {
     /// Every parameter name [`QcnParams::set`] accepts.
     pub const NAMES: &'static [&'static str] = &[
         "q_eq_kb", "w", "sampling", "p", "sample_jitter", "gd", "min_decrease", "r_min_mbps",
-        "bc_limit_bytes", "bc_jitter", "byte_counter", "timer_ms", "timer", "fast_recovery_cycles",
+        "bc_limit_bytes", "bc_limit_ai_bytes", "bc_jitter", "byte_counter", "timer_ms", "timer", "fast_recovery_cycles",
         "r_ai_mbps", "r_hai_mbps", "target_reduction", "hold_target", "hyper_active", "hai_threshold",
     ];
 
@@ -166,6 +169,7 @@ impl QcnParams {
             "min_decrease" => self.min_decrease = fraction(name, num(value)?)?,
             "r_min_mbps" => self.r_min = Rate::from_bps_f64(value.positive(name)? * 1e6),
             "bc_limit_bytes" => self.bc_limit = value.positive(name)?.round() as u64,
+            "bc_limit_ai_bytes" => self.bc_limit_ai = Some(value.positive(name)?.round() as u64),
             "bc_jitter" => self.bc_jitter = value.bool(name)?,
             "byte_counter" => self.byte_counter = value.bool(name)?,
             "timer_ms" => self.timer_period = Time::from_ms_f64(value.positive(name)?),
@@ -364,12 +368,16 @@ impl QcnRp {
         stage <= self.params.fast_recovery_cycles
     }
 
-    /// Bytes of the next byte-counter cycle: halved past Fast Recovery.
+    /// Bytes of the next byte-counter cycle: `T_AI` (half) past Fast Recovery. QCN-AIMD has
+    /// no Fast Recovery and keeps the full cycle (QCN-T paper eq. 28: one increase per
+    /// 150 KB sent).
     fn byte_cycle(&mut self) -> i64 {
-        let mut bytes = self.params.bc_limit as f64;
-        if !self.in_fast_recovery(self.byte_stage) {
-            bytes /= 2.0;
-        }
+        let full = self.params.bc_limit as f64;
+        let mut bytes = if self.params.increase == Increase::Standard && !self.in_fast_recovery(self.byte_stage) {
+            self.params.bc_limit_ai.map_or(full / 2.0, |b| b as f64)
+        } else {
+            full
+        };
         if self.params.bc_jitter {
             bytes *= self.rng.uniform_range(0.85, 1.15);
         }

@@ -244,6 +244,27 @@ fn qcn_aimd_adds_r_ai_per_byte_cycle() {
 }
 
 #[test]
+fn the_active_increase_byte_cycle_can_be_set() {
+    let mut p = exact();
+    p.set("bc_limit_ai_bytes", &ParamValue::Number(37_500.0)).unwrap();
+    let mut r = rp(p, 1, 1000);
+    cnm(&mut r, 32);
+    // Frames of 1000 B: a 37 500-byte cycle ends with the 38th.
+    let cycles: Vec<u64> = (0..8).map(|_| byte_cycle(&mut r)).collect();
+    assert_eq!(cycles, [150_000, 150_000, 150_000, 150_000, 150_000, 150_000, 38_000, 38_000]);
+}
+
+#[test]
+fn qcn_aimd_keeps_the_full_byte_cycle_past_five_cycles() {
+    let mut r = rp(QcnParams { bc_jitter: false, ..QcnParams::qcn_aimd() }, 1, 1000);
+    cnm(&mut r, 32);
+    for cycle in 1..=8 {
+        assert_eq!(byte_cycle(&mut r), 150_000, "cycle {cycle}");
+    }
+    assert!(close(r.current_rate(), 754.0 * MBPS));
+}
+
+#[test]
 fn qcn_timer_ignores_bytes() {
     let mut r = rp(QcnParams::qcn_timer(), 10, 1000);
     cnm(&mut r, 8);
