@@ -91,7 +91,7 @@ def _parser() -> argparse.ArgumentParser:
     _memory_option(sweep)
     sweep.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run on this Dask scheduler")
     repro = sub.add_parser("repro", help="reproduce a paper's claims: table and figures")
-    from dcbsim.papers import TITLES
+    from dcbsim.paper_titles import TITLES
 
     repro.add_argument("paper", help=f"{', '.join(TITLES)} or all")
     repro.add_argument("--out", default="out/repro", help="output directory (default out/repro)")
