@@ -361,9 +361,33 @@ class Result:
         window = (self.time_s > start_s) & (self.time_s <= end)
         if not names:
             return fairness(np.zeros((0, int(window.sum()))), np.zeros((0, int(window.sum()))))
+        if self._too_large(len(names) * int(window.sum()) * 32):
+            return self._fairness_in_blocks(names, window)
         thr = np.array([self.flows[n].throughput_bps[window] for n in names])
         fair = np.array([self.flows[n].fair_share_bps[window] for n in names])
         return fairness(thr, fair)
+
+    def _too_large(self, nbytes: int) -> bool:
+        """Whether a streamed run's arrays of ``nbytes`` would exceed its sample budget."""
+        return self.samples is not None and nbytes > self.scenario.sample_memory_bytes
+
+    def _fairness_in_blocks(self, names: list[str], window: np.ndarray) -> dict[str, Any]:
+        """:meth:`fairness` of a streamed run, reading blocks of samples that fit its budget."""
+        from dcbsim.fairness import fairness_in_blocks
+
+        inside = np.flatnonzero(window)
+        lo = int(inside[0]) if inside.size else 0
+        samples = self.samples
+
+        def rows(a: int, b: int) -> tuple[np.ndarray, np.ndarray]:
+            read = lambda metric: np.array([samples.series(metric, n, lo + a, lo + b) for n in names])
+            return read("throughput_bps"), read("fair_share_bps")
+
+        def flow(i: int) -> tuple[np.ndarray, np.ndarray]:
+            return tuple(samples.series(m, names[i], lo, lo + inside.size) for m in ("throughput_bps", "fair_share_bps"))
+
+        block = int(self.scenario.sample_memory_bytes // (32 * len(names)))
+        return fairness_in_blocks(len(names), inside.size, block, rows, flow)
 
     def fct(self) -> dict[str, Any]:
         """Completion times of every finite flow (configured and arrived): mean,

@@ -52,15 +52,16 @@ class SampleFile:
         """Whether the table has that series."""
         return (metric, entity) in self._column
 
-    def series(self, metric: str, entity: str) -> np.ndarray:
-        """The values of one series (an empty array if the table does not have it),
-        read from the file at each call."""
+    def series(self, metric: str, entity: str, start: int = 0, stop: int | None = None) -> np.ndarray:
+        """The values of one series at samples ``start..stop`` (all by default; an
+        empty array if the table does not have it), read from the file at each call."""
         k = self._column.get((metric, entity))
         if k is None:
             return np.zeros(0)
         n = self.samples
-        out = np.empty(n, dtype="<f8")
-        lo, hi = k * n, (k + 1) * n
+        stop = n if stop is None else min(stop, n)
+        out = np.empty(max(0, stop - start), dtype="<f8")
+        lo, hi = k * n + start, k * n + max(start, stop)
         with open(self.path, "rb") as f:
             for first, rows, offset in self._pages:
                 a, b = max(lo, first), min(hi, first + rows)
