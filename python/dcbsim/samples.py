@@ -8,7 +8,9 @@ that file when asked for.
 
 from __future__ import annotations
 
+import bisect
 import os
+import weakref
 from typing import Any, Iterator, Sequence
 
 from dcbsim import parquet
@@ -46,7 +48,10 @@ class SampleFile:
         #: ``(metric, entity)`` of each series, in the table's order.
         self.names = list(names)
         self._pages = pages
+        self._firsts = [first for first, _, _ in pages]
         self._column = {name: k for k, name in enumerate(self.names)}
+        self._fd = os.open(path, os.O_RDONLY)
+        weakref.finalize(self, os.close, self._fd)
 
     def has(self, metric: str, entity: str) -> bool:
         """Whether the table has that series."""
@@ -62,13 +67,12 @@ class SampleFile:
         stop = n if stop is None else min(stop, n)
         out = np.empty(max(0, stop - start), dtype="<f8")
         lo, hi = k * n + start, k * n + max(start, stop)
-        with open(self.path, "rb") as f:
-            for first, rows, offset in self._pages:
-                a, b = max(lo, first), min(hi, first + rows)
-                if a < b:
-                    f.seek(offset + 8 * (a - first))
-                    if f.readinto(memoryview(out[a - lo:b - lo]).cast("B")) != 8 * (b - a):
-                        raise OSError(f"{self.path}: the sample file ends early")
+        for first, rows, offset in self._pages[max(0, bisect.bisect_right(self._firsts, lo) - 1):]:
+            if first >= hi:
+                break
+            a, b = max(lo, first), min(hi, first + rows)
+            if a < b and os.preadv(self._fd, [memoryview(out[a - lo:b - lo]).cast("B")], offset + 8 * (a - first)) != 8 * (b - a):
+                raise OSError(f"{self.path}: the sample file ends early")
         return out
 
 
@@ -129,7 +133,6 @@ def run_streamed(scenario: Any, seed: int, progress: Any, directory: str | None,
     result (or at once if the run fails)."""
     import shutil
     import tempfile
-    import weakref
 
     from dcbsim.results import Result
 

@@ -9,9 +9,13 @@
 
 use crate::units::Time;
 
-/// Values (rows × columns) a chunk holds before it goes to its store: 512 KiB. A
-/// chunk holds at least one row.
+/// Values (rows × columns) a chunk holds before it goes to its store: 512 KiB, or
+/// [`MIN_CHUNK_ROWS`] rows of a wider sample.
 pub const CHUNK_VALUES: usize = 64 * 1024;
+
+/// Rows a chunk holds at least, so that moving a chunk column by column costs little
+/// per value however many columns a row has.
+pub const MIN_CHUNK_ROWS: usize = 16;
 
 /// Where full chunks of sample rows go when a run streams its samples.
 ///
@@ -99,7 +103,7 @@ impl Sampler {
     /// memory until [`Sampler::stream_to`] gives it a sink.
     pub fn new(interval: Time, layout: SampleLayout, samples: usize) -> Sampler {
         let columns = layout.columns();
-        let chunk_rows = (CHUNK_VALUES / columns.max(1)).max(1);
+        let chunk_rows = (CHUNK_VALUES / columns.max(1)).max(MIN_CHUNK_ROWS);
         let flows = layout.flows.len();
         Sampler {
             interval,
@@ -187,8 +191,9 @@ impl Sampler {
                 if series.is_empty() {
                     *series = (0..self.columns).map(|_| Vec::with_capacity(*expected)).collect();
                 }
+                let staged = &self.staged;
                 for (c, s) in series.iter_mut().enumerate() {
-                    s.extend(self.staged.iter().skip(c).step_by(self.columns).copied());
+                    s.extend(staged.chunks_exact(self.columns).map(|row| row[c]));
                 }
             }
             Store::Sink(_) if self.times.len() == self.staged_from => {}

@@ -71,15 +71,14 @@ impl SpillFile {
 
 impl SampleSink for SpillFile {
     fn take(&mut self, _first: u64, times: &[Time], values: &[f64]) {
-        if self.status.check().is_err() {
+        let rows = times.len();
+        if rows == 0 || self.status.check().is_err() {
             return;
         }
-        let rows = times.len();
-        self.bytes.clear();
-        self.bytes.reserve(values.len() * 8);
-        for c in 0..self.columns {
-            for s in 0..rows {
-                self.bytes.extend_from_slice(&values[s * self.columns + c].to_le_bytes());
+        self.bytes.resize(values.len() * 8, 0);
+        for (c, column) in self.bytes.chunks_exact_mut(8 * rows).enumerate() {
+            for (out, v) in column.chunks_exact_mut(8).zip(values[c..].iter().step_by(self.columns)) {
+                out.copy_from_slice(&v.to_le_bytes());
             }
         }
         match self.file.write_all(&self.bytes) {
