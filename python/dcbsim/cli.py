@@ -202,8 +202,9 @@ def _validate(args: argparse.Namespace) -> int:
     scenario = dcbsim.load(args.file, args.set, args.max_memory_gb)
     nodes, links, flows = scenario.size
     memory, events = scenario.estimate
+    streamed = ", samples streamed to disk" if scenario.streams_samples else ""
     print(f"ok: {scenario.name} ({nodes} nodes, {links} links, {flows} flows, scheme {scenario.scheme}; "
-          f"about {memory / 1e9:.3g} GB of memory, at most {events:.3g} events)")
+          f"about {memory / 1e9:.3g} GB of memory{streamed}, at most {events:.3g} events)")
     return 0
 
 
