@@ -119,3 +119,17 @@ def test_import_dcbsim_loads_no_numpy() -> None:
     done = subprocess.run([sys.executable, "-c", code, str(SCENARIOS / "examples" / "quickstart.toml")],
                           capture_output=True, text=True, timeout=60)
     assert done.stdout.strip() == "[]", done.stderr
+
+
+def test_a_full_disk_while_streaming_is_one_line_and_leaves_nothing(tmp_path: Path, monkeypatch) -> None:
+    from dcbsim import parquet
+
+    def full(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(parquet, "write_groups", full)
+    out = tmp_path / "out"
+    quickstart = str(SCENARIOS / "examples" / "quickstart.toml")
+    assert cli.main(["run", quickstart, "--out", str(out), "--set", TINY[0], "--no-plots"]) == 1
+    assert not out.exists()
+    assert list(tmp_path.iterdir()) == []
