@@ -41,14 +41,25 @@ def _array(raw: bytes) -> np.ndarray:
 Series = Callable[[str], "np.ndarray"]
 
 
-def _in_memory(arrays: dict[str, np.ndarray]) -> Series:
-    """The series held in ``arrays`` (an empty array for a metric it lacks)."""
-    return lambda metric: arrays[metric] if metric in arrays else np.zeros(0)
+class _InMemory:
+    """An entity's series held in memory, by metric (an empty array for a metric it lacks)."""
+
+    def __init__(self, arrays: dict[str, np.ndarray]) -> None:
+        self.arrays = arrays
+
+    def __call__(self, metric: str) -> np.ndarray:
+        return self.arrays[metric] if metric in self.arrays else np.zeros(0)
 
 
-def _from_file(samples: SampleFile, entity: str) -> Series:
+class _FromFile:
     """An entity's series read from a streamed run's file at each access."""
-    return lambda metric: samples.series(metric, entity)
+
+    def __init__(self, samples: SampleFile, entity: str) -> None:
+        self.samples = samples
+        self.entity = entity
+
+    def __call__(self, metric: str) -> np.ndarray:
+        return self.samples.series(metric, self.entity)
 
 
 @dataclass(frozen=True)
@@ -57,6 +68,7 @@ class PortResult:
 
     name: str
     stats: dict[str, Any]
+    #: Its sampled series by metric (``queue_bytes``).
     series: Series = field(repr=False, compare=False)
 
     @property
@@ -81,6 +93,8 @@ class FlowResult:
 
     name: str
     stats: dict[str, Any]
+    #: Its sampled series by metric (``rate_bps``, ``throughput_bps``, ...); a streamed
+    #: run's are read from its file at each access.
     series: Series = field(repr=False, compare=False)
     transfer_completion_s: np.ndarray = field(default_factory=lambda: np.empty(0))
     transfer_bytes: np.ndarray = field(default_factory=lambda: np.empty(0))
@@ -325,8 +339,8 @@ class Result:
     def _series(self, entity: str, raw: dict[str, bytes]) -> Series:
         """An entity's sampled series: from the raw report, or from the streamed file."""
         if self.samples is not None:
-            return _from_file(self.samples, entity)
-        return _in_memory({k: _array(v) for k, v in raw.items()})
+            return _FromFile(self.samples, entity)
+        return _InMemory({k: _array(v) for k, v in raw.items()})
 
     @property
     def streamed(self) -> bool:
