@@ -109,10 +109,34 @@ def run(
         os.makedirs(pcap_dir, exist_ok=True)
     traced = {"pcap": wanted, "snaplen": snaplen} if wanted else {}
     if scenario.streams_samples:
-        from dcbsim.samples import run_streamed
-
-        return run_streamed(scenario, seed, progress, None if samples_dir is None else os.fspath(samples_dir), **traced)
+        return _run_streamed(scenario, seed, progress, None if samples_dir is None else os.fspath(samples_dir), **traced)
     return Result(scenario.run(seed, progress, **traced), scenario, seed)
+
+
+def _run_streamed(scenario: Scenario, seed: int, progress: Callable[[float], Any] | None, directory: str | None,
+                  **traced: Any) -> Result:
+    """Runs ``scenario`` streaming its samples into a new folder in ``directory`` (the
+    system's temporary folder by default), turns them into the tidy table there, and
+    returns the :class:`Result` reading from it; the folder goes with the result (or
+    at once if the run fails)."""
+    import shutil
+    import tempfile
+    import weakref
+
+    from dcbsim import samples
+
+    folder = tempfile.mkdtemp(prefix="dcbsim-samples-", dir=directory)
+    try:
+        spill = os.path.join(folder, "samples.spill")
+        raw = scenario.run(seed, progress, samples=spill, **traced)
+        table = samples.to_parquet(spill, os.path.join(folder, "results.parquet"), samples.sample_times(raw),
+                                   samples.columns(raw), raw["sample_chunk_rows"], seed, scenario.sample_memory_bytes)
+        result = Result(raw, scenario, seed, table)
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+    weakref.finalize(result, shutil.rmtree, folder, True)
+    return result
 
 
 def sweep(

@@ -23,6 +23,11 @@ np = lazy_import("numpy")
 FLOW_METRICS = ("rate_bps", "throughput_bps", "send_bps", "fair_share_bps")
 
 
+def sample_times(raw: dict[str, Any]) -> np.ndarray:
+    """The sample times of a raw report, seconds."""
+    return np.frombuffer(raw["time_s"], dtype="<f8")
+
+
 def columns(raw: dict[str, Any]) -> list[tuple[str, str]]:
     """``(metric, entity)`` of each column of a sample row, in the engine's order (the
     tidy table's): the monitored ports' queues, then each flow's series."""
@@ -124,28 +129,3 @@ def to_parquet(spill: str, path: str, time_s: np.ndarray, names: Sequence[tuple[
     index = parquet.write_groups(path, schema, groups)
     os.remove(spill)
     return SampleFile(path, n, names, index["value"])
-
-
-def run_streamed(scenario: Any, seed: int, progress: Any, directory: str | None, **kwargs: Any) -> Any:
-    """Runs ``scenario`` streaming its samples into a new folder in ``directory`` (the
-    system's temporary folder by default), turns them into the tidy table there, and
-    returns the :class:`dcbsim.Result` reading from it; the folder goes with the
-    result (or at once if the run fails)."""
-    import shutil
-    import tempfile
-
-    from dcbsim.results import Result
-
-    folder = tempfile.mkdtemp(prefix="dcbsim-samples-", dir=directory)
-    try:
-        spill = os.path.join(folder, "samples.spill")
-        raw = scenario.run(seed, progress, samples=spill, **kwargs)
-        time_s = np.frombuffer(raw["time_s"], dtype="<f8")
-        table = to_parquet(spill, os.path.join(folder, "results.parquet"), time_s, columns(raw),
-                           raw["sample_chunk_rows"], seed, scenario.sample_memory_bytes)
-        result = Result(raw, scenario, seed, table)
-    except BaseException:
-        shutil.rmtree(folder, ignore_errors=True)
-        raise
-    weakref.finalize(result, shutil.rmtree, folder, True)
-    return result
