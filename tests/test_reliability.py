@@ -52,11 +52,16 @@ def test_validate_refuses_a_huge_duration_with_the_memory_figure_and_the_limit_c
     done = cli("validate", QUICK, "--set", "run.duration_ms=1e9")
     one_line_error(done, 2, "GB of memory")
     assert "run.duration_ms" in done.stderr and "--max-memory-gb" in done.stderr
-    # About 0.18 GB of samples: refused under 0.1 GB, accepted under 1 GB.
-    one_line_error(cli("validate", QUICK, "--set", "run.duration_ms=2e5", "--max-memory-gb", "0.1"), 2, "limit of 0.1 GB")
-    done = cli("validate", QUICK, "--set", "run.duration_ms=2e5", "--max-memory-gb", "1")
+    # About 0.18 GB of samples kept in memory: refused under 0.1 GB, accepted under 1 GB.
+    in_memory = ["--set", "run.duration_ms=2e5", "--set", "output.sample_memory_mb=1000"]
+    one_line_error(cli("validate", QUICK, *in_memory, "--max-memory-gb", "0.1"), 2, "limit of 0.1 GB")
+    done = cli("validate", QUICK, *in_memory, "--max-memory-gb", "1")
     assert done.returncode == 0, done.stderr
     assert "GB of memory" in done.stdout
+    # Streamed (above the default 64 MB budget) they count as the budget and the times.
+    done = cli("validate", QUICK, "--set", "run.duration_ms=2e5", "--max-memory-gb", "0.1")
+    assert done.returncode == 0, done.stderr
+    assert "samples streamed to disk" in done.stdout
 
 
 def test_a_sweep_value_too_big_for_memory_fails_that_run_only(tmp_path):

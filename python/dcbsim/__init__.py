@@ -81,6 +81,7 @@ def run(
     pcap: traces.PcapSpec | None = None,
     pcap_dir: str | os.PathLike[str] | None = None,
     pcap_snaplen: int = traces.DEFAULT_SNAPLEN,
+    samples_dir: str | os.PathLike[str] | None = None,
 ) -> Result:
     """Runs a scenario (or a scenario file) and returns its :class:`Result`.
 
@@ -93,6 +94,11 @@ def run(
     (``sw0-r0.pcap``), or a mapping of port name to file path. Each frame keeps
     ``pcap_snaplen`` bytes. The files appear when the run ends and not at all if it
     fails or is interrupted; see ``docs/traces.md`` for the frames' layout.
+
+    A run whose samples would take more memory than the scenario's
+    ``output.sample_memory_mb`` streams them to disk as it goes, into a temporary
+    folder in ``samples_dir`` (default: the system's) that lives as long as the
+    result, which reads its series from there (see :mod:`dcbsim.samples`).
     """
     if not isinstance(scenario, Scenario):
         scenario = load(scenario)
@@ -101,8 +107,36 @@ def run(
     snaplen = traces.check_snaplen(pcap_snaplen)
     if wanted and pcap_dir is not None and all(port in scenario.port_names for port, _ in wanted):
         os.makedirs(pcap_dir, exist_ok=True)
-    raw = scenario.run(seed, progress, pcap=wanted, snaplen=snaplen) if wanted else scenario.run(seed, progress)
-    return Result(raw, scenario, seed)
+    traced = {"pcap": wanted, "snaplen": snaplen} if wanted else {}
+    if scenario.streams_samples:
+        return _run_streamed(scenario, seed, progress, None if samples_dir is None else os.fspath(samples_dir), **traced)
+    return Result(scenario.run(seed, progress, **traced), scenario, seed)
+
+
+def _run_streamed(scenario: Scenario, seed: int, progress: Callable[[float], Any] | None, directory: str | None,
+                  **traced: Any) -> Result:
+    """Runs ``scenario`` streaming its samples into a new folder in ``directory`` (the
+    system's temporary folder by default), turns them into the tidy table there, and
+    returns the :class:`Result` reading from it; the folder goes with the result (or
+    at once if the run fails)."""
+    import shutil
+    import tempfile
+    import weakref
+
+    from dcbsim import samples
+
+    folder = tempfile.mkdtemp(prefix="dcbsim-samples-", dir=directory)
+    try:
+        spill = os.path.join(folder, "samples.spill")
+        raw = scenario.run(seed, progress, samples=spill, **traced)
+        table = samples.to_parquet(spill, os.path.join(folder, "results.parquet"), samples.sample_times(raw),
+                                   samples.columns(raw), raw["sample_chunk_rows"], seed, scenario.sample_memory_bytes)
+        result = Result(raw, scenario, seed, table)
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+    weakref.finalize(result, shutil.rmtree, folder, True)
+    return result
 
 
 def sweep(

@@ -48,6 +48,12 @@ class Scenario:
     def size(self) -> tuple[int, int, int]:
         """Numbers of nodes, links and flows."""
     @property
+    def streams_samples(self) -> bool:
+        """Whether a run streams its samples to disk (above ``output.sample_memory_mb``)."""
+    @property
+    def sample_memory_bytes(self) -> float:
+        """``output.sample_memory_mb`` in bytes."""
+    @property
     def estimate(self) -> tuple[float, float]:
         """The run's estimated needs: ``(memory_bytes, events)`` (events at most)."""
     def run(
@@ -57,9 +63,11 @@ class Scenario:
         steps: int = 100,
         pcap: list[tuple[str, str]] = ...,
         snaplen: int = 128,
+        samples: str | None = None,
     ) -> dict[str, Any]:
         """Runs with ``seed``; returns the raw report (float64 arrays as bytes).
-        ``pcap`` lists ``(port, path)`` packet traces to write."""
+        ``pcap`` lists ``(port, path)`` packet traces to write; with ``samples`` the
+        sampled series go to that file as the run goes (see :mod:`dcbsim.samples`)."""
 
 def dsm_predict(m: int, period_s: float, sent: list[int], q_f: float, q_v: float) -> tuple[float, float]:
     """DSM's predictor (eq. 14) as the engine's congestion point computes it."""

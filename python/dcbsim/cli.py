@@ -91,7 +91,7 @@ def _parser() -> argparse.ArgumentParser:
     _memory_option(sweep)
     sweep.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run on this Dask scheduler")
     repro = sub.add_parser("repro", help="reproduce a paper's claims: table and figures")
-    from dcbsim.papers import TITLES
+    from dcbsim.paper_titles import TITLES
 
     repro.add_argument("paper", help=f"{', '.join(TITLES)} or all")
     repro.add_argument("--out", default="out/repro", help="output directory (default out/repro)")
@@ -136,19 +136,21 @@ def _run(args: argparse.Namespace) -> int:
     ports = [p for text in args.pcap for p in traces.split_ports(text)]
     outputs.check_out(args.out, args.overwrite)
     outputs.remove_stale_stages(args.out)
-    with outputs.side_stage(args.out, "pcap") as pcap_dir:
-        return _run_into(args, scenario, ports, pcap_dir)
+    with outputs.side_stage(args.out, "pcap") as pcap_dir, outputs.side_stage(args.out, "samples") as samples_dir:
+        return _run_into(args, scenario, ports, pcap_dir, samples_dir)
 
 
-def _run_into(args: argparse.Namespace, scenario: dcbsim.Scenario, ports: list[str], pcap_dir: str) -> int:
+def _run_into(args: argparse.Namespace, scenario: dcbsim.Scenario, ports: list[str], pcap_dir: str,
+              samples_dir: str) -> int:
     """Runs ``scenario``, its packet traces written into ``pcap_dir`` (moved into
-    ``--out`` with the other results), and writes the results."""
+    ``--out`` with the other results) and its samples, if streamed, into
+    ``samples_dir``, and writes the results."""
     seed = scenario.seed if args.seed is None else args.seed
     bar, update = _progress_bar(scenario)
     started = time.perf_counter()
     try:
         result = dcbsim.run(scenario, seed=seed, progress=update, pcap=ports, pcap_dir=pcap_dir,
-                            pcap_snaplen=args.pcap_snaplen)
+                            pcap_snaplen=args.pcap_snaplen, samples_dir=samples_dir)
     except KeyboardInterrupt as e:
         return _fail("interrupted; no output written", _signal_status(e))
     finally:
@@ -200,8 +202,9 @@ def _validate(args: argparse.Namespace) -> int:
     scenario = dcbsim.load(args.file, args.set, args.max_memory_gb)
     nodes, links, flows = scenario.size
     memory, events = scenario.estimate
+    streamed = ", samples streamed to disk" if scenario.streams_samples else ""
     print(f"ok: {scenario.name} ({nodes} nodes, {links} links, {flows} flows, scheme {scenario.scheme}; "
-          f"about {memory / 1e9:.3g} GB of memory, at most {events:.3g} events)")
+          f"about {memory / 1e9:.3g} GB of memory{streamed}, at most {events:.3g} events)")
     return 0
 
 

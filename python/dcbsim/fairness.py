@@ -9,7 +9,8 @@ have a share; a flow counts at the samples where it has one.
 
 from __future__ import annotations
 
-from typing import Sequence
+import math
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -19,6 +20,41 @@ def jain_index(x: Sequence[float] | np.ndarray) -> float:
     x = np.asarray(x, dtype=float)
     denominator = x.size * float(np.sum(x * x))
     return float(np.sum(x)) ** 2 / denominator if denominator > 0 else 1.0
+
+
+def _per_sample(throughput: np.ndarray, fair: np.ndarray) -> tuple[list[float], list[float]]:
+    """Jain's index and the min/max ratio of ``throughput / fair share`` at each sample
+    (column) with at least two flows sharing."""
+    has_share = fair > 0
+    normalized = np.divide(throughput, fair, out=np.zeros_like(throughput), where=has_share)
+    jain, min_max = [], []
+    for k in np.flatnonzero(has_share.sum(axis=0) >= 2):
+        x = normalized[has_share[:, k], k]
+        jain.append(jain_index(x))
+        min_max.append(float(x.min() / x.max()) if x.max() > 0 else 0.0)
+    return jain, min_max
+
+
+def _flow_rms(throughput: np.ndarray, fair: np.ndarray) -> tuple[float | None, float | None]:
+    """One flow's root-mean-square deviation from its share over the samples where it
+    has one (bits/s), and relative to its mean share."""
+    on = fair > 0
+    if not on.any():
+        return None, None
+    deviation = float(np.sqrt(np.mean((throughput[on] - fair[on]) ** 2)))
+    return deviation, deviation / float(fair[on].mean())
+
+
+def _measures(jain: list[float], min_max: list[float], rms: list, relative: list, pooled: float | None,
+              mean_share: float) -> dict[str, object]:
+    return {
+        "jain": float(np.mean(jain)) if jain else None,
+        "min_max": float(np.mean(min_max)) if min_max else None,
+        "share_rms_bps": pooled,
+        "share_rms_rel": pooled / mean_share if pooled is not None and mean_share > 0 else None,
+        "per_flow_rms_bps": rms,
+        "per_flow_rms_rel": relative,
+    }
 
 
 def fairness(throughput: np.ndarray, fair: np.ndarray) -> dict[str, object]:
@@ -33,29 +69,37 @@ def fairness(throughput: np.ndarray, fair: np.ndarray) -> dict[str, object]:
     throughput = np.atleast_2d(np.asarray(throughput, dtype=float))
     fair = np.atleast_2d(np.asarray(fair, dtype=float))
     has_share = fair > 0
-    normalized = np.divide(throughput, fair, out=np.zeros_like(throughput), where=has_share)
-    jain, min_max = [], []
-    for k in np.flatnonzero(has_share.sum(axis=0) >= 2):
-        x = normalized[has_share[:, k], k]
-        jain.append(jain_index(x))
-        min_max.append(float(x.min() / x.max()) if x.max() > 0 else 0.0)
-    rms, relative = [], []
-    for i in range(fair.shape[0]):
-        on = has_share[i]
-        if not on.any():
-            rms.append(None)
-            relative.append(None)
-            continue
-        deviation = float(np.sqrt(np.mean((throughput[i, on] - fair[i, on]) ** 2)))
-        rms.append(deviation)
-        relative.append(deviation / float(fair[i, on].mean()))
+    jain, min_max = _per_sample(throughput, fair)
+    rms, relative = [list(x) for x in zip(*(_flow_rms(throughput[i], fair[i]) for i in range(fair.shape[0])))] or ([], [])
     pooled = float(np.sqrt(np.mean((throughput[has_share] - fair[has_share]) ** 2))) if has_share.any() else None
     mean_share = float(fair[has_share].mean()) if has_share.any() else 0.0
-    return {
-        "jain": float(np.mean(jain)) if jain else None,
-        "min_max": float(np.mean(min_max)) if min_max else None,
-        "share_rms_bps": pooled,
-        "share_rms_rel": pooled / mean_share if pooled is not None and mean_share > 0 else None,
-        "per_flow_rms_bps": rms,
-        "per_flow_rms_rel": relative,
-    }
+    return _measures(jain, min_max, rms, relative, pooled, mean_share)
+
+
+def fairness_in_blocks(flows: int, samples: int, block: int, rows: Callable[[int, int], tuple[np.ndarray, np.ndarray]],
+                       flow: Callable[[int], tuple[np.ndarray, np.ndarray]]) -> dict[str, object]:
+    """:func:`fairness` of series too large to hold at once: ``rows(a, b)`` gives the
+    (flows × samples) throughput and fair shares of samples ``a..b`` (taken ``block``
+    samples at a time), ``flow(i)`` flow ``i``'s whole series. The per-sample and
+    per-flow measures are those of :func:`fairness`; the pooled deviation sums flow by
+    flow, so it may differ from it in the last digits."""
+    jain: list[float] = []
+    min_max: list[float] = []
+    for a in range(0, samples, max(1, block)):
+        j, m = _per_sample(*rows(a, min(samples, a + max(1, block))))
+        jain += j
+        min_max += m
+    rms, relative = [], []
+    squares = shares = 0.0
+    count = 0
+    for i in range(flows):
+        throughput, fair = flow(i)
+        r, rel = _flow_rms(throughput, fair)
+        rms.append(r)
+        relative.append(rel)
+        on = fair > 0
+        squares += float(np.sum((throughput[on] - fair[on]) ** 2))
+        shares += float(np.sum(fair[on]))
+        count += int(on.sum())
+    pooled = math.sqrt(squares / count) if count else None
+    return _measures(jain, min_max, rms, relative, pooled, shares / count if count else 0.0)

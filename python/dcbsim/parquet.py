@@ -1,7 +1,8 @@
 """A small Parquet writer for the tidy results table, so that ``dcbsim run`` need not
 import polars (about a quarter of a second) to write ``results.parquet``.
 
-It writes one row group of required (non-null) columns, uncompressed: doubles and
+It writes required (non-null) columns, uncompressed, in one row group or in several
+given one after another (a table larger than memory): doubles and
 64-bit unsigned integers PLAIN-encoded from numpy arrays, strings dictionary-encoded
 as runs (the tidy table's metric and entity columns are long runs of one value).
 Readers (polars, pyarrow, DuckDB) see the same schema as polars' own
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass
-from typing import Sequence, Union
+from typing import Dict, Iterable, List, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -207,32 +208,60 @@ def _physical(column: Column) -> int:
     return _DOUBLE if isinstance(column, Doubles) else _INT64 if isinstance(column, Unsigned) else _BYTE_ARRAY
 
 
-def write(path: str, rows: int, columns: Sequence[Column]) -> None:
-    """Writes a table of `rows` rows with the given columns to ``path``."""
+#: Where each data page of a float64 column keeps its values: ``(first row, rows,
+#: file offset of the first value)``, by column name.
+PageIndex = Dict[str, List[Tuple[int, int, int]]]
+
+#: One row group: its number of rows and its columns.
+RowGroup = Tuple[int, Sequence[Column]]
+
+
+def _check(rows: int, columns: Sequence[Column]) -> None:
     for c in columns:
         if isinstance(c, Doubles) and len(c.values) != rows or isinstance(c, StringRuns) and sum(c.runs) != rows:
             raise ValueError(f"column {c.name} does not have {rows} rows")
+
+
+def write(path: str, rows: int, columns: Sequence[Column]) -> PageIndex:
+    """Writes a table of `rows` rows with the given columns to ``path``, in one row
+    group; returns where the float64 columns' values lie (see :data:`PageIndex`)."""
+    _check(rows, columns)
+    return write_groups(path, columns, [(rows, columns)] if rows else [])
+
+
+def write_groups(path: str, schema: Sequence[Column], groups: Iterable[RowGroup]) -> PageIndex:
+    """Writes a table as row groups, each given when the previous one is written (so
+    that only one is in memory); ``schema`` names the columns (each group has them, in
+    this order). Returns where the float64 columns' values lie (see :data:`PageIndex`)."""
+    index: PageIndex = {c.name: [] for c in schema if isinstance(c, Doubles)}
     with open(path, "wb") as f:
         f.write(b"PAR1")
-        offset = 4
-        chunks, total = [], 0
-        for c in columns if rows else ():
-            pages, first_data, encodings = _pages(c, rows)
-            starts = [offset]
-            for page in pages:
-                f.write(page)
-                offset += len(page)
-                starts.append(offset)
-            size = offset - starts[0]
-            total += size
-            meta = _Struct().i32(1, _physical(c)).i32_list(2, encodings).binary_list(3, [c.name]).i32(4, 0)
-            meta.i64(5, rows).i64(6, size).i64(7, size).i64(9, starts[first_data])
-            if first_data:
-                meta.i64(11, starts[0])
-            chunks.append(_Struct().i64(2, starts[0]).struct(3, meta))
-        root = _Struct().binary(4, "schema").i32(5, len(columns))
-        groups = [_Struct().struct_list(1, chunks).i64(2, total).i64(3, rows)] if rows else []
-        footer = _Struct().i32(1, 1).struct_list(2, [root] + [_schema(c) for c in columns]).i64(3, rows)
-        footer.struct_list(4, groups).binary(6, "dcbsim")
+        offset, first_row, metas = 4, 0, []
+        for rows, columns in groups:
+            _check(rows, columns)
+            chunks, total = [], 0
+            for c in columns:
+                pages, first_data, encodings = _pages(c, rows)
+                starts = [offset]
+                for k, page in enumerate(pages):
+                    f.write(page)
+                    offset += len(page)
+                    starts.append(offset)
+                    if isinstance(c, Doubles):
+                        page_rows = min(PAGE_ROWS, rows - k * PAGE_ROWS)
+                        index[c.name].append((first_row + k * PAGE_ROWS, page_rows, offset - 8 * page_rows))
+                size = offset - starts[0]
+                total += size
+                meta = _Struct().i32(1, _physical(c)).i32_list(2, encodings).binary_list(3, [c.name]).i32(4, 0)
+                meta.i64(5, rows).i64(6, size).i64(7, size).i64(9, starts[first_data])
+                if first_data:
+                    meta.i64(11, starts[0])
+                chunks.append(_Struct().i64(2, starts[0]).struct(3, meta))
+            metas.append(_Struct().struct_list(1, chunks).i64(2, total).i64(3, rows))
+            first_row += rows
+        root = _Struct().binary(4, "schema").i32(5, len(schema))
+        footer = _Struct().i32(1, 1).struct_list(2, [root] + [_schema(c) for c in schema]).i64(3, first_row)
+        footer.struct_list(4, metas).binary(6, "dcbsim")
         data = footer.end()
         f.write(data + struct.pack("<I", len(data)) + b"PAR1")
+    return index

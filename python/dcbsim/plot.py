@@ -156,12 +156,21 @@ def rates(result: Result, path: str | os.PathLike[str] | None = None) -> Figure:
 
 
 def _many_rates(fig: Figure, ax: Axes, result: Result, flows: list, t: np.ndarray, label: str, path) -> Figure:
-    """Throughput of many flows summarized: mean, min-max band, mean fair share."""
-    thr = np.array([f.throughput_bps for f in flows]) / 1e9
-    fair = np.array([f.fair_share_bps for f in flows]) / 1e9
-    ax.fill_between(t, thr.min(axis=0), thr.max(axis=0), color="#4c72b0", alpha=0.25, lw=0, label="lowest to highest")
-    ax.plot(t, thr.mean(axis=0), color="#4c72b0", lw=1.1, label="mean throughput")
-    ax.plot(t, fair.mean(axis=0), color="black", lw=0.9, ls="--", label="mean fair share")
+    """Throughput of many flows summarized: mean, min-max band, mean fair share (taken
+    flow by flow, so that a streamed run's series are not all held at once)."""
+    low = high = total = fair = None
+    for f in flows:
+        thr, share = f.throughput_bps / 1e9, f.fair_share_bps / 1e9
+        if total is None:
+            low, high, total, fair = thr.copy(), thr.copy(), thr.copy(), share.copy()
+            continue
+        np.minimum(low, thr, out=low)
+        np.maximum(high, thr, out=high)
+        total += thr
+        fair += share
+    ax.fill_between(t, low, high, color="#4c72b0", alpha=0.25, lw=0, label="lowest to highest")
+    ax.plot(t, total / len(flows), color="#4c72b0", lw=1.1, label="mean throughput")
+    ax.plot(t, fair / len(flows), color="black", lw=0.9, ls="--", label="mean fair share")
     _rate_axes(ax, result, label)
     return _finish(fig, ax, result, f"throughput of the {len(flows)} flows", path)
 

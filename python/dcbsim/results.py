@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import math
+import os
+import shutil
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
-import numpy as np
+from dcbsim.lazy import lazy_import
+
+np = lazy_import("numpy")
 
 if TYPE_CHECKING:
     import pandas
@@ -15,6 +19,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from dcbsim._core import Scenario
+    from dcbsim.samples import SampleFile
 
 #: The metrics of the tidy table, and their units.
 METRICS = {
@@ -32,13 +37,44 @@ def _array(raw: bytes) -> np.ndarray:
     return np.frombuffer(raw, dtype="<f8").copy()
 
 
+#: A sampled series by metric: from memory, or read from a streamed run's file.
+Series = Callable[[str], "np.ndarray"]
+
+
+class _InMemory:
+    """An entity's series held in memory, by metric (an empty array for a metric it lacks)."""
+
+    def __init__(self, arrays: dict[str, np.ndarray]) -> None:
+        self.arrays = arrays
+
+    def __call__(self, metric: str) -> np.ndarray:
+        return self.arrays[metric] if metric in self.arrays else np.zeros(0)
+
+
+class _FromFile:
+    """An entity's series read from a streamed run's file at each access."""
+
+    def __init__(self, samples: SampleFile, entity: str) -> None:
+        self.samples = samples
+        self.entity = entity
+
+    def __call__(self, metric: str) -> np.ndarray:
+        return self.samples.series(metric, self.entity)
+
+
 @dataclass(frozen=True)
 class PortResult:
     """One switch egress port: its sampled queue and exact statistics."""
 
     name: str
-    queue_bytes: np.ndarray
     stats: dict[str, Any]
+    #: Its sampled series by metric (``queue_bytes``).
+    series: Series = field(repr=False, compare=False)
+
+    @property
+    def queue_bytes(self) -> np.ndarray:
+        """Queue length at each sample, bytes (empty when the port is not monitored)."""
+        return self.series("queue_bytes")
 
     @property
     def monitored(self) -> bool:
@@ -56,17 +92,42 @@ class FlowResult:
     """
 
     name: str
-    rate_bps: np.ndarray
-    throughput_bps: np.ndarray
-    send_bps: np.ndarray
-    fair_share_bps: np.ndarray
     stats: dict[str, Any]
-    #: The transport's congestion window at each sample, segments (empty without one).
-    cwnd_segments: np.ndarray = field(default_factory=lambda: np.zeros(0))
-    #: DCTCP's alpha at each sample (empty unless the flow runs DCTCP).
-    alpha: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    #: Its sampled series by metric (``rate_bps``, ``throughput_bps``, ...); a streamed
+    #: run's are read from its file at each access.
+    series: Series = field(repr=False, compare=False)
     transfer_completion_s: np.ndarray = field(default_factory=lambda: np.empty(0))
     transfer_bytes: np.ndarray = field(default_factory=lambda: np.empty(0))
+
+    @property
+    def rate_bps(self) -> np.ndarray:
+        """Reaction-point rate at each sample, bits/s."""
+        return self.series("rate_bps")
+
+    @property
+    def throughput_bps(self) -> np.ndarray:
+        """Delivered throughput over each sample interval, bits/s."""
+        return self.series("throughput_bps")
+
+    @property
+    def send_bps(self) -> np.ndarray:
+        """Sending throughput over each sample interval, bits/s."""
+        return self.series("send_bps")
+
+    @property
+    def fair_share_bps(self) -> np.ndarray:
+        """Weighted max-min fair share, mean over each sample interval, bits/s."""
+        return self.series("fair_share_bps")
+
+    @property
+    def cwnd_segments(self) -> np.ndarray:
+        """The transport's congestion window at each sample, segments (empty without one)."""
+        return self.series("cwnd_segments")
+
+    @property
+    def alpha(self) -> np.ndarray:
+        """DCTCP's alpha at each sample (empty unless the flow runs DCTCP)."""
+        return self.series("alpha")
 
     def active_s(self, time_s: np.ndarray) -> float | None:
         """How long the flow was active: a finite flow that completed, its completion
@@ -231,23 +292,29 @@ class Result:
     ``time_s`` holds the sample times; each interval series value covers the interval
     ending there. ``ports`` and ``flows`` map names to :class:`PortResult` and
     :class:`FlowResult`.
+
+    A run that streamed its samples (``samples``, see :mod:`dcbsim.samples`) reads
+    each series from its file when asked for; ``streamed`` tells.
     """
 
-    def __init__(self, raw: dict[str, Any], scenario: Scenario, seed: int) -> None:
+    def __init__(self, raw: dict[str, Any], scenario: Scenario, seed: int, samples: SampleFile | None = None) -> None:
         self.scenario = scenario
         self.seed = seed
         self.time_s = _array(raw["time_s"])
+        #: The streamed run's tidy table on disk, or ``None`` when the series are in memory.
+        self.samples = samples
         self.ports: dict[str, PortResult] = {}
         for p in raw["ports"]:
             stats = {k: v for k, v in p.items() if k not in ("name", "queue_bytes")}
-            self.ports[p["name"]] = PortResult(p["name"], _array(p["queue_bytes"]), stats)
+            self.ports[p["name"]] = PortResult(p["name"], stats, self._series(p["name"], {"queue_bytes": p["queue_bytes"]}))
         self.flows: dict[str, FlowResult] = {}
+        sampled = ("rate_bps", "throughput_bps", "send_bps", "fair_share_bps", "cwnd_segments", "alpha")
         for f in raw["flows"]:
-            arrays = ("rate_bps", "throughput_bps", "send_bps", "fair_share_bps", "transfer_completion_s", "transfer_bytes",
-                      "cwnd_segments", "alpha")
-            series = {k: _array(f[k]) for k in arrays if k in f}
+            arrays = sampled + ("transfer_completion_s", "transfer_bytes")
+            transfers = {k: _array(f[k]) for k in ("transfer_completion_s", "transfer_bytes") if k in f}
             stats = {k: v for k, v in f.items() if k not in arrays and k != "name"}
-            self.flows[f["name"]] = FlowResult(f["name"], stats=stats, **series)
+            series = self._series(f["name"], {k: f[k] for k in sampled if k in f})
+            self.flows[f["name"]] = FlowResult(f["name"], stats, series, **transfers)
         self.arrivals: dict[str, ArrivalResult] = {}
         for a in raw.get("arrivals", []):
             each = {k.removeprefix("each_"): _array(v) for k, v in a.items() if k.startswith("each_")}
@@ -268,6 +335,17 @@ class Result:
         #: frames sent and received and paused time, each a list over priorities 0..7.
         self.pfc: dict[str, dict[str, Any]] = {p["name"]: {k: v for k, v in p.items() if k != "name"} for p in raw.get("pfc", [])}
         self.run_stats = {k: raw[k] for k in ("simulated_s", "events", "wall_s", "sim_speed")}
+
+    def _series(self, entity: str, raw: dict[str, bytes]) -> Series:
+        """An entity's sampled series: from the raw report, or from the streamed file."""
+        if self.samples is not None:
+            return _FromFile(self.samples, entity)
+        return _InMemory({k: _array(v) for k, v in raw.items()})
+
+    @property
+    def streamed(self) -> bool:
+        """Whether the samples were streamed to disk (read back from the file)."""
+        return self.samples is not None
 
     @property
     def monitored_ports(self) -> list[PortResult]:
@@ -297,9 +375,33 @@ class Result:
         window = (self.time_s > start_s) & (self.time_s <= end)
         if not names:
             return fairness(np.zeros((0, int(window.sum()))), np.zeros((0, int(window.sum()))))
+        if self._too_large(len(names) * int(window.sum()) * 32):
+            return self._fairness_in_blocks(names, window)
         thr = np.array([self.flows[n].throughput_bps[window] for n in names])
         fair = np.array([self.flows[n].fair_share_bps[window] for n in names])
         return fairness(thr, fair)
+
+    def _too_large(self, nbytes: int) -> bool:
+        """Whether a streamed run's arrays of ``nbytes`` would exceed its sample budget."""
+        return self.samples is not None and nbytes > self.scenario.sample_memory_bytes
+
+    def _fairness_in_blocks(self, names: list[str], window: np.ndarray) -> dict[str, Any]:
+        """:meth:`fairness` of a streamed run, reading blocks of samples that fit its budget."""
+        from dcbsim.fairness import fairness_in_blocks
+
+        inside = np.flatnonzero(window)
+        lo = int(inside[0]) if inside.size else 0
+        samples = self.samples
+
+        def rows(a: int, b: int) -> tuple[np.ndarray, np.ndarray]:
+            read = lambda metric: np.array([samples.series(metric, n, lo + a, lo + b) for n in names])
+            return read("throughput_bps"), read("fair_share_bps")
+
+        def flow(i: int) -> tuple[np.ndarray, np.ndarray]:
+            return tuple(samples.series(m, names[i], lo, lo + inside.size) for m in ("throughput_bps", "fair_share_bps"))
+
+        block = int(self.scenario.sample_memory_bytes // (32 * len(names)))
+        return fairness_in_blocks(len(names), inside.size, block, rows, flow)
 
     def fct(self) -> dict[str, Any]:
         """Completion times of every finite flow (configured and arrived): mean,
@@ -460,9 +562,16 @@ class Result:
         }
 
     def write_parquet(self, path: str) -> None:
-        """Writes the tidy table (:meth:`to_polars`) to a Parquet file without polars."""
+        """Writes the tidy table (:meth:`to_polars`) to a Parquet file without polars
+        (a streamed run's file is linked or copied)."""
         from dcbsim import parquet
 
+        if self.samples is not None:
+            try:
+                os.link(self.samples.path, path)
+            except OSError:
+                shutil.copyfile(self.samples.path, path)
+            return
         n, parts = self._tidy_parts()
         runs = [n] * len(parts)
         parquet.write(path, n * len(parts), [
@@ -477,6 +586,8 @@ class Result:
         """The tidy table: columns ``time_s, metric, entity, value, seed``."""
         import polars as pl
 
+        if self.samples is not None:
+            return pl.read_parquet(self.samples.path)
         cols = self._columns()
         return pl.DataFrame(
             {

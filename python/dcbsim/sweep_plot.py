@@ -14,11 +14,10 @@ import json
 import os
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from dcbsim.lazy import lazy_import
 
 if TYPE_CHECKING:
+    import numpy as np
     import polars as pl
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
@@ -26,6 +25,7 @@ if TYPE_CHECKING:
     from dcbsim import sweeptables
 else:
     # Loaded on first use: every command builds this one's parser, `dcbsim run` too.
+    np = lazy_import("numpy")
     pl = lazy_import("polars")
     sweeptables = lazy_import("dcbsim.sweeptables")
 

@@ -42,6 +42,7 @@ pub mod net;
 pub mod packet;
 pub mod report;
 pub mod rng;
+pub mod samples;
 pub mod sched;
 pub mod sim;
 pub mod topology;

@@ -26,7 +26,10 @@ pub struct PortReport {
     pub capacity_bps: u64,
     /// Buffer, bytes.
     pub buffer_bytes: u64,
-    /// Queue length at each sample time, bytes (empty when the port is not monitored).
+    /// Whether its queue was sampled (a monitored port, in a run that took samples).
+    pub monitored: bool,
+    /// Queue length at each sample time, bytes (empty when the port is not monitored,
+    /// or when the run streamed its samples).
     pub queue_bytes: Vec<u64>,
     /// Exact statistics over the whole run.
     pub stats: QueueStats,
@@ -262,6 +265,9 @@ pub struct ClassReport {
 pub struct RunReport {
     /// Sample times; each interval series value covers the interval ending there.
     pub sample_times: Vec<Time>,
+    /// Whether the samples went to a sink (see [`crate::samples::SampleSink`]): the
+    /// ports' and flows' sampled series are then empty.
+    pub streamed_samples: bool,
     /// Every switch egress port (queues sampled only where monitored).
     pub ports: Vec<PortReport>,
     /// Every flow of the configuration.

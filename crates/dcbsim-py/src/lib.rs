@@ -42,7 +42,7 @@ fn port_dict<'py>(py: Python<'py>, p: &PortReport) -> PyResult<Bound<'py, PyDict
     d.set_item("name", &p.name)?;
     d.set_item("capacity_bps", p.capacity_bps)?;
     d.set_item("buffer_bytes", p.buffer_bytes)?;
-    d.set_item("monitored", !p.queue_bytes.is_empty())?;
+    d.set_item("monitored", p.monitored)?;
     d.set_item("queue_bytes", floats(py, p.queue_bytes.iter().map(|&q| q as f64)))?;
     d.set_item("mean_bytes", p.stats.mean_bytes)?;
     d.set_item("std_bytes", p.stats.std_bytes)?;
@@ -164,6 +164,7 @@ fn class_dict<'py>(py: Python<'py>, c: &ClassReport) -> PyResult<Bound<'py, PyDi
 fn report_dict<'py>(py: Python<'py>, r: &RunReport) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     d.set_item("time_s", floats(py, r.sample_times.iter().map(|t| t.as_secs_f64())))?;
+    d.set_item("streamed_samples", r.streamed_samples)?;
     let ports = PyList::empty(py);
     for p in &r.ports {
         ports.append(port_dict(py, p)?)?;
@@ -258,6 +259,19 @@ impl Scenario {
         self.inner.config.duration.as_secs_f64()
     }
 
+    /// Whether a run streams its samples to disk (they would take more memory than
+    /// `output.sample_memory_mb`).
+    #[getter]
+    fn streams_samples(&self) -> bool {
+        self.inner.streams_samples()
+    }
+
+    /// `output.sample_memory_mb` in bytes: the memory the samples may take.
+    #[getter]
+    fn sample_memory_bytes(&self) -> f64 {
+        self.inner.sample_memory_bytes
+    }
+
     /// The congestion-management scheme's name.
     #[getter]
     fn scheme(&self) -> &'static str {
@@ -299,7 +313,12 @@ impl Scenario {
     /// `pcap` lists `(port, path)` pairs: each port's frames go to a pcap file at
     /// `path`, keeping `snaplen` bytes of each, written whole when the run ends and
     /// not at all if it fails or stops.
-    #[pyo3(signature = (seed, progress = None, steps = 100, pcap = Vec::new(), snaplen = dcbsim_scenario::DEFAULT_SNAPLEN))]
+    ///
+    /// With `samples`, the sampled series go to that file as the run goes (see
+    /// `dcbsim.samples`) rather than into the result, which then gives
+    /// `sample_columns` and `sample_chunk_rows`.
+    #[pyo3(signature = (seed, progress = None, steps = 100, pcap = Vec::new(), snaplen = dcbsim_scenario::DEFAULT_SNAPLEN, samples = None))]
+    #[allow(clippy::too_many_arguments)]
     fn run<'py>(
         &self,
         py: Python<'py>,
@@ -308,9 +327,22 @@ impl Scenario {
         steps: u32,
         pcap: Vec<(String, std::path::PathBuf)>,
         snaplen: u32,
+        samples: Option<std::path::PathBuf>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let requests: Vec<_> = pcap.into_iter().map(|(port, path)| dcbsim_scenario::PcapRequest { port, path }).collect();
         let (mut sim, traces) = self.inner.build_traced(seed, &requests, snaplen).map_err(trace_error)?;
+        let (columns, chunk_rows) = {
+            let (layout, rows) = sim.sample_layout();
+            (layout.columns(), rows)
+        };
+        let spill = match samples {
+            Some(path) => {
+                let (file, status) = dcbsim_scenario::SpillFile::create(&path, columns).map_err(pyo3::exceptions::PyOSError::new_err)?;
+                sim.stream_samples(Box::new(file));
+                Some(status)
+            }
+            None => None,
+        };
         let end = self.inner.config.duration;
         let mut slices = WallSlices::new(end, steps);
         while let Some(until) = slices.next_until() {
@@ -323,8 +355,14 @@ impl Scenario {
             }
         }
         py.detach(|| traces.commit(&mut sim)).map_err(trace_error)?;
-        let report = sim.finish();
-        report_dict(py, &report)
+        let report = py.detach(|| sim.finish());
+        if let Some(status) = spill {
+            status.check().map_err(pyo3::exceptions::PyOSError::new_err)?;
+        }
+        let d = report_dict(py, &report)?;
+        d.set_item("sample_columns", columns)?;
+        d.set_item("sample_chunk_rows", chunk_rows)?;
+        Ok(d)
     }
 }
 

@@ -25,6 +25,8 @@ impl Default for Limits {
 pub struct Estimate {
     /// Memory of the sampled time series, bytes.
     pub samples_bytes: f64,
+    /// Memory of the sample times alone, bytes (kept even when the series are streamed).
+    pub sample_times_bytes: f64,
     /// Memory of the routing table, bytes.
     pub routes_bytes: f64,
     /// Memory of the per-node, per-port and per-flow state, bytes.
@@ -56,10 +58,20 @@ impl Estimate {
         let frames: f64 = config.links.iter().map(|l| 2.0 * l.rate.as_f64() * seconds / (8.0 * 1500.0)).sum();
         Estimate {
             samples_bytes: samples * series * 8.0,
+            sample_times_bytes: samples * 8.0,
             routes_bytes: dcbsim_core::net::Routes::table_bytes(&config.nodes, &config.links) as f64,
             state_bytes: ports * PORT_BYTES + flows * FLOW_BYTES + nodes * NODE_BYTES,
             events: 2.0 * frames,
         }
+    }
+
+    /// The estimate when series above `budget` bytes are streamed to disk: memory holds
+    /// at most `budget` of them, and the sample times.
+    pub fn within_sample_budget(mut self, budget: f64) -> Estimate {
+        if self.samples_bytes > budget {
+            self.samples_bytes = budget + self.sample_times_bytes;
+        }
+        self
     }
 
     /// Total memory, bytes.

@@ -38,10 +38,12 @@ mod trace;
 mod traffic;
 mod transport;
 mod units;
+mod samples;
 
 pub use error::{Origin, ScenarioError};
 pub use estimate::{DEFAULT_MAX_MEMORY_GB, Estimate, Limits};
 pub use pcap::{DEFAULT_SNAPLEN, PcapWriter};
+pub use samples::{DEFAULT_SAMPLE_MEMORY_MB, SpillFile, SpillStatus};
 pub use trace::{PcapRequest, TraceError, TraceFiles};
 
 use dcbsim_core::config::{ConfigError, MonitorSpec, SimConfig};
@@ -64,6 +66,8 @@ pub struct Scenario {
     pub config: SimConfig,
     /// `[run].seed` (1 by default).
     pub seed: u64,
+    /// `[output].sample_memory_mb` in bytes: samples above it are streamed to disk.
+    pub sample_memory_bytes: f64,
     doc: Node,
     flow_origin: Vec<usize>,
 }
@@ -98,21 +102,22 @@ pub fn load_str_within(text: &str, file: &str, overrides: &[String], limits: &Li
             ScenarioError::new(file, &Origin::Override(expr.clone()), key, msg)
         })?;
     }
-    let (config, seed, name, flow_origin) = read(&doc, file)?;
+    let (config, seed, name, flow_origin, sample_memory_bytes) = read(&doc, file)?;
     let toml = if overrides.is_empty() {
         text.to_string()
     } else {
         toml::to_string(&doc::to_toml(&doc)).unwrap_or_default()
     };
     let stem = Path::new(file).file_stem().map_or("scenario".to_string(), |s| s.to_string_lossy().into_owned());
-    let scenario = Scenario { file: file.to_string(), name: name.unwrap_or(stem), toml, config, seed, doc, flow_origin };
+    let name = name.unwrap_or(stem);
+    let scenario = Scenario { file: file.to_string(), name, toml, config, seed, sample_memory_bytes, doc, flow_origin };
     scenario.check_queue_target()?;
     scenario.check_memory(limits)?;
     scenario.build(seed)?;
     Ok(scenario)
 }
 
-type Read = (SimConfig, u64, Option<String>, Vec<usize>);
+type Read = (SimConfig, u64, Option<String>, Vec<usize>, f64);
 
 fn read(doc: &Node, file: &str) -> Result<Read, ScenarioError> {
     let top = Table::new(file, "", doc)?;
@@ -130,8 +135,9 @@ fn read(doc: &Node, file: &str) -> Result<Read, ScenarioError> {
     let ets = dcb::read_ets(top.table("ets")?.as_ref(), topo)?;
     let arrivals = traffic::read_arrivals(&top.tables("arrivals")?, &run, topo)?;
     let timeline = traffic::read_timeline(&top.tables("timeline")?, &run, topo, &flows, &scheme)?;
+    let sample_memory_bytes = read_output(top.table("output")?.as_ref())?;
     top.get("sweep"); // read by the sweep runner, not by the engine
-    top.finish(&["run", "topology", "scheme", "transport", "incast", "monitor", "flows", "arrivals", "timeline", "sweep", "pfc", "ets"])?;
+    top.finish(&["run", "topology", "scheme", "transport", "incast", "monitor", "flows", "arrivals", "timeline", "sweep", "pfc", "ets", "output"])?;
     let templates: Vec<_> = arrivals.iter().map(|a| a.flow.clone()).collect();
     check_buffers(file, &network, &[flows.specs.as_slice(), templates.as_slice()].concat())?;
     let mut config = SimConfig::new(run.duration);
@@ -151,7 +157,15 @@ fn read(doc: &Node, file: &str) -> Result<Read, ScenarioError> {
     config.notification_latency = run.notification_latency;
     config.monitor = MonitorSpec { sample_interval: run.sample_interval, ports: monitor_ports };
     port_names::check(doc, file, &config)?;
-    Ok((config, run.seed, run.name, flows.origin))
+    Ok((config, run.seed, run.name, flows.origin, sample_memory_bytes))
+}
+
+/// `[output]`: `sample_memory_mb` (> 0, default [`DEFAULT_SAMPLE_MEMORY_MB`]), in bytes.
+fn read_output(output: Option<&Table>) -> Result<f64, ScenarioError> {
+    let Some(t) = output else { return Ok(DEFAULT_SAMPLE_MEMORY_MB * 1e6) };
+    let mb = t.positive("sample_memory_mb")?.unwrap_or(DEFAULT_SAMPLE_MEMORY_MB);
+    t.finish(&["sample_memory_mb"])?;
+    Ok(mb * 1e6)
 }
 
 /// Every switch buffer must hold the largest frame.
@@ -168,9 +182,16 @@ fn check_buffers(file: &str, network: &network::Network, flows: &[dcbsim_core::c
 }
 
 impl Scenario {
-    /// What the run will need: memory and events.
+    /// What the run will need: memory (its samples at most `output.sample_memory_mb`
+    /// when they are streamed) and events.
     pub fn estimate(&self) -> Estimate {
-        Estimate::of(&self.config)
+        Estimate::of(&self.config).within_sample_budget(self.sample_memory_bytes)
+    }
+
+    /// Whether the run streams its samples to disk: they would take more memory than
+    /// `output.sample_memory_mb`.
+    pub fn streams_samples(&self) -> bool {
+        Estimate::of(&self.config).samples_bytes > self.sample_memory_bytes
     }
 
     /// Refuses a run whose estimated memory exceeds `limits`, at the key to change.

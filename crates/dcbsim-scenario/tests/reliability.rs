@@ -56,6 +56,27 @@ fn a_huge_duration_is_refused_with_the_memory_figure() {
 }
 
 #[test]
+fn samples_above_the_budget_are_streamed_and_count_as_the_budget() {
+    // 1e6 samples of 12 series (3 queues, 2 flows × 4, the times): 96 MB, above the default 64 MB.
+    let text = GOOD.replace("duration_ms = 10.0", "duration_ms = 1e6");
+    let s = load_str(&text, "big.toml", &[]).unwrap_or_else(|e| panic!("{e}"));
+    assert!(s.streams_samples());
+    assert_eq!(s.estimate().samples_bytes, 64e6 + 8.0 * (1e6 + 2.0));
+    let roomy = load_str(&text, "big.toml", &["output.sample_memory_mb=200".to_string()]).unwrap_or_else(|e| panic!("{e}"));
+    assert!(!roomy.streams_samples());
+    assert_eq!(roomy.estimate().samples_bytes, 96e6 + 12.0 * 8.0 * 2.0);
+    assert!(!load_str(GOOD, "small.toml", &[]).unwrap().streams_samples());
+}
+
+#[test]
+fn the_sample_budget_must_be_a_positive_number() {
+    let e = with("[scheme]", "[output]\nsample_memory_mb = 0\n\n[scheme]");
+    assert_at(&e, 11, "output.sample_memory_mb", "must be > 0");
+    let e = with("[scheme]", "[output]\nsample_memory = 1\n\n[scheme]");
+    assert_at(&e, 11, "output.sample_memory", "allowed: sample_memory_mb");
+}
+
+#[test]
 fn a_seed_beyond_64_bits_names_the_range() {
     let e = set("run.seed=18446744073709551616");
     assert!(e.to_string().contains("must be an integer in 0..="), "{e}");

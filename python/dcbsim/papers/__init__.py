@@ -18,6 +18,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 import dcbsim
+from dcbsim.paper_titles import TITLES
 from dcbsim.results import Result
 
 #: Where the paper scenarios live (in a source checkout).
@@ -106,17 +107,6 @@ def figures(paper: str) -> Callable[[Runs, str], list[str]]:
     figures = {"qcnt": qcnt_figures.figures, "smcc": smcc_figures.figures, "dsm": dsm.figures, "fqcn": fqcn_figures.figures, "dcc": dcc_figures.figures,
                "dctcp": dctcp.figures, "dcqcn": dcqcn.figures}
     return figures[paper]
-
-
-TITLES = {
-    "qcnt": "QCN-T: R. Shu, J. Zhang, F. Ren, C. Lin, \"Analysing Convergence of Quantized Congestion Notification in Data Center Ethernet\"",
-    "smcc": "SMCC: W. Jiang, F. Ren, R. Shu, C. Lin et al., \"Sliding Mode Congestion Control for Data Center Ethernet Networks\" (§3, §5)",
-    "dsm": "DSM: W. Cheng, W. Jiang, T. Zhang, B. Wang, K. Qian, F. Ren, \"Congestion Control in Converged Ethernet with Heterogeneous and Time-Varying Delays\" (Figs. 5, 6–10, §VI)",
-    "fqcn": "FQCN: Y. Zhang, N. Ansari, \"Fair Quantized Congestion Notification in Data Center Networks\" (§VI, Figs. 4, 5, 6, 7, 8)",
-    "dcc": "DCC: S. Fang, C. H. Foh, K. M. M. Aung, \"Differentiated Congestion Management of Data Traffic for Data Center Ethernet\" (§VI, Exps. 1–5)",
-    "dcqcn": "DCQCN: Y. Zhu et al., \"Congestion Control for Large-Scale RDMA Deployments\" (SIGCOMM 2015), §2 and §6",
-    "dctcp": "DCTCP: M. Alizadeh et al., \"Data Center TCP (DCTCP)\" (SIGCOMM 2010), with M. Alizadeh, A. Javanmard, B. Prabhakar, \"Analysis of DCTCP\" (SIGMETRICS 2011)",
-}
 
 
 def report(paper: str, outdir: str, quick: bool = False, figure_dir: str | None = None) -> str:

@@ -5,6 +5,7 @@ use super::Simulation;
 use crate::cc::{CpInit, RpInit};
 use crate::config::{Action, ConfigError, CpPlacement, FlowKind, NodeKind, PortRef, SimConfig, TimelineEntry};
 use crate::monitor::Sampler;
+use crate::samples::{FlowColumns, SampleLayout};
 use crate::fairshare::Paths;
 use crate::net::{Host, Port, Routes};
 use crate::rng::Rng;
@@ -225,6 +226,23 @@ fn monitored_ports(config: &SimConfig, w: &Wiring) -> Result<Vec<u32>, ConfigErr
     }
 }
 
+/// The columns of a sample: the monitored switch ports by index (each once), then
+/// per configured flow its series, with a window over a transport and α with DCTCP.
+fn sample_layout(config: &SimConfig, w: &Wiring) -> Result<SampleLayout, ConfigError> {
+    let mut ports: Vec<u32> = monitored_ports(config, w)?.into_iter().filter(|&p| !w.ports[p as usize].is_host).collect();
+    ports.sort_unstable();
+    ports.dedup();
+    let flows = config
+        .flows
+        .iter()
+        .map(|f| FlowColumns {
+            cwnd: f.transport != crate::transport::Transport::None,
+            alpha: f.transport == crate::transport::Transport::Dctcp,
+        })
+        .collect();
+    Ok(SampleLayout { ports, flows })
+}
+
 /// The ON-OFF and Poisson sources of the configured flows, each with its own stream
 /// `source:<flow name>`, and for each configured flow the index of its source.
 fn dynamic_sources(config: &SimConfig, flows: &[Flow], seed: u64) -> (Vec<Source>, Vec<Option<u32>>) {
@@ -339,7 +357,7 @@ impl Simulation {
         let (sources, source_of) = dynamic_sources(&config, &flows, seed);
         let interval = config.monitor.sample_interval;
         let samples = (config.duration.0 / interval.0) as usize;
-        let sampler = Sampler::new(interval, monitored_ports(&config, &w)?, config.flows.len(), samples);
+        let sampler = Sampler::new(interval, sample_layout(&config, &w)?, samples);
         let mut queue = EventQueue::new();
         for (entry, e) in timeline.iter().enumerate() {
             queue.push(e.at, Event::Timeline { entry: entry as u32 });

@@ -19,14 +19,15 @@ impl Simulation {
         counts
     }
 
-    fn port_report(&self, p: usize, series: Vec<u64>) -> PortReport {
+    fn port_report(&self, p: usize, series: Option<Vec<u64>>, sampled: bool) -> PortReport {
         let port = &self.ports[p];
         let busy_past_end = port.busy_until.saturating_sub(self.now);
         PortReport {
             name: self.port_names[p].clone(),
             capacity_bps: port.rate.0,
             buffer_bytes: port.buffer,
-            queue_bytes: series,
+            monitored: sampled && series.is_some(),
+            queue_bytes: series.unwrap_or_default(),
             stats: port.monitor.stats(self.now, port.queued_bytes, busy_past_end),
             tx_frames: port.tx_frames,
             tx_bytes: port.tx_bytes,
@@ -107,16 +108,32 @@ impl Simulation {
         path.unwrap_or_default().iter().map(|&p| self.port_names[p as usize].clone()).collect()
     }
 
+    /// Hands every chunk of samples to `sink` instead of keeping them in memory (call
+    /// it before running): the report's sampled series are then empty.
+    pub fn stream_samples(&mut self, sink: Box<dyn crate::samples::SampleSink>) {
+        self.sampler.stream_to(sink);
+    }
+
+    /// The columns of a sample row and the rows per chunk a sink gets.
+    pub fn sample_layout(&self) -> (&crate::samples::SampleLayout, usize) {
+        (self.sampler.layout(), self.sampler.chunk_rows())
+    }
+
     /// Stops here and reports.
     pub fn finish(mut self) -> RunReport {
         let in_network = self.in_network();
+        let streamed = self.sampler.streams();
+        let sampled = !self.sampler.times.is_empty();
+        let mut columns = self.sampler.take_series().into_iter();
+        let layout = self.sampler.layout().clone();
         let mut series: Vec<Option<Vec<u64>>> = vec![None; self.ports.len()];
-        for (p, s) in std::mem::take(&mut self.sampler.ports) {
-            series[p as usize] = Some(s);
+        for &p in &layout.ports {
+            let queue = columns.next().unwrap_or_default();
+            series[p as usize] = Some(queue.into_iter().map(|q| q as u64).collect());
         }
         let ports = (0..self.ports.len())
             .filter(|&p| !self.ports[p].is_host)
-            .map(|p| self.port_report(p, series[p].take().unwrap_or_default()))
+            .map(|p| self.port_report(p, series[p].take(), sampled))
             .collect();
         let mut paths: Vec<Vec<String>> = (0..self.config.flows.len()).map(|i| self.path_names(i)).collect();
         let ideal: Vec<Option<Time>> = (0..self.config.flows.len()).map(|i| self.ideal_completion(i)).collect();
@@ -124,7 +141,18 @@ impl Simulation {
         let arrivals = self.arrival_reports(&in_network);
         let classes = self.class_reports();
         let mut sources: Vec<_> = self.source_of.iter().map(|s| s.map(|s| self.sources[s as usize].report())).collect();
-        let mut flow_series: Vec<[Vec<f64>; 4]> = (0..self.config.flows.len()).map(|i| self.sampler.take_flow(i)).collect();
+        let mut flow_series: Vec<[Vec<f64>; 6]> = layout
+            .flows
+            .iter()
+            .map(|f| {
+                let mut next = || columns.next().unwrap_or_default();
+                let four = [next(), next(), next(), next()];
+                let cwnd = if f.cwnd { next() } else { Vec::new() };
+                let alpha = if f.alpha { next() } else { Vec::new() };
+                let [rate, throughput, send, fair] = four;
+                [rate, throughput, send, fair, cwnd, alpha]
+            })
+            .collect();
         let flows = self
             .flows
             .iter()
@@ -149,8 +177,8 @@ impl Simulation {
                 transport: self.config.flows[i].transport.name(),
                 retransmits: self.conns.get(f.conn as usize).map_or(0, |c| c.sender.retransmits),
                 timeouts: self.conns.get(f.conn as usize).map_or(0, |c| c.sender.timeouts),
-                cwnd_segments: std::mem::take(&mut self.sampler.cwnd[i]),
-                alpha: std::mem::take(&mut self.sampler.alpha[i]),
+                cwnd_segments: std::mem::take(&mut flow_series[i][4]),
+                alpha: std::mem::take(&mut flow_series[i][5]),
                 rate_bps: std::mem::take(&mut flow_series[i][0]),
                 throughput_bps: std::mem::take(&mut flow_series[i][1]),
                 send_bps: std::mem::take(&mut flow_series[i][2]),
@@ -164,6 +192,7 @@ impl Simulation {
             .collect();
         RunReport {
             sample_times: std::mem::take(&mut self.sampler.times),
+            streamed_samples: streamed,
             ports,
             flows,
             arrivals,

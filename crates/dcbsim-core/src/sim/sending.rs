@@ -222,10 +222,9 @@ impl Simulation {
 
     /// Takes the periodic sample and schedules the next one.
     pub(super) fn sample(&mut self) {
-        self.sampler.times.push(self.now);
-        for (port, series) in self.sampler.ports.iter_mut() {
-            series.push(self.ports[*port as usize].queued_bytes);
-        }
+        self.sampler.begin(self.now);
+        let ports = &self.ports;
+        self.sampler.record_ports(|p| ports[p as usize].queued_bytes);
         self.take_fair_shares();
         for i in 0..self.config.flows.len() {
             let fair = self.fair_share_taken(i);
@@ -237,12 +236,13 @@ impl Simulation {
             s.record_flow(i, rate, flow.counters.delivered_bytes, flow.counters.sent_bytes, fair);
             if flow.conn != NO_CONN {
                 let sender = &self.conns[flow.conn as usize].sender;
-                s.cwnd[i].push(sender.cwnd());
+                s.record(sender.cwnd());
                 if self.conns[flow.conn as usize].ect {
-                    s.alpha[i].push(sender.alpha());
+                    s.record(sender.alpha());
                 }
             }
         }
+        self.sampler.end();
         let next = Time(self.sampler.interval.0 * (self.sampler.times.len() as u64 + 1));
         if next <= self.config.duration {
             self.queue.push(next, Event::Sample);

@@ -1,0 +1,283 @@
+//! Periodic samples: the queue of each monitored port, and per flow its rate, its
+//! throughput and sending throughput over the interval, its fair share (and over a
+//! transport its window and DCTCP's α).
+//!
+//! A sample appends one row of values to a chunk buffer; a full chunk goes either to
+//! memory (one series per column, handed over by the report) or to a [`SampleSink`]
+//! that takes it away (to disk), so that a run streaming its samples holds one chunk
+//! of them whatever its length.
+
+use crate::units::Time;
+
+/// Values (rows × columns) a chunk holds before it goes to its store: 512 KiB, or
+/// [`MIN_CHUNK_ROWS`] rows of a wider sample.
+pub const CHUNK_VALUES: usize = 64 * 1024;
+
+/// Rows a chunk holds at least, so that moving a chunk column by column costs little
+/// per value however many columns a row has.
+pub const MIN_CHUNK_ROWS: usize = 16;
+
+/// Where full chunks of sample rows go when a run streams its samples.
+///
+/// It is called once per chunk (not per sample), and once more at the end of the run
+/// with the rows left.
+pub trait SampleSink: Send {
+    /// Takes the rows of samples `first..first + times.len()`: row `s` holds
+    /// `values[s * columns..(s + 1) * columns]`, in the order of the run's
+    /// [`SampleLayout::columns`].
+    fn take(&mut self, first: u64, times: &[Time], values: &[f64]);
+}
+
+/// Which series one flow's samples hold beside its rate, throughput, sending
+/// throughput and fair share.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FlowColumns {
+    /// Its transport's congestion window, segments.
+    pub cwnd: bool,
+    /// DCTCP's α.
+    pub alpha: bool,
+}
+
+impl FlowColumns {
+    /// Number of columns of the flow.
+    pub fn count(self) -> usize {
+        4 + self.cwnd as usize + self.alpha as usize
+    }
+}
+
+/// The columns of a sample row: the monitored switch ports' queues (by port index),
+/// then per configured flow `rate, throughput, send, fair share[, cwnd[, alpha]]`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SampleLayout {
+    /// Monitored ports, by index, each once.
+    pub ports: Vec<u32>,
+    /// Per configured flow, its optional series.
+    pub flows: Vec<FlowColumns>,
+}
+
+impl SampleLayout {
+    /// Number of values per row.
+    pub fn columns(&self) -> usize {
+        self.ports.len() + self.flows.iter().map(|f| f.count()).sum::<usize>()
+    }
+}
+
+/// Where the rows go once a chunk is full.
+enum Store {
+    /// One series per column, in memory (made at the first chunk, each sized for the
+    /// samples expected).
+    Memory(Vec<Vec<f64>>, usize),
+    /// Handed to a sink, which takes them away.
+    Sink(Box<dyn SampleSink>),
+}
+
+/// The periodic samples of a run.
+pub struct Sampler {
+    /// Sampling period.
+    pub interval: Time,
+    /// Sample times so far (8 bytes per sample, whatever the number of series).
+    pub times: Vec<Time>,
+    layout: SampleLayout,
+    /// Values per row.
+    columns: usize,
+    /// Rows per chunk.
+    chunk_rows: usize,
+    /// The rows of the chunk being filled, row-major.
+    staged: Vec<f64>,
+    /// Index of the chunk's first sample.
+    staged_from: usize,
+    store: Store,
+    per_second: f64,
+    last_delivered: Vec<u64>,
+    last_sent: Vec<u64>,
+}
+
+impl std::fmt::Debug for Sampler {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Sampler").field("interval", &self.interval).field("samples", &self.times.len()).finish()
+    }
+}
+
+impl Sampler {
+    /// A sampler with the given columns, expecting `samples` samples, keeping them in
+    /// memory until [`Sampler::stream_to`] gives it a sink.
+    pub fn new(interval: Time, layout: SampleLayout, samples: usize) -> Sampler {
+        let columns = layout.columns();
+        let chunk_rows = (CHUNK_VALUES / columns.max(1)).max(MIN_CHUNK_ROWS);
+        let flows = layout.flows.len();
+        Sampler {
+            interval,
+            times: Vec::with_capacity(samples),
+            columns,
+            chunk_rows,
+            staged: Vec::with_capacity(chunk_rows.min(samples) * columns),
+            staged_from: 0,
+            store: Store::Memory(Vec::new(), samples),
+            per_second: 8.0 / interval.as_secs_f64(),
+            last_delivered: vec![0; flows],
+            last_sent: vec![0; flows],
+            layout,
+        }
+    }
+
+    /// Hands every later chunk to `sink` instead of keeping it (call it before the
+    /// first sample); the chunk buffer is sized for a full chunk.
+    pub fn stream_to(&mut self, sink: Box<dyn SampleSink>) {
+        debug_assert!(self.times.is_empty());
+        self.store = Store::Sink(sink);
+        self.staged = Vec::with_capacity(self.chunk_rows * self.columns);
+    }
+
+    /// Whether the samples go to a sink.
+    pub fn streams(&self) -> bool {
+        matches!(self.store, Store::Sink(_))
+    }
+
+    /// The columns of a row.
+    pub fn layout(&self) -> &SampleLayout {
+        &self.layout
+    }
+
+    /// Rows per chunk.
+    pub fn chunk_rows(&self) -> usize {
+        self.chunk_rows
+    }
+
+    /// Starts the sample at `now`: its row follows, value by value in column order.
+    #[inline]
+    pub fn begin(&mut self, now: Time) {
+        self.times.push(now);
+    }
+
+    /// Records the queue of each monitored port, `queued(port)` bytes.
+    #[inline]
+    pub fn record_ports(&mut self, queued: impl Fn(u32) -> u64) {
+        for &p in &self.layout.ports {
+            self.staged.push(queued(p) as f64);
+        }
+    }
+
+    /// Records one flow's rate, its throughput and sending throughput since the last
+    /// sample (from its counters), and its mean fair share over the interval.
+    #[inline]
+    pub fn record_flow(&mut self, flow: usize, rate: f64, delivered: u64, sent: u64, fair: f64) {
+        let throughput = (delivered - self.last_delivered[flow]) as f64 * self.per_second;
+        let send = (sent - self.last_sent[flow]) as f64 * self.per_second;
+        self.staged.extend_from_slice(&[rate, throughput, send, fair]);
+        self.last_delivered[flow] = delivered;
+        self.last_sent[flow] = sent;
+    }
+
+    /// Records one more value of the row (a window, an α).
+    #[inline]
+    pub fn record(&mut self, value: f64) {
+        self.staged.push(value);
+    }
+
+    /// Ends the sample's row; a full chunk goes to its store.
+    #[inline]
+    pub fn end(&mut self) {
+        debug_assert_eq!(self.staged.len() % self.columns.max(1), 0);
+        if self.staged.len() >= self.chunk_rows * self.columns {
+            self.flush();
+        }
+    }
+
+    /// Moves the staged rows to the store: column by column into memory, or to the sink.
+    #[inline(never)]
+    pub fn flush(&mut self) {
+        match &mut self.store {
+            Store::Memory(series, expected) => {
+                if series.is_empty() {
+                    *series = (0..self.columns).map(|_| Vec::with_capacity(*expected)).collect();
+                }
+                let staged = &self.staged;
+                for (c, s) in series.iter_mut().enumerate() {
+                    s.extend(staged.chunks_exact(self.columns).map(|row| row[c]));
+                }
+            }
+            Store::Sink(_) if self.times.len() == self.staged_from => {}
+            Store::Sink(sink) => sink.take(self.staged_from as u64, &self.times[self.staged_from..], &self.staged),
+        }
+        self.staged.clear();
+        self.staged_from = self.times.len();
+    }
+
+    /// Hands over every column's series (empty when the samples went to a sink).
+    pub fn take_series(&mut self) -> Vec<Vec<f64>> {
+        self.flush();
+        match &mut self.store {
+            Store::Memory(series, _) if series.len() == self.columns => std::mem::take(series),
+            Store::Memory(..) => vec![Vec::new(); self.columns],
+            Store::Sink(_) => vec![Vec::new(); self.columns],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::{Arc, Mutex};
+
+    /// Each chunk a sink was given: its first sample, rows and values.
+    type Kept = Arc<Mutex<Vec<(u64, usize, Vec<f64>)>>>;
+
+    /// A sink keeping what it was given, to compare with the memory store.
+    struct Keep(Kept);
+
+    impl SampleSink for Keep {
+        fn take(&mut self, first: u64, times: &[Time], values: &[f64]) {
+            self.0.lock().unwrap().push((first, times.len(), values.to_vec()));
+        }
+    }
+
+    fn layout() -> SampleLayout {
+        SampleLayout { ports: vec![3], flows: vec![FlowColumns::default(), FlowColumns { cwnd: true, alpha: false }] }
+    }
+
+    fn sample(s: &mut Sampler, k: u64) {
+        s.begin(Time(k * 1000));
+        s.record_ports(|p| p as u64 * k);
+        s.record_flow(0, 1.0, 100 * k, 200 * k, 5.0);
+        s.record_flow(1, 2.0, 10 * k, 20 * k, 6.0);
+        s.record(k as f64);
+        s.end();
+    }
+
+    #[test]
+    fn memory_store_gives_each_column_its_series() {
+        let mut s = Sampler::new(Time(1_000_000_000_000), layout(), 3);
+        for k in 1..=3 {
+            sample(&mut s, k);
+        }
+        let series = s.take_series();
+        assert_eq!(series.len(), 10);
+        assert_eq!(series[0], vec![3.0, 6.0, 9.0]);
+        assert_eq!(series[2], vec![800.0, 800.0, 800.0]);
+        assert_eq!(series[9], vec![1.0, 2.0, 3.0]);
+    }
+
+    #[test]
+    fn a_sink_gets_full_chunks_then_the_rest_and_the_same_rows() {
+        let mut memory = Sampler::new(Time(1000), layout(), 0);
+        let kept = Arc::new(Mutex::new(Vec::new()));
+        let mut streamed = Sampler::new(Time(1000), layout(), 0);
+        streamed.stream_to(Box::new(Keep(kept.clone())));
+        let n = streamed.chunk_rows() as u64 * 2 + 5;
+        for k in 1..=n {
+            sample(&mut memory, k);
+            sample(&mut streamed, k);
+        }
+        assert!(streamed.take_series().iter().all(Vec::is_empty));
+        let memory = memory.take_series();
+        let kept = kept.lock().unwrap();
+        let sizes: Vec<(u64, usize)> = kept.iter().map(|(f, r, _)| (*f, *r)).collect();
+        let rows = streamed.chunk_rows();
+        assert_eq!(sizes, vec![(0, rows), (rows as u64, rows), (2 * rows as u64, 5)]);
+        let all: Vec<f64> = kept.iter().flat_map(|(_, _, v)| v.iter().copied()).collect();
+        for (c, series) in memory.iter().enumerate() {
+            let column: Vec<f64> = all[c..].iter().step_by(10).copied().collect();
+            assert_eq!(&column, series);
+        }
+    }
+}

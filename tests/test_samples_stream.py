@@ -1,0 +1,135 @@
+"""Samples streamed to disk: the same tables as in memory, and nothing left behind."""
+
+from __future__ import annotations
+
+import gc
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pyarrow.parquet as pq
+import pytest
+
+import dcbsim
+from dcbsim import cli
+from conftest import SCENARIOS
+
+TINY = ["output.sample_memory_mb=0.001"]
+SAMPLED = ("rate_bps", "throughput_bps", "send_bps", "fair_share_bps", "cwnd_segments", "alpha")
+
+
+def _summary(result: dcbsim.Result) -> str:
+    summary = result.summary
+    for key in ("wall_s", "sim_speed"):
+        summary.pop(key)
+    return json.dumps(summary, sort_keys=True, default=str)
+
+
+@pytest.mark.parametrize("name", ["quickstart.toml", "dctcp_incast.toml"])
+def test_a_tiny_budget_gives_the_tables_of_a_run_in_memory(tmp_path: Path, name: str) -> None:
+    path = SCENARIOS / "examples" / name
+    memory = dcbsim.run(dcbsim.load(path))
+    streamed = dcbsim.run(dcbsim.load(path, TINY), samples_dir=tmp_path)
+    assert not memory.streamed and streamed.streamed
+    assert streamed.to_polars().equals(memory.to_polars())
+    assert streamed.to_pandas().equals(memory.to_pandas())
+    assert _summary(streamed) == _summary(memory)
+    for name, flow in memory.flows.items():
+        for metric in SAMPLED:
+            assert np.array_equal(getattr(streamed.flows[name], metric), getattr(flow, metric)), (name, metric)
+    for name, port in memory.ports.items():
+        assert port.monitored == streamed.ports[name].monitored
+        assert np.array_equal(streamed.ports[name].queue_bytes, port.queue_bytes)
+    memory.write_parquet(str(tmp_path / "memory.parquet"))
+    streamed.write_parquet(str(tmp_path / "streamed.parquet"))
+    assert pq.ParquetFile(tmp_path / "streamed.parquet").metadata.num_row_groups > 1
+    assert pq.read_table(tmp_path / "streamed.parquet").equals(pq.read_table(tmp_path / "memory.parquet"))
+
+
+def test_a_streamed_result_keeps_its_folder_while_it_lives(tmp_path: Path) -> None:
+    result = dcbsim.run(dcbsim.load(SCENARIOS / "examples" / "quickstart.toml", TINY), samples_dir=tmp_path)
+    (folder,) = os.listdir(tmp_path)
+    assert os.listdir(tmp_path / folder) == ["results.parquet"], "the spill file is gone once converted"
+    assert result.flows
+    del result
+    gc.collect()
+    assert os.listdir(tmp_path) == []
+
+
+def test_an_interrupted_streamed_run_leaves_nothing(tmp_path: Path) -> None:
+    def stop(fraction: float) -> None:
+        if fraction > 0.3:
+            raise KeyboardInterrupt
+
+    scenario = dcbsim.load(SCENARIOS / "examples" / "quickstart.toml", TINY + ["run.sample_interval_us=10"])
+    with pytest.raises(KeyboardInterrupt):
+        dcbsim.run(scenario, progress=stop, samples_dir=tmp_path)
+    assert os.listdir(tmp_path) == []
+
+
+def test_a_killed_streaming_run_leaves_no_results_and_the_next_run_cleans_up(tmp_path: Path, small_text: str) -> None:
+    scenario = tmp_path / "small.toml"
+    scenario.write_text(small_text)
+    out = tmp_path / "out"
+    long_run = ["--set", "run.duration_ms=1e5", "--set", "run.sample_interval_us=10", "--set", TINY[0]]
+    proc = subprocess.Popen([sys.executable, "-m", "dcbsim.cli", "run", str(scenario), "--out", str(out), *long_run],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 30
+    spilled: list[Path] = []
+    while not spilled and time.monotonic() < deadline:
+        time.sleep(0.1)
+        spilled = [p for p in tmp_path.rglob("samples.spill") if p.stat().st_size > 100_000]
+    proc.kill()
+    proc.communicate(timeout=30)
+    assert spilled, "the samples stream to a file while the run goes"
+    assert not out.exists() and not list(tmp_path.rglob("results.parquet"))
+    assert cli.main(["run", str(scenario), "--out", str(out), "--no-plots", "--set", TINY[0]]) == 0
+    assert pl.read_parquet(out / "results.parquet").height > 0
+    assert not [n for n in os.listdir(tmp_path) if n.startswith(".")], "the killed run's stage is removed"
+
+
+def test_the_budget_must_be_a_positive_number(tmp_path: Path) -> None:
+    path = SCENARIOS / "examples" / "quickstart.toml"
+    with pytest.raises(dcbsim.ScenarioError, match=r"output\.sample_memory_mb"):
+        dcbsim.load(path, ["output.sample_memory_mb=0"])
+    with pytest.raises(dcbsim.ScenarioError, match=r"output\.sample_memory"):
+        dcbsim.load(path, ["output.sample_memory=1"])
+    done = subprocess.run([sys.executable, "-m", "dcbsim.cli", "validate", str(path), "--set", "output.sample_memory_mb=-1"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_a_streamed_run_counts_its_budget_not_its_samples_in_the_estimate() -> None:
+    path = SCENARIOS / "examples" / "quickstart.toml"
+    long = ["run.duration_ms=20000", "run.sample_interval_us=1"]
+    with pytest.raises(dcbsim.ScenarioError, match="samples"):
+        dcbsim.load(path, long + ["output.sample_memory_mb=1e6"], max_memory_gb=1)
+    scenario = dcbsim.load(path, long, max_memory_gb=1)
+    assert scenario.streams_samples and scenario.estimate[0] < 0.3e9
+
+
+def test_import_dcbsim_loads_no_numpy() -> None:
+    code = "import sys, dcbsim; dcbsim.load(sys.argv[1]); print([m for m in sys.modules if m.startswith('numpy.')])"
+    done = subprocess.run([sys.executable, "-c", code, str(SCENARIOS / "examples" / "quickstart.toml")],
+                          capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "[]", done.stderr
+
+
+def test_a_full_disk_while_streaming_is_one_line_and_leaves_nothing(tmp_path: Path, monkeypatch) -> None:
+    from dcbsim import parquet
+
+    def full(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(parquet, "write_groups", full)
+    out = tmp_path / "out"
+    quickstart = str(SCENARIOS / "examples" / "quickstart.toml")
+    assert cli.main(["run", quickstart, "--out", str(out), "--set", TINY[0], "--no-plots"]) == 1
+    assert not out.exists()
+    assert list(tmp_path.iterdir()) == []
