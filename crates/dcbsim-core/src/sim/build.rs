@@ -382,6 +382,7 @@ impl Simulation {
             seed,
             config,
         };
+        sim.set_departure_timing(true);
         sim.start_transports();
         sim.start_arrivals();
         Ok(sim)

@@ -14,6 +14,7 @@ mod report;
 mod shared_buffer;
 mod transport;
 mod sources;
+mod timing;
 mod trace;
 
 use crate::cc::{Arrival, Notify};
@@ -159,6 +160,10 @@ impl Simulation {
     }
 
     fn on_link_arrival(&mut self, port: u32) {
+        if !self.traces.is_empty() && self.ports[port as usize].timed {
+            // A traced port records its frames as they start: before one leaves the link.
+            self.catch_up_traced(port, self.now);
+        }
         let link = &mut self.ports[port as usize];
         let (_, pkt) = link.link.pop_front().expect("arrival on an empty link");
         if let Some(&(next, _)) = link.link.front() {
@@ -191,6 +196,9 @@ impl Simulation {
                 None => return,
             },
         };
+        if self.ports[out as usize].timed {
+            self.catch_up_port(out, now);
+        }
         let port = &mut self.ports[out as usize];
         if pkt.is_data() && port.cp.as_mut().is_some_and(|cp| cp.drops(port.queued_bytes, pkt.priority)) {
             port.drop_by_policy(pkt.bytes);
@@ -201,9 +209,20 @@ impl Simulation {
             return;
         }
         port.mark(&mut pkt);
-        let admission = if port.in_pfc { port.admit(now, pkt, ingress, lossless) } else { port.admit_plain(now, pkt) };
+        let admission = if port.in_pfc {
+            port.admit(now, pkt, ingress, lossless)
+        } else if port.timed {
+            port.admit_timed(now, pkt)
+        } else {
+            port.admit_plain(now, pkt)
+        };
         match admission {
             Admission::SendNow => self.transmit(out, pkt),
+            Admission::Departs { arrival, was_empty } => {
+                if was_empty {
+                    self.queue.push(arrival, Event::LinkArrival { port: out });
+                }
+            }
             Admission::Queued => {
                 if !port.free_pending {
                     port.free_pending = true;
@@ -272,7 +291,7 @@ impl Simulation {
     #[inline]
     fn transmit(&mut self, out: u32, pkt: Packet) {
         if !self.traces.is_empty() {
-            self.trace_frame(out, &pkt);
+            self.trace_frame(out, &pkt, self.now);
         }
         let (arrival, was_empty) = self.ports[out as usize].transmit(self.now, pkt);
         if was_empty {

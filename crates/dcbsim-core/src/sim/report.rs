@@ -21,7 +21,7 @@ impl Simulation {
 
     fn port_report(&self, p: usize, series: Vec<u64>) -> PortReport {
         let port = &self.ports[p];
-        let busy_past_end = port.busy_until.saturating_sub(self.now);
+        let busy_past_end = port.started_until().saturating_sub(self.now);
         PortReport {
             name: self.port_names[p].clone(),
             capacity_bps: port.rate.0,
@@ -34,7 +34,7 @@ impl Simulation {
             dropped_bytes: port.dropped_bytes,
             notifications: port.notifications,
             ecn_marks: port.ecn_marks,
-            queued_frames: port.queued().count() as u64,
+            queued_frames: port.queued_count() as u64,
         }
     }
 
@@ -109,6 +109,7 @@ impl Simulation {
 
     /// Stops here and reports.
     pub fn finish(mut self) -> RunReport {
+        self.catch_up_ports();
         let in_network = self.in_network();
         let mut series: Vec<Option<Vec<u64>>> = vec![None; self.ports.len()];
         for (p, s) in std::mem::take(&mut self.sampler.ports) {

@@ -181,6 +181,7 @@ impl Simulation {
         match self.timeline[entry].action.clone() {
             Action::PortRate { port, rate } => {
                 if let Some(p) = self.port_of(port) {
+                    self.untime_port(p);
                     self.ports[p as usize].rate = rate;
                 }
             }
@@ -223,8 +224,13 @@ impl Simulation {
     /// Takes the periodic sample and schedules the next one.
     pub(super) fn sample(&mut self) {
         self.sampler.times.push(self.now);
-        for (port, series) in self.sampler.ports.iter_mut() {
-            series.push(self.ports[*port as usize].queued_bytes);
+        for i in 0..self.sampler.ports.len() {
+            let port = self.sampler.ports[i].0;
+            if self.ports[port as usize].timed {
+                self.catch_up_port(port, self.now);
+            }
+            let queued = self.ports[port as usize].queued_bytes;
+            self.sampler.ports[i].1.push(queued);
         }
         self.take_fair_shares();
         for i in 0..self.config.flows.len() {
