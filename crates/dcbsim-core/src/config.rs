@@ -343,6 +343,10 @@ pub struct SimConfig {
     pub ets: crate::net::EtsSpec,
     /// ECMP or lowest-port routing.
     pub routing: RoutingSpec,
+    /// Whether FIFO switch ports are departure-timed (on by default): the same
+    /// results with fewer events, except that simultaneous events may be ordered
+    /// differently (see `net/timed.rs`).
+    pub departure_timing: bool,
     /// Simulated duration of the run.
     pub duration: Time,
 }
@@ -366,6 +370,7 @@ impl SimConfig {
             pfc: crate::net::PfcSpec::default(),
             ets: crate::net::EtsSpec::default(),
             routing: RoutingSpec::default(),
+            departure_timing: true,
             duration,
         }
     }

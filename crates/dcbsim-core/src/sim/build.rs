@@ -382,7 +382,7 @@ impl Simulation {
             seed,
             config,
         };
-        sim.set_departure_timing(true);
+        sim.set_departure_timing(sim.config.departure_timing);
         sim.start_transports();
         sim.start_arrivals();
         Ok(sim)
