@@ -214,6 +214,9 @@ pub struct IncastSpec {
     pub blocks: Option<u32>,
     /// When the first request goes out.
     pub start: Time,
+    /// Each server answers a request after a delay drawn uniformly from
+    /// `[0, response_jitter)` (stream `incast`); zero: all answer at once.
+    pub response_jitter: Time,
 }
 
 /// A change applied at a given time during the run.

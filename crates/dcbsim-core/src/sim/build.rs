@@ -412,6 +412,8 @@ impl Simulation {
             started: Time::ZERO,
             timeouts_before: 0,
             blocks: Vec::new(),
+            jitter: app.response_jitter,
+            rng: crate::rng::Rng::stream(self.seed, "incast"),
         });
         let id = self.incast_source_id();
         self.queue.push(app.start, Event::Source { source: id, generation: 0 });
