@@ -45,7 +45,7 @@ src = ["s0", "s1"]
 dst = "r0"
 kind = "constant"
 rate_gbps = 3.5
-frame_bytes = 1000
+frame_bytes = 1001
 jitter = 0.2
 [[flows]]
 src = ["s2", "s3"]
@@ -76,3 +76,15 @@ fn a_congestion_point_reading_the_queue_is_unchanged() {
         assert_same(&text);
     }
 }
+
+#[test]
+fn marked_frames_and_finite_flows_still_reach_their_hosts_on_time() {
+    let shared = DUMBBELL.replace("rate_gbps = 3.5", "rate_gbps = 2.3").replace("rate_gbps = 3.0", "rate_gbps = 2.1");
+    let text = format!(
+        "{shared}\n[transport]\necn_k_kb = 20.0\n[[flows]]\nsrc = \"s0\"\ndst = \"r0\"\nkind = \"finite\"\nsize_kb = 300.0\nframe_bytes = 1203\nstart_ms = 3.3\ntransport = \"dctcp\"\n"
+    );
+    let report = run(&text, true);
+    assert!(report.flows.last().unwrap().completion_time.is_some());
+    assert_same(&text);
+}
+

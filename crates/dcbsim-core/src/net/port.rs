@@ -91,6 +91,13 @@ pub struct Port {
     /// Whether the port is departure-timed (see `timed.rs`): each frame's start is
     /// fixed when it is admitted, so the port needs no event of its own.
     pub timed: bool,
+    /// Whether frames that need nothing at their arrival but counting are delivered
+    /// without an event of their own (see `sim/delivery.rs`; ports facing a host).
+    pub quiet_delivery: bool,
+    /// Under quiet delivery: frames on the link that need their arrival event.
+    pub loud_on_link: u32,
+    /// Under quiet delivery: when the pending arrival event fires ([`Time::NEVER`]: none).
+    pub arrival_due: Time,
     /// Whether the port takes part in PFC (it may be paused, send PAUSEs or account
     /// ingress bytes): it then frees through the PFC path.
     pub in_pfc: bool,
@@ -157,6 +164,9 @@ impl Port {
             busy_until: Time::ZERO,
             free_pending: false,
             timed: false,
+            quiet_delivery: false,
+            loud_on_link: 0,
+            arrival_due: Time::NEVER,
             waiting: VecDeque::new(),
             link: VecDeque::new(),
             cp: None,

@@ -375,6 +375,7 @@ impl Simulation {
             pfc_mtu: super::pfc::frame_limit(&config),
             traces: Vec::new(),
             trace_of: Vec::new(),
+            quiet_ports: Vec::new(),
             shared,
             now: crate::units::Time::ZERO,
             events: 0,

@@ -7,6 +7,7 @@
 mod arrivals;
 mod build;
 mod dcqcn;
+mod delivery;
 mod fair;
 mod incast;
 mod pfc;
@@ -72,6 +73,8 @@ pub struct Simulation {
     traces: Vec<crate::trace::PortTrace>,
     /// Per port, the index of its trace in `traces` (empty until one is asked for).
     trace_of: Vec<u32>,
+    /// The ports that deliver quietly (see `delivery.rs`).
+    quiet_ports: Vec<u32>,
     now: Time,
     events: u64,
     wall_seconds: f64,
@@ -164,6 +167,10 @@ impl Simulation {
             // A traced port records its frames as they start: before one leaves the link.
             self.catch_up_traced(port, self.now);
         }
+        if self.ports[port as usize].quiet_delivery {
+            self.on_quiet_arrival(port);
+            return;
+        }
         let link = &mut self.ports[port as usize];
         let (_, pkt) = link.link.pop_front().expect("arrival on an empty link");
         if let Some(&(next, _)) = link.link.front() {
@@ -218,11 +225,7 @@ impl Simulation {
         };
         match admission {
             Admission::SendNow => self.transmit(out, pkt),
-            Admission::Departs { arrival, was_empty } => {
-                if was_empty {
-                    self.queue.push(arrival, Event::LinkArrival { port: out });
-                }
-            }
+            Admission::Departs { arrival, was_empty } => self.on_link_push(out, &pkt, arrival, was_empty),
             Admission::Queued => {
                 if !port.free_pending {
                     port.free_pending = true;
@@ -294,9 +297,7 @@ impl Simulation {
             self.trace_frame(out, &pkt, self.now);
         }
         let (arrival, was_empty) = self.ports[out as usize].transmit(self.now, pkt);
-        if was_empty {
-            self.queue.push(arrival, Event::LinkArrival { port: out });
-        }
+        self.on_link_push(out, &pkt, arrival, was_empty);
     }
 
     fn on_port_free(&mut self, out: u32) {

@@ -233,6 +233,7 @@ impl Simulation {
             self.sampler.ports[i].1.push(queued);
         }
         self.take_fair_shares();
+        self.deliver_quiet(self.now);
         for i in 0..self.config.flows.len() {
             let fair = self.fair_share_taken(i);
             let flow = &self.flows[i];
