@@ -214,6 +214,9 @@ pub struct IncastSpec {
     pub blocks: Option<u32>,
     /// When the first request goes out.
     pub start: Time,
+    /// Each server answers a request after a delay drawn uniformly from
+    /// `[0, response_jitter)` (stream `incast`); zero: all answer at once.
+    pub response_jitter: Time,
 }
 
 /// A change applied at a given time during the run.
@@ -343,6 +346,10 @@ pub struct SimConfig {
     pub ets: crate::net::EtsSpec,
     /// ECMP or lowest-port routing.
     pub routing: RoutingSpec,
+    /// Whether FIFO switch ports are departure-timed (on by default): the same
+    /// results with fewer events, except that simultaneous events may be ordered
+    /// differently (see `net/timed.rs`).
+    pub departure_timing: bool,
     /// Simulated duration of the run.
     pub duration: Time,
 }
@@ -366,6 +373,7 @@ impl SimConfig {
             pfc: crate::net::PfcSpec::default(),
             ets: crate::net::EtsSpec::default(),
             routing: RoutingSpec::default(),
+            departure_timing: true,
             duration,
         }
     }

@@ -135,7 +135,7 @@ fn incast_blocks_complete_in_turn() {
     for i in 0..4 {
         cfg.flows.push(flow(i, FlowKind::Greedy, Transport::Tcp));
     }
-    cfg.incast = Some(IncastSpec { flows: vec![0, 1, 2, 3], sru: 32_000, blocks: Some(5), start: Time::ZERO });
+    cfg.incast = Some(IncastSpec { flows: vec![0, 1, 2, 3], sru: 32_000, blocks: Some(5), start: Time::ZERO, response_jitter: Time::ZERO });
     let r = run(cfg);
     let app = r.incast.expect("an incast report");
     assert_eq!(app.blocks.len(), 5);
@@ -147,6 +147,26 @@ fn incast_blocks_complete_in_turn() {
     }
     let goodput = app.goodput_bps();
     assert!(goodput > 0.5e9 && goodput < 1e9, "goodput {goodput}");
+}
+
+/// Jittered answers: each block still has every SRU, starts no earlier, and the
+/// servers' first frames of a block no longer leave together.
+#[test]
+fn incast_answers_spread_over_the_jitter() {
+    let make = |jitter: Time| {
+        let mut cfg = star(4, Rate::from_gbps(1), Time::from_us(25), Bytes::from_kb(256), Time::from_ms(100));
+        for i in 0..4 {
+            cfg.flows.push(flow(i, FlowKind::Greedy, Transport::Tcp));
+        }
+        cfg.incast = Some(IncastSpec { flows: vec![0, 1, 2, 3], sru: 32_000, blocks: Some(5), start: Time::ZERO, response_jitter: jitter });
+        run(cfg)
+    };
+    let (together, spread) = (make(Time::ZERO), make(Time::from_us(200)));
+    assert_eq!(spread.incast.as_ref().expect("an incast report").blocks.len(), 5);
+    assert!(spread.flows.iter().all(|f| f.delivered_bytes == 5 * 32_000));
+    let first = |r: &dcbsim_core::report::RunReport| r.incast.as_ref().unwrap().blocks[0].time;
+    assert!(first(&spread) > first(&together), "a late answer lengthens the block: {:?} vs {:?}", first(&spread), first(&together));
+    assert!(first(&spread) < first(&together) + Time::from_us(200));
 }
 
 #[test]

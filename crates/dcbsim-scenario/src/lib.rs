@@ -155,6 +155,7 @@ fn read(doc: &Node, file: &str) -> Result<Read, ScenarioError> {
     config.incast = incast;
     config.notification_bytes = run.notification_bytes;
     config.notification_latency = run.notification_latency;
+    config.departure_timing = run.departure_timing;
     config.monitor = MonitorSpec { sample_interval: run.sample_interval, ports: monitor_ports };
     port_names::check(doc, file, &config)?;
     Ok((config, run.seed, run.name, flows.origin, sample_memory_bytes))

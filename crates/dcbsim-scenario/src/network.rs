@@ -26,10 +26,20 @@ pub struct RunSection {
     pub notification_bytes: u32,
     /// Generation latency of each notification.
     pub notification_latency: TimeDist,
+    /// Whether FIFO switch ports are departure-timed (`departure_timing`).
+    pub departure_timing: bool,
 }
 
-const RUN_KEYS: &[&str] =
-    &["name", "duration_ms", "seed", "sample_interval_us", "frame_bytes", "notification_bytes", "notification_latency_us"];
+const RUN_KEYS: &[&str] = &[
+    "name",
+    "duration_ms",
+    "seed",
+    "sample_interval_us",
+    "frame_bytes",
+    "notification_bytes",
+    "notification_latency_us",
+    "departure_timing",
+];
 
 /// Reads `[run]`.
 pub fn read_run(run: &Table) -> Result<RunSection> {
@@ -43,6 +53,7 @@ pub fn read_run(run: &Table) -> Result<RunSection> {
         frame_bytes: run.integer("frame_bytes", 64, 9216)?.unwrap_or(1500) as u32,
         notification_bytes: run.integer("notification_bytes", 64, 1500)?.unwrap_or(64) as u32,
         notification_latency: run.time_dist_us("notification_latency_us")?.unwrap_or(TimeDist::Fixed(Time::ZERO)),
+        departure_timing: run.boolean("departure_timing")?.unwrap_or(true),
     };
     if section.sample_interval > section.duration {
         return Err(match run.get("sample_interval_us") {

@@ -61,7 +61,8 @@ pub fn transport(t: &Table) -> Result<Transport> {
     Ok(t.choice("transport", Transport::NAMES)?.and_then(Transport::by_name).unwrap_or_default())
 }
 
-const INCAST_KEYS: &[&str] = &["client", "servers", "sru_kb", "blocks", "transport", "frame_bytes", "start_ms"];
+const INCAST_KEYS: &[&str] =
+    &["client", "servers", "sru_kb", "blocks", "transport", "frame_bytes", "start_ms", "response_jitter_us"];
 
 /// Reads `[incast]`: one greedy server flow per server (named `srv0…` after the
 /// hosts), appended to `flows`, and the application over them.
@@ -89,6 +90,10 @@ pub fn read_incast(t: Option<&Table>, run: &RunSection, topo: &Topology, flows: 
     }
     let frame_bytes = t.integer("frame_bytes", 64, 9216)?.map_or(run.frame_bytes, |b| b as u32);
     let start = Time::from_ms_f64(t.non_negative("start_ms")?.unwrap_or(0.0));
+    let response_jitter = Time::from_us_f64(t.non_negative("response_jitter_us")?.unwrap_or(0.0));
+    if response_jitter > run.duration {
+        return Err(t.error("response_jitter_us", t.get("response_jitter_us"), "must not exceed the run's duration"));
+    }
     t.finish(INCAST_KEYS)?;
     let group = flows.group_names.len();
     let mut indices = Vec::new();
@@ -113,5 +118,5 @@ pub fn read_incast(t: Option<&Table>, run: &RunSection, topo: &Topology, flows: 
         flows.origin.push(group);
     }
     flows.group_names.push(Some("incast".to_string()));
-    Ok(Some(IncastSpec { flows: indices, sru: sru.0, blocks, start }))
+    Ok(Some(IncastSpec { flows: indices, sru: sru.0, blocks, start, response_jitter }))
 }

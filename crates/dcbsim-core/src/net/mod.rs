@@ -6,6 +6,7 @@ pub mod pfc;
 mod spec;
 mod port;
 mod routing;
+mod timed;
 
 pub use host::Host;
 pub use pfc::Pfc;

@@ -43,6 +43,15 @@ pub enum Admission {
     Queued,
     /// The buffer is full: dropped.
     Dropped,
+    /// At a departure-timed port: queued with its start already fixed and put on
+    /// the link, arriving at the far end at `arrival` (`was_empty`: the link was
+    /// empty, so the caller schedules that arrival).
+    Departs {
+        /// When the frame's last bit reaches the far end.
+        arrival: Time,
+        /// Whether the link had no frame on it before.
+        was_empty: bool,
+    },
 }
 
 /// One egress port and the link it feeds.
@@ -79,6 +88,16 @@ pub struct Port {
     pub is_host: bool,
     /// Whether a `PortFree` event is pending.
     pub free_pending: bool,
+    /// Whether the port is departure-timed (see `timed.rs`): each frame's start is
+    /// fixed when it is admitted, so the port needs no event of its own.
+    pub timed: bool,
+    /// Whether frames that need nothing at their arrival but counting are delivered
+    /// without an event of their own (see `sim/delivery.rs`; ports facing a host).
+    pub quiet_delivery: bool,
+    /// Under quiet delivery: frames on the link that need their arrival event.
+    pub loud_on_link: u32,
+    /// Under quiet delivery: when the pending arrival event fires ([`Time::NEVER`]: none).
+    pub arrival_due: Time,
     /// Whether the port takes part in PFC (it may be paused, send PAUSEs or account
     /// ingress bytes): it then frees through the PFC path.
     pub in_pfc: bool,
@@ -124,6 +143,9 @@ pub struct Port {
     pub ecn_marks: u64,
     /// Beside each class's FIFO, the ingress port of each frame (when tracked).
     ingress: Vec<VecDeque<u32>>,
+    /// At a departure-timed port, the admitted frames that have not started yet, in
+    /// order (their frames are the last ones on `link`).
+    pub(super) waiting: VecDeque<super::timed::Waiting>,
 }
 
 impl Port {
@@ -141,6 +163,11 @@ impl Port {
             queued_bytes: 0,
             busy_until: Time::ZERO,
             free_pending: false,
+            timed: false,
+            quiet_delivery: false,
+            loud_on_link: 0,
+            arrival_due: Time::NEVER,
+            waiting: VecDeque::new(),
             link: VecDeque::new(),
             cp: None,
             monitor: QueueMonitor::default(),
@@ -181,6 +208,24 @@ impl Port {
         top - (priority as usize).min(top)
     }
 
+    /// How many strict-priority classes the port serves.
+    pub fn classes(&self) -> usize {
+        self.queues.len()
+    }
+
+    /// Whether dequeuing needs more than the first non-empty class (ETS, ingress
+    /// tracking).
+    pub fn is_special(&self) -> bool {
+        self.special
+    }
+
+    /// Puts back a frame whose bytes are still counted in `queued_bytes`, behind
+    /// the frames of its class.
+    pub(super) fn requeue(&mut self, pkt: Packet) {
+        let class = self.class_of(pkt.priority);
+        self.queues[class].push_back(pkt);
+    }
+
     /// Counts a frame of `bytes` dropped by a drop policy before it was queued.
     pub fn drop_by_policy(&mut self, bytes: u32) {
         self.dropped_frames += 1;
@@ -209,7 +254,7 @@ impl Port {
 
     /// Whether `bytes` more would overflow the buffer; if so, counts the drop.
     #[inline]
-    fn overflows(&mut self, bytes: u64) -> bool {
+    pub(super) fn overflows(&mut self, bytes: u64) -> bool {
         if self.queued_bytes + bytes <= self.buffer {
             return false;
         }
@@ -220,7 +265,7 @@ impl Port {
 
     /// Queues `pkt` in its class at `now`; returns the class.
     #[inline]
-    fn enqueue(&mut self, now: Time, pkt: Packet) -> usize {
+    pub(super) fn enqueue(&mut self, now: Time, pkt: Packet) -> usize {
         self.monitor.advance(now, self.queued_bytes);
         self.queued_bytes += pkt.bytes as u64;
         self.monitor.observe_max(self.queued_bytes);
@@ -368,11 +413,24 @@ impl Port {
     /// its arrival event).
     #[inline]
     pub fn transmit(&mut self, now: Time, pkt: Packet) -> (Time, bool) {
-        let serialize = self.serialize.get(self.rate, Bytes(pkt.bytes as u64)).max(self.frame_service);
+        let serialize = self.serialization(pkt.bytes);
         self.busy_until = now + serialize;
         self.monitor.add_busy(serialize);
         self.tx_frames += 1;
         self.tx_bytes += pkt.bytes as u64;
+        self.put_on_link(pkt)
+    }
+
+    /// How long the transmitter is busy with a frame of `bytes`.
+    #[inline]
+    pub(super) fn serialization(&mut self, bytes: u32) -> Time {
+        self.serialize.get(self.rate, Bytes(bytes as u64)).max(self.frame_service)
+    }
+
+    /// Puts `pkt`, whose transmission ends at `busy_until`, on the link; returns when
+    /// it reaches the far end and whether the link was empty.
+    #[inline]
+    pub(super) fn put_on_link(&mut self, pkt: Packet) -> (Time, bool) {
         let mut arrival = self.busy_until + self.delay;
         let was_empty = match self.link.back() {
             Some(&(last, _)) => {
@@ -385,7 +443,13 @@ impl Port {
         (arrival, was_empty)
     }
 
-    /// Every frame still waiting in the queue.
+    /// How many frames wait to be sent (the one in transmission excluded).
+    pub fn queued_count(&self) -> usize {
+        self.queues.iter().map(VecDeque::len).sum::<usize>() + self.waiting.len()
+    }
+
+    /// Every frame still waiting in a class queue (at a departure-timed port the
+    /// waiting frames are on `link` already and are not repeated here).
     pub fn queued(&self) -> impl Iterator<Item = &Packet> {
         self.queues.iter().flatten()
     }

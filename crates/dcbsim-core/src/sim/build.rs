@@ -393,6 +393,7 @@ impl Simulation {
             pfc_mtu: super::pfc::frame_limit(&config),
             traces: Vec::new(),
             trace_of: Vec::new(),
+            quiet_ports: Vec::new(),
             shared,
             now: crate::units::Time::ZERO,
             events: 0,
@@ -400,6 +401,7 @@ impl Simulation {
             seed,
             config,
         };
+        sim.set_departure_timing(sim.config.departure_timing);
         sim.start_transports();
         sim.start_arrivals();
         Ok(sim)
@@ -429,6 +431,8 @@ impl Simulation {
             started: Time::ZERO,
             timeouts_before: 0,
             blocks: Vec::new(),
+            jitter: app.response_jitter,
+            rng: crate::rng::Rng::stream(self.seed, "incast"),
         });
         let id = self.incast_source_id();
         self.queue.push(app.start, Event::Source { source: id, generation: 0 });

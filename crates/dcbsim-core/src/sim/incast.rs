@@ -31,6 +31,10 @@ pub(super) struct Incast {
     pub timeouts_before: u64,
     /// Completed blocks.
     pub blocks: Vec<IncastBlockReport>,
+    /// The largest delay of a server's answer (zero: all answer at once).
+    pub jitter: Time,
+    /// The stream the answer delays are drawn from.
+    pub rng: crate::rng::Rng,
 }
 
 impl Simulation {
@@ -50,14 +54,27 @@ impl Simulation {
         app.done = 0;
         app.started = self.now;
         app.timeouts_before = timeouts;
+        let jitter = app.jitter;
         for i in 0..app.conns.len() {
-            let c = self.incast.as_ref().expect("an incast run").conns[i];
-            let conn = &mut self.conns[c as usize];
-            conn.sender.offer(1);
-            let f = conn.flow;
-            self.flows[f as usize].set_window_open(conn.sender.can_send());
-            self.make_ready(f);
+            if jitter == Time::ZERO {
+                self.incast_answer(i as u32);
+                continue;
+            }
+            let app = self.incast.as_mut().expect("an incast run");
+            let delay = Time((app.rng.uniform() * jitter.0 as f64) as u64);
+            let id = self.incast_source_id() + 1 + i as u32;
+            self.queue.push(self.now + delay, Event::Source { source: id, generation: 0 });
         }
+    }
+
+    /// Server `i` starts to send its SRU of the current block.
+    pub(super) fn incast_answer(&mut self, i: u32) {
+        let c = self.incast.as_ref().expect("an incast run").conns[i as usize];
+        let conn = &mut self.conns[c as usize];
+        conn.sender.offer(1);
+        let f = conn.flow;
+        self.flows[f as usize].set_window_open(conn.sender.can_send());
+        self.make_ready(f);
     }
 
     /// A server's receiver moved from segment `before` to `after`: it may have

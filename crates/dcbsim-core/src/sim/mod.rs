@@ -7,6 +7,7 @@
 mod arrivals;
 mod build;
 mod dcqcn;
+mod delivery;
 mod fair;
 mod incast;
 mod pfc;
@@ -14,6 +15,7 @@ mod report;
 mod shared_buffer;
 mod transport;
 mod sources;
+mod timing;
 mod trace;
 
 use crate::cc::{Arrival, Notify};
@@ -71,6 +73,8 @@ pub struct Simulation {
     traces: Vec<crate::trace::PortTrace>,
     /// Per port, the index of its trace in `traces` (empty until one is asked for).
     trace_of: Vec<u32>,
+    /// The ports that deliver quietly (see `delivery.rs`).
+    quiet_ports: Vec<u32>,
     now: Time,
     events: u64,
     wall_seconds: f64,
@@ -159,6 +163,14 @@ impl Simulation {
     }
 
     fn on_link_arrival(&mut self, port: u32) {
+        if !self.traces.is_empty() && self.ports[port as usize].timed {
+            // A traced port records its frames as they start: before one leaves the link.
+            self.catch_up_traced(port, self.now);
+        }
+        if self.ports[port as usize].quiet_delivery {
+            self.on_quiet_arrival(port);
+            return;
+        }
         let link = &mut self.ports[port as usize];
         let (_, pkt) = link.link.pop_front().expect("arrival on an empty link");
         if let Some(&(next, _)) = link.link.front() {
@@ -191,6 +203,9 @@ impl Simulation {
                 None => return,
             },
         };
+        if self.ports[out as usize].timed {
+            self.catch_up_port(out, now);
+        }
         let port = &mut self.ports[out as usize];
         if pkt.is_data() && port.cp.as_mut().is_some_and(|cp| cp.drops(port.queued_bytes, pkt.priority)) {
             port.drop_by_policy(pkt.bytes);
@@ -201,9 +216,16 @@ impl Simulation {
             return;
         }
         port.mark(&mut pkt);
-        let admission = if port.in_pfc { port.admit(now, pkt, ingress, lossless) } else { port.admit_plain(now, pkt) };
+        let admission = if port.in_pfc {
+            port.admit(now, pkt, ingress, lossless)
+        } else if port.timed {
+            port.admit_timed(now, pkt)
+        } else {
+            port.admit_plain(now, pkt)
+        };
         match admission {
             Admission::SendNow => self.transmit(out, pkt),
+            Admission::Departs { arrival, was_empty } => self.on_link_push(out, &pkt, arrival, was_empty),
             Admission::Queued => {
                 if !port.free_pending {
                     port.free_pending = true;
@@ -272,12 +294,10 @@ impl Simulation {
     #[inline]
     fn transmit(&mut self, out: u32, pkt: Packet) {
         if !self.traces.is_empty() {
-            self.trace_frame(out, &pkt);
+            self.trace_frame(out, &pkt, self.now);
         }
         let (arrival, was_empty) = self.ports[out as usize].transmit(self.now, pkt);
-        if was_empty {
-            self.queue.push(arrival, Event::LinkArrival { port: out });
-        }
+        self.on_link_push(out, &pkt, arrival, was_empty);
     }
 
     fn on_port_free(&mut self, out: u32) {

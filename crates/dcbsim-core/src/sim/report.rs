@@ -21,7 +21,7 @@ impl Simulation {
 
     fn port_report(&self, p: usize, series: Option<Vec<u64>>, sampled: bool) -> PortReport {
         let port = &self.ports[p];
-        let busy_past_end = port.busy_until.saturating_sub(self.now);
+        let busy_past_end = port.started_until().saturating_sub(self.now);
         PortReport {
             name: self.port_names[p].clone(),
             capacity_bps: port.rate.0,
@@ -35,7 +35,7 @@ impl Simulation {
             dropped_bytes: port.dropped_bytes,
             notifications: port.notifications,
             ecn_marks: port.ecn_marks,
-            queued_frames: port.queued().count() as u64,
+            queued_frames: port.queued_count() as u64,
         }
     }
 
@@ -121,6 +121,7 @@ impl Simulation {
 
     /// Stops here and reports.
     pub fn finish(mut self) -> RunReport {
+        self.catch_up_ports();
         let in_network = self.in_network();
         let streamed = self.sampler.streams();
         let sampled = !self.sampler.times.is_empty();

@@ -181,6 +181,7 @@ impl Simulation {
         match self.timeline[entry].action.clone() {
             Action::PortRate { port, rate } => {
                 if let Some(p) = self.port_of(port) {
+                    self.untime_port(p);
                     self.ports[p as usize].rate = rate;
                 }
             }
@@ -223,9 +224,16 @@ impl Simulation {
     /// Takes the periodic sample and schedules the next one.
     pub(super) fn sample(&mut self) {
         self.sampler.begin(self.now);
+        for i in 0..self.sampler.layout().ports.len() {
+            let port = self.sampler.layout().ports[i];
+            if self.ports[port as usize].timed {
+                self.catch_up_port(port, self.now);
+            }
+        }
         let ports = &self.ports;
         self.sampler.record_ports(|p| ports[p as usize].queued_bytes);
         self.take_fair_shares();
+        self.deliver_quiet(self.now);
         for i in 0..self.config.flows.len() {
             let fair = self.fair_share_taken(i);
             let flow = &self.flows[i];

@@ -66,12 +66,14 @@ impl Simulation {
     }
 
     /// Traffic source `id` acts: ids below the number of arrival sources are theirs,
-    /// then come the dynamic sources, then the incast application.
+    /// then come the dynamic sources, then the incast application's request, then
+    /// each incast server's delayed answer.
     pub(super) fn on_source_event(&mut self, id: u32, generation: u32) {
         match id.checked_sub(self.generators.len() as u32) {
             None => self.on_arrival(id),
             Some(s) if (s as usize) < self.sources.len() => self.on_source(s, generation),
-            Some(_) => self.incast_request(),
+            Some(s) if s as usize == self.sources.len() => self.incast_request(),
+            Some(s) => self.incast_answer(s - self.sources.len() as u32 - 1),
         }
     }
 

@@ -1,6 +1,7 @@
 //! Packet traces of chosen ports (see [`crate::trace`]).
 
 use super::Simulation;
+use crate::units::Time;
 use super::dcqcn::CNP_CPID;
 use crate::cc::ReactionPointKind;
 use crate::packet::{Packet, PacketKind};
@@ -43,6 +44,7 @@ impl Simulation {
     /// Ends every trace: finishes and drops each sink. Returns the frames recorded
     /// per traced port, or the first error of any sink.
     pub fn finish_traces(&mut self) -> io::Result<Vec<(u32, u64)>> {
+        self.catch_up_ports();
         let mut counts = Vec::with_capacity(self.traces.len());
         let mut failure = None;
         self.trace_of.clear();
@@ -62,16 +64,16 @@ impl Simulation {
         }
     }
 
-    /// Records `pkt`, which port `out` starts to send now, if the port is traced.
+    /// Records `pkt`, which port `out` starts to send at `at`, if the port is traced.
     #[cold]
     #[inline(never)]
-    pub(super) fn trace_frame(&mut self, out: u32, pkt: &Packet) {
+    pub(super) fn trace_frame(&mut self, out: u32, pkt: &Packet, at: Time) {
         let index = self.trace_of[out as usize];
         if index == NO_TRACE {
             return;
         }
         let info = self.frame_info(out, pkt);
-        let now = self.now;
+        let now = at;
         let trace = &mut self.traces[index as usize];
         if trace.error.is_some() {
             return;
@@ -80,6 +82,21 @@ impl Simulation {
         match trace.sink.frame(now, &trace.scratch, pkt.bytes) {
             Ok(()) => trace.frames += 1,
             Err(e) => trace.error = Some(e),
+        }
+    }
+
+    /// Brings departure-timed port `out` up to `now`, recording each frame it
+    /// starts if the port is traced.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn catch_up_traced(&mut self, out: u32, now: Time) {
+        if self.trace_of[out as usize] == NO_TRACE {
+            self.ports[out as usize].catch_up(now);
+            return;
+        }
+        while let Some((at, pkt)) = self.ports[out as usize].next_due(now) {
+            self.trace_frame(out, &pkt, at);
+            self.ports[out as usize].start_next();
         }
     }
 

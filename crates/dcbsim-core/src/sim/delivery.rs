@@ -1,0 +1,127 @@
+//! Quiet delivery: frames whose arrival needs nothing but counting reach their host
+//! without an event of their own.
+//!
+//! A data frame without a transport, without a CE mark and of an endless flow only
+//! adds to its flow's delivered counters when it arrives: nothing reacts to it. On a
+//! link into a host such frames stay on the link until something needs the counters
+//! (a sample, the end of the run) or a frame that does need its arrival (a
+//! notification, an ACK, a TCP segment, a marked or finite flow's frame) reaches the
+//! host: they are counted then, in order. Only those loud frames have arrival
+//! events: one pending at a time, at the first loud frame's arrival
+//! ([`Port::arrival_due`]); an event at another time is stale (the frame it was for
+//! went back to the queue) and is dropped.
+
+use super::Simulation;
+use crate::net::Port;
+use crate::packet::{Packet, PacketKind};
+use crate::sched::Event;
+use crate::traffic::NO_CONN;
+use crate::units::Time;
+
+impl Simulation {
+    /// Whether `pkt`, put on `port`'s link, needs nothing at its arrival but counting.
+    #[inline]
+    fn is_quiet(&self, port: &Port, pkt: &Packet) -> bool {
+        match pkt.kind {
+            PacketKind::Data { ce: false, .. } if pkt.dst == port.peer => {
+                let flow = &self.flows[pkt.flow as usize];
+                flow.conn == NO_CONN && flow.size.is_none()
+            }
+            _ => false,
+        }
+    }
+
+    /// `pkt` went on `out`'s link, reaching the far end at `arrival` (`was_empty`: the
+    /// link held nothing before): schedules its arrival if it needs one.
+    #[inline]
+    pub(super) fn on_link_push(&mut self, out: u32, pkt: &Packet, arrival: Time, was_empty: bool) {
+        let port = &self.ports[out as usize];
+        if !port.quiet_delivery {
+            if was_empty {
+                self.queue.push(arrival, Event::LinkArrival { port: out });
+            }
+            return;
+        }
+        if self.is_quiet(port, pkt) {
+            return;
+        }
+        let port = &mut self.ports[out as usize];
+        port.loud_on_link += 1;
+        if port.arrival_due == Time::NEVER {
+            port.arrival_due = arrival;
+            self.queue.push(arrival, Event::LinkArrival { port: out });
+        }
+    }
+
+    /// The arrival event of a quietly delivering port: the quiet frames ahead reach
+    /// the host, then the loud frame the event is for; the next loud frame's arrival
+    /// is scheduled before that one is received (as a plain link schedules its next
+    /// frame's arrival before receiving), so events keep the order they would have.
+    #[inline(never)]
+    pub(super) fn on_quiet_arrival(&mut self, port: u32) {
+        if self.ports[port as usize].arrival_due != self.now {
+            return;
+        }
+        self.ports[port as usize].arrival_due = Time::NEVER;
+        while let Some((_, pkt)) = self.ports[port as usize].link.pop_front() {
+            if self.is_quiet(&self.ports[port as usize], &pkt) {
+                self.count_delivery(&pkt);
+                continue;
+            }
+            self.ports[port as usize].loud_on_link -= 1;
+            self.schedule_next_loud(port);
+            self.receive(pkt);
+            return;
+        }
+    }
+
+    fn schedule_next_loud(&mut self, port: u32) {
+        let p = &self.ports[port as usize];
+        if p.loud_on_link == 0 || p.arrival_due != Time::NEVER {
+            return;
+        }
+        let next = p.link.iter().find(|(_, pkt)| !self.is_quiet(p, pkt)).map(|&(at, _)| at);
+        if let Some(at) = next {
+            self.ports[port as usize].arrival_due = at;
+            self.queue.push(at.max(self.now), Event::LinkArrival { port });
+        }
+    }
+
+    /// Frames went back from `port`'s link to its queue (it left departure timing):
+    /// the loud ones among them no longer count, and the pending event may have been
+    /// for one of them (it goes stale; a new one is set for the first loud frame left).
+    pub(super) fn recount_loud(&mut self, port: u32) {
+        let p = &self.ports[port as usize];
+        let loud = p.link.iter().filter(|(_, pkt)| !self.is_quiet(p, pkt)).count() as u32;
+        let p = &mut self.ports[port as usize];
+        p.loud_on_link = loud;
+        p.arrival_due = Time::NEVER;
+        self.schedule_next_loud(port);
+    }
+
+    /// Counts a quiet frame's arrival.
+    #[inline]
+    fn count_delivery(&mut self, pkt: &Packet) {
+        let counters = &mut self.flows[pkt.flow as usize].counters;
+        counters.delivered_frames += 1;
+        counters.delivered_bytes += pkt.bytes as u64;
+    }
+
+    /// Delivers the quiet frames at the head of every quietly delivering link that
+    /// arrived before `now` (before a sample or the report reads the counters).
+    pub(super) fn deliver_quiet(&mut self, now: Time) {
+        for i in 0..self.quiet_ports.len() {
+            let port = self.quiet_ports[i];
+            if !self.traces.is_empty() && self.ports[port as usize].timed {
+                self.catch_up_traced(port, now);
+            }
+            while let Some(&(at, pkt)) = self.ports[port as usize].link.front() {
+                if at >= now || !self.is_quiet(&self.ports[port as usize], &pkt) {
+                    break;
+                }
+                self.ports[port as usize].link.pop_front();
+                self.count_delivery(&pkt);
+            }
+        }
+    }
+}
