@@ -13,6 +13,9 @@ pub enum PacketKind {
         ect: bool,
         /// Congestion experienced: a switch marked the frame.
         ce: bool,
+        /// Its arrival needs nothing but counting unless it is marked: its flow has
+        /// no transport and no size (see `sim/delivery.rs`).
+        quiet: bool,
     },
     /// A congestion notification from a congestion point to a flow's source.
     Notification {
@@ -55,7 +58,7 @@ pub struct Packet {
 
 impl PacketKind {
     /// A data frame without a transport.
-    pub const DATA: PacketKind = PacketKind::Data { seq: 0, ect: false, ce: false };
+    pub const DATA: PacketKind = PacketKind::Data { seq: 0, ect: false, ce: false, quiet: false };
 }
 
 impl Packet {

@@ -15,25 +15,18 @@ use super::Simulation;
 use crate::net::Port;
 use crate::packet::{Packet, PacketKind};
 use crate::sched::Event;
-use crate::traffic::NO_CONN;
 use crate::units::Time;
 
 impl Simulation {
     /// Whether `pkt`, put on `port`'s link, needs nothing at its arrival but counting.
     #[inline]
     fn is_quiet(&self, port: &Port, pkt: &Packet) -> bool {
-        match pkt.kind {
-            PacketKind::Data { ce: false, .. } if pkt.dst == port.peer => {
-                let flow = &self.flows[pkt.flow as usize];
-                flow.conn == NO_CONN && flow.size.is_none()
-            }
-            _ => false,
-        }
+        matches!(pkt.kind, PacketKind::Data { ce: false, quiet: true, .. }) && pkt.dst == port.peer
     }
 
     /// `pkt` went on `out`'s link, reaching the far end at `arrival` (`was_empty`: the
     /// link held nothing before): schedules its arrival if it needs one.
-    #[inline]
+    #[inline(always)]
     pub(super) fn on_link_push(&mut self, out: u32, pkt: &Packet, arrival: Time, was_empty: bool) {
         let port = &self.ports[out as usize];
         if !port.quiet_delivery {

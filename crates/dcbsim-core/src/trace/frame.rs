@@ -101,7 +101,7 @@ const IP_TCP: usize = 40;
 pub fn encode(out: &mut Vec<u8>, pkt: &Packet, info: &FrameInfo, wire_len: u32) {
     out.clear();
     match pkt.kind {
-        PacketKind::Data { seq, ect, ce } => data(out, pkt, info, wire_len, seq, ecn(ect, ce)),
+        PacketKind::Data { seq, ect, ce, .. } => data(out, pkt, info, wire_len, seq, ecn(ect, ce)),
         PacketKind::Ack { next, ece } => ack(out, pkt, info, next, ece),
         PacketKind::Notification { cpid, feedback } => notification(out, pkt, info, cpid, feedback),
         PacketKind::Pause { mask, quanta } => pause(out, info, mask, quanta),
