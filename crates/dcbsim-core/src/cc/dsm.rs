@@ -41,6 +41,20 @@ pub struct DsmParams {
     pub r_min: Rate,
     /// What to send on the `Q̂v = 0` axis, where eq. 24 names no region.
     pub on_axis: AxisRule,
+    /// Which arriving frames count towards the `1/p` sampling.
+    pub sampling: Sampling,
+}
+
+/// Which frames the congestion point's `1/p` sampling counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sampling {
+    /// Every arriving frame, dropped ones included (the default): §III-A "samples the
+    /// incoming packets with a probability p", as the QCN and SMCC congestion points do.
+    /// While the buffer overflows the samples come faster than every `T`.
+    Arriving,
+    /// Only frames admitted to the queue: a frame dropped on a full buffer is not
+    /// counted, so the sampling period stays near `T` while the buffer overflows.
+    Admitted,
 }
 
 /// The feedback on the `Q̂v = 0` axis (with `Q̂f ≠ 0`), which eq. 24 leaves out: the
@@ -73,6 +87,7 @@ impl Default for DsmParams {
             c_rule: ReachingGain::Fast,
             r_min: Rate::from_mbps(10),
             on_axis: AxisRule::Nothing,
+            sampling: Sampling::Arriving,
         }
     }
 }
@@ -110,7 +125,7 @@ impl DsmParams {
     /// Every parameter name [`DsmParams::set`] accepts.
     pub const NAMES: &'static [&'static str] = &[
         "q0_kb", "p", "frame_bytes", "loop_delay_us", "auto", "m", "a_hz", "b_hz", "c_hz", "omega", "h_fraction",
-        "c_rule", "r_min_mbps", "on_axis",
+        "c_rule", "r_min_mbps", "on_axis", "sampling",
     ];
 
     /// Sets one parameter by its scenario name, checking its range.
@@ -133,6 +148,14 @@ impl DsmParams {
                     ParamValue::Text(s) if s == "state_a" => AxisRule::StateA,
                     ParamValue::Text(s) if s == "nothing" => AxisRule::Nothing,
                     _ => return Err("on_axis must be \"nothing\" (eq. 24 as written, the default) or \"state_a\" (-a·Q̂f)".into()),
+                };
+                return Ok(());
+            }
+            "sampling" => {
+                self.sampling = match value {
+                    ParamValue::Text(s) if s == "admitted" => Sampling::Admitted,
+                    ParamValue::Text(s) if s == "arriving" => Sampling::Arriving,
+                    _ => return Err("sampling must be \"arriving\" (every arriving frame, dropped ones included: the default) or \"admitted\" (frames admitted to the queue only)".into()),
                 };
                 return Ok(());
             }
@@ -306,7 +329,7 @@ impl DsmCp {
 impl CongestionPoint for DsmCp {
     #[inline]
     fn on_arrival(&mut self, arrival: &Arrival, out: &mut Vec<Notify>) {
-        if arrival.dropped {
+        if arrival.dropped && self.params.sampling == Sampling::Admitted {
             return;
         }
         self.count += 1;

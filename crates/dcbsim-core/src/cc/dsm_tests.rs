@@ -129,8 +129,10 @@ fn the_eq30_rule_bounds_c_like_a() {
 }
 
 #[test]
-fn the_cp_samples_every_hundredth_admitted_frame_and_reaches_fast_when_far_off() {
-    let mut cp = DsmCp::new(DsmParams::default(), Rate::from_gbps(10));
+fn with_admitted_sampling_the_cp_samples_every_hundredth_admitted_frame_and_reaches_fast_when_far_off() {
+    let mut params = DsmParams::default();
+    params.set("sampling", &ParamValue::Text("admitted".into())).unwrap();
+    let mut cp = DsmCp::new(params, Rate::from_gbps(10));
     let mut out = Vec::new();
     let arrival = |q| Arrival { now: Time::ZERO, flow: 1, weight: 1.0, bytes: 1000, queue_bytes: q, dropped: false };
     let dropped = Arrival { dropped: true, ..arrival(100_000) };
@@ -161,4 +163,31 @@ fn the_rp_adds_feedback_with_the_cpid_rule_and_clamps() {
     assert_eq!(rp.rate(), Rate::from_gbps(10));
     rp.on_feedback(Time::ZERO, 3, &Feedback::RateDelta { kbps: i32::MIN });
     assert_eq!(rp.rate(), Rate::from_mbps(10));
+}
+
+/// The notifications a CP sends for `frames` arrivals at a full 128 KB buffer, each
+/// dropped, with `sampling` set.
+fn feedback_on_dropped_frames(sampling: Option<&str>, frames: usize) -> usize {
+    let mut params = DsmParams::default();
+    if let Some(rule) = sampling {
+        params.set("sampling", &ParamValue::Text(rule.into())).unwrap();
+    }
+    let mut cp = DsmCp::new(params, Rate::from_gbps(10));
+    let mut out = Vec::new();
+    let dropped = Arrival { now: Time::ZERO, flow: 1, weight: 1.0, bytes: 1000, queue_bytes: 128 * 1024, dropped: true };
+    for _ in 0..frames {
+        cp.on_arrival(&dropped, &mut out);
+    }
+    out.len()
+}
+
+#[test]
+fn dropped_frames_count_towards_sampling_unless_only_admitted_ones_do() {
+    // §III-A: the CP "samples the incoming packets with a probability p". 1,000 frames
+    // arriving at a full buffer (above q0) are 10 samples, each a decrease.
+    assert_eq!(feedback_on_dropped_frames(None, 1000), 10);
+    assert_eq!(feedback_on_dropped_frames(Some("arriving"), 1000), 10);
+    assert_eq!(feedback_on_dropped_frames(Some("admitted"), 1000), 0);
+    let err = DsmParams::default().set("sampling", &ParamValue::Text("all".into())).unwrap_err();
+    assert!(err.contains("arriving") && err.contains("admitted"), "{err}");
 }
