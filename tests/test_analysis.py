@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import SCENARIOS
 
+import dcbsim
 from dcbsim.analysis import dcc, dsm, maxmin
 
 
@@ -228,3 +230,25 @@ def test_qcn_model_parameter_studies_match_the_papers_text():
     # Fig. 8: a larger R_AI is dramatically faster; Fig. 9: a longer T_AI is slower.
     assert t(r_ai_bps=5e6) < base / 3
     assert t(ai_fraction=37.5 / 150) < base < t(ai_fraction=1.0)
+
+
+@pytest.mark.parametrize("sampling", ["arriving", "admitted"])
+def test_dsm_start_losses_of_the_fluid_model_match_the_engine(sampling):
+    # Fig. 5a with c bounded by eq. 30 at 300 us: five line-rate sources into 128 KB.
+    # Every drop falls in the first ~20 ms, while State A pulls the aggregate down.
+    s = dsm.calculate(10.0, 300.0, c_rule="eq30")
+    model = dsm.start_losses(s, 10e9, 300e-6, 50e9, duration_s=0.1, sampling=sampling)
+    scenario = dcbsim.load(SCENARIOS / "papers/dsm/fig05a.toml", [
+        "scheme.dsm.c_rule=eq30", f"scheme.dsm.sampling={sampling}", "run.duration_ms=100"])
+    totals = dcbsim.run(scenario, seed=1).summary["totals"]
+    engine = totals["dropped_frames"] / totals["sent_frames"]
+    assert engine == pytest.approx(model, rel=0.1)
+    assert 0.05 < model < 0.5
+
+
+def test_dsm_start_losses_fall_when_dropped_frames_are_sampled():
+    s = dsm.calculate(10.0, 500.0, c_rule="eq30")
+    lost = {m: dsm.start_losses(s, 10e9, 500e-6, 50e9, duration_s=0.1, sampling=m) for m in ("arriving", "admitted")}
+    assert lost["arriving"] < 0.5 * lost["admitted"]
+    with pytest.raises(ValueError):
+        dsm.start_losses(s, 10e9, 500e-6, 50e9, sampling="all")

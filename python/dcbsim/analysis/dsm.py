@@ -238,3 +238,51 @@ def plot_stability_map(
     axes[0].set_ylabel("H / (2/T)   (paper: 0.8)")
     fig.suptitle(f"DSM on a fluid queue, {capacity_gbps:g} Gb/s, gains designed for {design_delay_us:g} µs", fontsize=10)
     fig.savefig(path, dpi=110)
+
+
+def start_losses(
+    settings: DsmSettings,
+    capacity_bps: float,
+    loop_delay_s: float,
+    start_rate_bps: float,
+    buffer_bits: float = 128 * 1024 * 8,
+    duration_s: float = 1.0,
+    sampling: str = "arriving",
+    q0_bits: float = 64 * 1024 * 8,
+    frame_bits: float = 8000.0,
+    p: float = 0.01,
+) -> float:
+    """The fraction of the offered bits a full buffer drops while DSM pulls an aggregate
+    that starts at ``start_rate_bps`` (the queue empty) down to the capacity: the
+    paper's fluid model (eqs. 7–9, CP of eqs. 24–25 with the nominal ``T``) with the
+    queue held within ``[0, buffer]``, stepped every ``T/20``.
+
+    A sample falls every ``frame_bits/p`` bits that arrive (``sampling="arriving"``,
+    dropped ones included) or that the queue admits (``"admitted"``), as the engine's
+    ``scheme.dsm.sampling``. At a full buffer ``Qv = 0`` however large the excess, so
+    the predictor (counting the decreases it sent) sees the queue about to fall and
+    State A's ``−a·Q̂f`` sets the pace."""
+    if sampling not in ("arriving", "admitted"):
+        raise ValueError(f'sampling must be "arriving" or "admitted" (got {sampling!r})')
+    period, cap = settings.period_s, capacity_bps
+    dt, every = period / 20, frame_bits / p
+    rate, queue, q_prev, count, lost, offered = start_rate_bps, 0.0, 0.0, 0.0, 0.0, 0.0
+    sent: list[float] = []
+    pending: list[tuple[float, float]] = []
+    for step in range(int(round(duration_s / dt))):
+        now = step * dt
+        while pending and pending[0][0] <= now:
+            rate = max(0.0, rate + heapq.heappop(pending)[1])
+        offered += rate * dt
+        queue += (rate - cap) * dt
+        over = max(0.0, queue - buffer_bits)
+        lost += over
+        queue = min(max(queue, 0.0), buffer_bits)
+        count += rate * dt - (over if sampling == "admitted" else 0.0)
+        if count >= every:
+            count -= every
+            pf, pv = predict(queue - q0_bits, queue - q_prev, sent, settings.m, period)
+            u = max(-cap, min(cap, _feedback(settings, pf, pv)))
+            sent, q_prev = (sent + [u])[-settings.m :], queue
+            heapq.heappush(pending, (now + loop_delay_s, u))
+    return lost / offered if offered > 0 else 0.0
