@@ -1,7 +1,7 @@
 """Claims of the DCC paper (S. Fang, C. H. Foh, K. M. M. Aung, "Differentiated Congestion
 Management of Data Traffic for Data Center Ethernet", IEEE TNSM 2011), §VI: Exps. 1-5.
 
-Every run is 1 s of the paper's network (its Fig. 5) with the core switch's egress port
+Every run is 1 s (Exp. 2: 0.5 s, the length its Table V implies) of the paper's network (its Fig. 5) with the core switch's egress port
 ``cs:es5`` (``cs:es`` in the Ethernet and ECM scenarios) as the bottleneck. Numbers are
 medians over seeds. The measures live in :mod:`dcbsim.papers.dcc_runs`, shared with the
 figures; the differences are traced by runs in ``docs/models/dcc.md``.
@@ -143,9 +143,13 @@ CLAIMS = [
           "29.8 MB in 1 s", "14.9 + 14.9 = 29.8 MB", "total ± 1.5 MB, split within 10 %", _ethernet_total),
     Claim("dcc", "exp1-ethernet-drops", "Table III", "Ethernet: about 22 MB is dropped at the core switch",
           "22.2 MB", "± 2.2 MB", _ethernet_drops, holds_here=False,
-          note="Two sources offering 240 Mb/s each for 1 s send 60 MB; with 30 MB delivered, conservation "
-               "leaves 30 MB to drop (ours 29.7 MB). The paper's 22.2 MB implies about 52 MB sent, so its "
-               "sources must have offered less or started later than its text says."),
+          note="Two sources offering 240 Mb/s each (the paper's Exp. 4: \"similar to the earlier experiments\") "
+               "for 1 s send 60 MB; 30 MB leave the core, so 30 MB must be dropped (ours 29.7 MB, seeds 1-3 "
+               "29.67-29.68). The paper's own columns sum to 29.8 + 22.2 = 52 MB sent, 208 Mb/s a source: "
+               "its numbers and its text disagree. Runs, one change each (seed 1): departure timing off "
+               "29.67 MB; a 1,000,000 B core buffer 28.98 MB; offering 208 Mb/s "
+               "(`--set flows[0].rate_mbps=208 --set flows[1].rate_mbps=208`) 21.69 MB. Only a smaller offer "
+               "than the text's moves the drops, and we keep the text's 240 Mb/s."),
     Claim("dcc", "exp1-ecm-lossless", "Table III", "ECM: nothing is dropped", "0 MB", "exactly 0", _lossless("exp1_ecm")),
     Claim("dcc", "exp1-ecm-throughput", "Table III", "ECM: the sources share the core evenly, 29.6 MB in all",
           "14.9 + 14.7 = 29.6 MB", "total ± 1.5 MB, split within 10 %", _even_split("exp1_ecm", 29.6)),
@@ -163,21 +167,31 @@ CLAIMS = [
           "4951 − 4371 = 580", "exact, counting frames in flight at the end", _exp2_lan_conservation),
     Claim("dcc", "exp2-below-t-sc", "Fig. 7", "The buffer never goes over T_sc = 100,000 B",
           "never over T_sc", "1 ms samples ≤ T_sc; exact max ≤ T_sc + 3 frames", _exp2_below_t_sc, holds_here=False,
-          note="The queue passes T_sc by a few frames (a 1 ms sample at 102.0 KB, 105.0 KB at most): the "
-               "drop policy starts only once the queue is above T_sc, and then still admits the SAN and "
-               "background frames, while the halts it sends take a feedback loop to act. The paper's Fig. 7 "
-               "is drawn at a scale where a few frames do not show; the policy itself holds (no LAN frame is "
-               "queued above T_sc, see the two claims above)."),
+          note="The queue passes T_sc by one to three frames (seed 1: a 1 ms sample at 100.5 KB, 103.5 KB at "
+               "most; seeds 1-5: 103.5-105.0 KB). The policy drops LAN frames once the queue is above T_sc, so "
+               "the LAN frame that finds 99,000 B is admitted (100,500 B, the sampled maximum); the SAN and "
+               "background frames are never dropped by it, and one or two of them arriving close together (a "
+               "frame takes 12 µs on a 1 Gb/s link, the core serves one per 50 µs) add the rest. While the queue "
+               "is above T_sc the SAN sends 87 Mb/s on average (halted 44 % of that time; 10 µs samples). "
+               "Runs, one change each (seed 1, exact maximum): departure timing off 103.5 KB; link delays 1 or "
+               "50 µs 103.5 KB (1 s runs); sampling every 1500 B 103.5 KB; T_halt 3 or 10 ms 105.0, 103.5 KB; "
+               "slots of 1, 3, 10 ms 103.5, 103.5, 102.0 KB. No rule of the paper keeps a lossless SAN frame out "
+               "of a queue at T_sc; the paper's Fig. 7 is drawn at a scale where one to three frames do not show, "
+               "and the policy itself holds (no LAN frame joins above T_sc, see the two claims above)."),
     Claim("dcc", "exp2-table5-counts", "Table V", "Frames sent: SAN 5008, LAN 4951",
           "5008; 4951", "each ± 500 frames", _exp2_table5, holds_here=False,
-          note="In 1 s our SAN source sends 8,902 frames and our LAN source, which ignores decreases and sits "
-               "near its 240 Mb/s offer between halts, 13,598 (9,519 received, 4,052 dropped); the paper's "
-               "LAN sends no more than its SAN (4,951 vs 5,008). Varied one at a time: a 0.5 s run gives SAN "
-               "4,474, LAN 6,817 sent, 4,754 received; eq. 2's slot rule (increase_every_slot = false) SAN "
-               "5,114, LAN 14,758; longer slots (1, 3, 10 ms) LAN 12,775, 11,883, 11,359 while the core starts "
-               "to idle. None brings the LAN near 4,951 frames: with a 240 Mb/s offer a source that never "
-               "slows sends far more than a regulated one. The paper's Fig. 7, climbing for 0.33 s to T_sc, "
-               "suggests a slower-growing LAN source than its text describes."),
+          note="The run length is not given; Table V implies 0.5 s (DR1 and DR2 receive 9,379 frames through a "
+               "core that serves 20,000 frames/s, 1,600 of them background: 0.51 s), which we run. In it our SAN "
+               "sends 4,474 frames and our LAN, which ignores decreases and is at its 240 Mb/s offer for 65 % "
+               "of its time between halts, 6,817 (4,754 received, 2,027 dropped; in 1 s 8,902 and 13,598). The paper's SAN and LAN "
+               "receive 5,008 + 4,371 frames, ours 4,446 + 4,754: nearly the same total, but the paper's LAN sends "
+               "fewer frames than its SAN and loses only 580. Runs, one change each (seed 1, SAN / LAN sent, "
+               "LAN dropped): eq. 2's slot rule (increase_every_slot = false) 2,590 / 7,365, 697; slots of 1, 3, "
+               "10 ms 3,116 / 6,329, 193; 3,301 / 6,002, 96; 2,548 / 5,732, 47; T_halt 3 or 10 ms 4,196 / 5,545, "
+               "525; 2,549 / 3,659, 290; restart at W_min = 0.1 4,223 / 6,450, 1,414; departure timing off "
+               "unchanged. None brings both near 5,000: a source that never slows sends more than a regulated "
+               "one. The paper's Fig. 7, climbing for 0.33 s to T_sc, suggests a LAN source that grows far more "
+               "slowly than its text describes (ours reaches T_sc first at 4.8 ms)."),
     Claim("dcc", "exp3-case1", "Table VI", "SAN AIMD(1.5, 0.8) vs LAN AIMD(1, 0.5): simulation 1 : 2.04 "
           "(analysis 1 : 1.96)", "1 : 2.04", "± 10 %", _exp3_case(0)),
     Claim("dcc", "exp3-case2", "Table VI", "SAN AIMD(1, 0.8) vs LAN AIMD(1, 0.5): simulation 1 : 1.61 "
@@ -237,12 +251,17 @@ def _fig6_dctcp_highest(runs: Runs) -> Outcome:
 CLAIMS += [
     Claim("dcc", "fig6-dctcp-highest", "Fig. 6", "DCTCP's buffer fluctuates the most of all the schemes",
           "highest fluctuation", "DCTCP's queue std above ECM's and DCC's", _fig6_dctcp_highest, holds_here=False,
-          note="Our DCTCP holds the core's queue near K = 50,000 B with a std of 3.5 KB, above DCC's (2.4) "
-               "but far below ECM's (15.4). The DCTCP analysis (Alizadeh et al., §3.3) predicts this: two "
-               "flows with C·RTT of about 3 frames at 240 Mb/s (RTT about 150 µs) and K = 33 frames oscillate with amplitude "
-               "A = ½·sqrt(2N(C·RTT + K)) ≈ 6 frames, a std near 2.5 KB. The paper gives no DCTCP parameters "
-               "beyond Q_eq (g, delayed ACKs, its RTT); a larger fluctuation needs a larger window "
-               "oscillation than its two flows and this RTT allow."),
+          note="Our DCTCP (g = 0.02, the paper's Table II) holds the core's queue near K = 50,000 B with a std "
+               "of 3.8 KB (3.5 with the model's default g = 1/16), above DCC's (2.4) but far below ECM's (15.4). "
+               "The DCTCP analysis (Alizadeh et al., §3.3) predicts this: two flows with C·RTT of about 3 "
+               "frames at 240 Mb/s (RTT about 150 µs) and K = 33 frames oscillate with amplitude "
+               "A = ½·sqrt(2N(C·RTT + K)) ≈ 6 frames, a std near 2.5 KB. The paper gives no other DCTCP "
+               "parameter (delayed ACKs, its RTT). Runs, one change each: delayed ACKs 3.8 KB; departure timing "
+               "off 3.8 KB; every link 50 or 100 µs instead of 10 (base RTT about 0.4 and 0.7 ms, the longer "
+               "turnaround the paper blames) 4.9 and 5.8 KB. ECM's 15.4 KB is mostly its start at 1 Gb/s (Table "
+               "II's initial rate); leaving out the first 0.1 s (1 ms samples, seeds 1-5) gives DCTCP 2.1, ECM 3.5, "
+               "DCC1 1.5, DCC2 1.0 KB: the same order. A larger fluctuation than ECM's needs a larger window "
+               "oscillation than two flows at these RTTs allow."),
     Claim("dcc", "exp1-dctcp", "Table III", "DCTCP: the sources share the core evenly, 29.2 MB in all, nothing dropped",
           "14.6 + 14.6 = 29.2 MB, 0 dropped", "total ± 1.5 MB, split within 10 %, no drop", _dctcp_column),
 ]

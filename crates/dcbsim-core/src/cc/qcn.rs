@@ -22,6 +22,8 @@ pub enum Sampling {
     Linear,
     /// Per frame with a fixed probability (`p`).
     Fixed,
+    /// Every `1/p`-th frame (times U(0.85, 1.15) when `sample_jitter`): a counter.
+    Periodic,
 }
 
 /// How the reaction point raises its rate.
@@ -86,6 +88,10 @@ pub struct QcnParams {
     pub increase: Increase,
     /// QCN-T's HAI threshold; `None` derives it from the timer period.
     pub hai_threshold: Option<u32>,
+    /// Bits the CNM's feedback is quantized to (6 in the standard). With more, the
+    /// reaction point reads `Fb` from the CNM's `Qoff` and `Qδ` at that resolution, on
+    /// Ψ's scale (a decrease of `Gd·Ψ`, Ψ now fractional, still below 64).
+    pub fb_bits: u32,
 }
 
 impl Default for QcnParams {
@@ -113,6 +119,7 @@ impl Default for QcnParams {
             hyper_active: true,
             increase: Increase::Standard,
             hai_threshold: None,
+            fb_bits: 6,
         }
     }
 }
@@ -147,6 +154,7 @@ impl QcnParams {
         "q_eq_kb", "w", "sampling", "p", "sample_jitter", "gd", "min_decrease", "r_min_mbps",
         "bc_limit_bytes", "bc_limit_ai_bytes", "bc_jitter", "byte_counter", "timer_ms", "timer", "fast_recovery_cycles",
         "r_ai_mbps", "r_hai_mbps", "target_reduction", "hold_target", "hyper_active", "hai_threshold",
+        "fb_bits",
     ];
 
     /// Sets one parameter by its scenario name, checking its range.
@@ -160,7 +168,8 @@ impl QcnParams {
                     ParamValue::Text(s) if s == "table" => Sampling::Table,
                     ParamValue::Text(s) if s == "linear" => Sampling::Linear,
                     ParamValue::Text(s) if s == "fixed" => Sampling::Fixed,
-                    _ => return Err("sampling must be \"table\", \"linear\" or \"fixed\"".into()),
+                    ParamValue::Text(s) if s == "periodic" => Sampling::Periodic,
+                    _ => return Err("sampling must be \"table\", \"linear\", \"fixed\" or \"periodic\"".into()),
                 }
             }
             "p" => self.p = fraction(name, value.positive(name)?)?,
@@ -181,6 +190,13 @@ impl QcnParams {
             "hold_target" => self.hold_target = value.bool(name)?,
             "hyper_active" => self.hyper_active = value.bool(name)?,
             "hai_threshold" => self.hai_threshold = Some(value.positive(name)?.round() as u32),
+            "fb_bits" => {
+                let bits = num(value)?;
+                if !(6.0..=16.0).contains(&bits) || bits.fract() != 0.0 {
+                    return Err(format!("fb_bits must be a whole number in 6..=16 (got {bits})"));
+                }
+                self.fb_bits = bits as u32;
+            }
             _ => return Err(format!("unknown parameter; allowed: {}", Self::NAMES.join(", "))),
         }
         Ok(())
@@ -209,6 +225,22 @@ impl QcnParams {
         let scale = (2.0 * self.w + 1.0) * self.q_eq as f64;
         ((-fb / scale * 64.0).floor()).min(63.0) as u8
     }
+
+    /// The decrease magnitude a CNM carries, on Ψ's scale (0 to below 64): Ψ itself with
+    /// 6 bits, else `Fb` from the CNM's `Qoff` and `Qδ` quantized to `fb_bits` bits.
+    #[inline]
+    pub fn magnitude(&self, psi: u8, q_off: i32, q_delta: i32) -> f64 {
+        if self.fb_bits <= 6 {
+            return psi as f64;
+        }
+        let fb = -(q_off as f64 + self.w * q_delta as f64);
+        if fb >= 0.0 {
+            return 0.0;
+        }
+        let levels = (1u32 << self.fb_bits) as f64;
+        let scale = (2.0 * self.w + 1.0) * self.q_eq as f64;
+        (-fb / scale * levels).floor().min(levels - 1.0) * 64.0 / levels
+    }
 }
 
 /// A QCN congestion point.
@@ -217,20 +249,24 @@ pub struct QcnCp {
     params: QcnParams,
     q_old: u64,
     psi_last: u8,
-    bytes_to_sample: i64,
+    /// Bytes (table) or frames (periodic) left before the next sample.
+    until_sample: i64,
     rng: Rng,
 }
 
 impl QcnCp {
     /// A congestion point with the given parameters.
     pub fn new(params: QcnParams, rng: Rng) -> QcnCp {
-        let mut cp = QcnCp { params, q_old: 0, psi_last: 0, bytes_to_sample: 0, rng };
-        cp.bytes_to_sample = cp.next_interval();
+        let mut cp = QcnCp { params, q_old: 0, psi_last: 0, until_sample: 0, rng };
+        cp.until_sample = cp.next_interval();
         cp
     }
 
     fn next_interval(&mut self) -> i64 {
-        let base = SAMPLING_TABLE[(self.psi_last / 8) as usize] as f64;
+        let base = match self.params.sampling {
+            Sampling::Periodic => 1.0 / self.params.p,
+            _ => SAMPLING_TABLE[(self.psi_last / 8) as usize] as f64,
+        };
         let jitter = if self.params.sample_jitter { self.rng.uniform_range(0.85, 1.15) } else { 1.0 };
         (base * jitter).round() as i64
     }
@@ -238,11 +274,15 @@ impl QcnCp {
     fn is_sample(&mut self, bytes: u32) -> bool {
         match self.params.sampling {
             Sampling::Table => {
-                self.bytes_to_sample -= bytes as i64;
-                self.bytes_to_sample <= 0
+                self.until_sample -= bytes as i64;
+                self.until_sample <= 0
             }
             Sampling::Linear => self.rng.chance((1.0 + 9.0 * self.psi_last as f64 / 64.0) / 100.0),
             Sampling::Fixed => self.rng.chance(self.params.p),
+            Sampling::Periodic => {
+                self.until_sample -= 1;
+                self.until_sample <= 0
+            }
         }
     }
 
@@ -269,8 +309,8 @@ impl QcnCp {
         self.q_old = arrival.queue_bytes;
         let psi = self.params.quantize(fb);
         self.psi_last = psi;
-        if self.params.sampling == Sampling::Table {
-            self.bytes_to_sample = self.next_interval();
+        if matches!(self.params.sampling, Sampling::Table | Sampling::Periodic) {
+            self.until_sample = self.next_interval();
         }
         Some(Feedback::Quantized { psi, q_off, q_delta })
     }
@@ -284,8 +324,10 @@ impl QcnCp {
 impl CongestionPoint for QcnCp {
     #[inline]
     fn on_arrival(&mut self, arrival: &Arrival, out: &mut Vec<Notify>) {
-        if let Some(feedback @ Feedback::Quantized { psi: 1.., .. }) = self.sample(arrival) {
-            out.push(Notify { flow: arrival.flow, feedback });
+        if let Some(feedback @ Feedback::Quantized { psi, q_off, q_delta }) = self.sample(arrival) {
+            if self.params.magnitude(psi, q_off, q_delta) > 0.0 {
+                out.push(Notify { flow: arrival.flow, feedback });
+            }
         }
     }
 
@@ -477,14 +519,15 @@ impl ReactionPoint for QcnRp {
     }
 
     fn on_feedback(&mut self, now: Time, _cpid: u32, feedback: &Feedback) -> bool {
-        let Feedback::Quantized { psi, .. } = *feedback else { return false };
+        let Feedback::Quantized { psi, q_off, q_delta } = *feedback else { return false };
         if !self.active {
             self.active = true;
             self.target = self.current;
         } else if !(self.params.hold_target && self.byte_stage == 0 && self.timer_stage == 0) {
             self.target = self.current;
         }
-        let factor = (1.0 - self.params.gd * psi as f64).max(self.params.min_decrease);
+        let magnitude = self.params.magnitude(psi, q_off, q_delta);
+        let factor = (1.0 - self.params.gd * magnitude).max(self.params.min_decrease);
         self.current = (self.current * factor).max(self.params.r_min.as_f64());
         self.restart_cycles(now);
         true

@@ -283,3 +283,82 @@ fn parameters_are_checked() {
     p.set("r_ai_mbps", &ParamValue::Number(1.0)).unwrap();
     assert_eq!(p.r_ai_at(Rate::from_gbps(1)), 1e6);
 }
+
+/// A CP that samples every frame, at the SMCC paper's Qeq = 64 KB and w = 2.
+fn every_frame(fb_bits: u32) -> QcnCp {
+    let params = QcnParams { q_eq: 64 * 1024, sampling: Sampling::Fixed, p: 1.0, fb_bits, ..exact() };
+    QcnCp::new(params, Rng::stream(1, "cp"))
+}
+
+#[test]
+fn finer_feedback_notifies_below_one_six_bit_step() {
+    // A still queue 2 KB above Qeq: Fb = -2048 B, 0.4 of a 6-bit step (327680 B / 64).
+    let q = 66 * 1024;
+    let mut out = Vec::new();
+    let mut six = every_frame(6);
+    six.q_old = q;
+    six.on_arrival(&arrival(q), &mut out);
+    assert!(out.is_empty());
+    let mut fine = every_frame(16);
+    fine.q_old = q;
+    fine.on_arrival(&arrival(q), &mut out);
+    let Feedback::Quantized { psi, q_off, q_delta } = out[0].feedback else { panic!("{out:?}") };
+    assert_eq!((psi, q_off, q_delta), (0, 2048, 0));
+    // 16 bits: floor(2048 / 327680 x 65536) = 409 steps of 64/65536 on Ψ's scale.
+    let magnitude = fine.params().magnitude(psi, q_off, q_delta);
+    assert!((magnitude - 409.0 * 64.0 / 65536.0).abs() < 1e-12);
+    let mut r = rp(QcnParams { hold_target: false, ..fine.params().clone() }, 1, 1000);
+    assert!(r.on_feedback(Time::ZERO, 0, &out[0].feedback));
+    assert!(close(r.current_rate(), 1000.0 * MBPS * (1.0 - magnitude / 128.0)));
+    assert!(r.current_rate() < 997.0 * MBPS);
+}
+
+#[test]
+fn six_bits_read_psi_and_ignore_the_queue_figures() {
+    let p = exact();
+    assert_eq!(p.magnitude(5, 100_000, 50_000), 5.0);
+    let fine = QcnParams { fb_bits: 16, ..exact() };
+    assert_eq!(fine.magnitude(5, -4096, 1024), 0.0);
+    // Saturates just below 64, like Ψ at 63.
+    assert!(fine.magnitude(63, 1 << 30, 0) < 64.0 && fine.magnitude(63, 1 << 30, 0) > 63.99);
+}
+
+#[test]
+fn periodic_sampling_takes_every_hundredth_frame() {
+    let params = QcnParams { sampling: Sampling::Periodic, p: 0.01, ..exact() };
+    let mut cp = QcnCp::new(params, Rng::stream(1, "cp"));
+    let mut sampled = Vec::new();
+    for frame in 1..=300 {
+        if cp.sample(&arrival(100 * 1024)).is_some() {
+            sampled.push(frame);
+        }
+    }
+    assert_eq!(sampled, vec![100, 200, 300]);
+    // With the standard's jitter each gap is 85 to 115 frames, not all equal.
+    let params = QcnParams { sampling: Sampling::Periodic, p: 0.01, sample_jitter: true, ..exact() };
+    let mut cp = QcnCp::new(params, Rng::stream(1, "cp"));
+    let (mut last, mut gaps) = (0, Vec::new());
+    for frame in 1..=5000 {
+        if cp.sample(&arrival(100 * 1024)).is_some() {
+            gaps.push(frame - last);
+            last = frame;
+        }
+    }
+    assert!(gaps.iter().all(|g| (85..=115).contains(g)), "{gaps:?}");
+    assert!(gaps.iter().any(|&g| g != gaps[0]));
+}
+
+#[test]
+fn feedback_bits_are_checked() {
+    let mut p = QcnParams::default();
+    for bad in [5.0, 17.0, 6.5] {
+        assert!(p.set("fb_bits", &ParamValue::Number(bad)).unwrap_err().contains("fb_bits"));
+    }
+    p.set("fb_bits", &ParamValue::Number(16.0)).unwrap();
+    p.set("sampling", &ParamValue::Text("periodic".into())).unwrap();
+    assert_eq!((p.fb_bits, p.sampling), (16, Sampling::Periodic));
+    for scheme in ["fqcn", "afqcn"] {
+        let mut config = crate::cc::SchemeConfig::by_name(scheme).unwrap();
+        assert!(config.set_param("fb_bits", &ParamValue::Number(16.0)).unwrap_err().contains("6-bit"));
+    }
+}
