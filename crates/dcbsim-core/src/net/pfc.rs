@@ -110,6 +110,29 @@ pub struct Pfc {
 }
 
 impl Pfc {
+    /// PFC off: nothing lossless, nothing paused, nothing counted.
+    pub const INERT: Pfc = Pfc {
+        lossless: 0,
+        xoff: 0,
+        xon: 0,
+        headroom: 0,
+        quanta: 0,
+        rx_bytes: [0; 8],
+        xoff_active: 0,
+        paused_at: [0; 8],
+        refresh_at: [Time::ZERO; 8],
+        refresh_generation: 0,
+        headroom_drops: 0,
+        paused: 0,
+        paused_until: [Time::ZERO; 8],
+        paused_ps: [0; 8],
+        generation: 0,
+        pause_rx: [0; 8],
+        pause_tx: [0; 8],
+        tx_xoff: 0,
+        tx_xon: 0,
+    };
+
     /// Whether priority `q` is paused at this transmitter.
     #[inline(always)]
     pub fn is_paused(&self, q: u8) -> bool {

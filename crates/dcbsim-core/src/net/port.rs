@@ -9,6 +9,9 @@
 
 use super::ets::Dwrr;
 use super::pfc::{NO_INGRESS, Pfc};
+
+/// What [`Port::pfc`] shows for a port without PFC state.
+static INERT_PFC: Pfc = Pfc::INERT;
 use crate::cc::CongestionPointKind;
 use crate::monitor::QueueMonitor;
 use crate::packet::{Packet, PacketKind};
@@ -130,7 +133,7 @@ pub struct Port {
     pub ets: Option<Box<Dwrr>>,
     /// PFC on this link direction (see [`Pfc`]); inert unless a priority is lossless.
     /// Boxed: the event loop reads only the two mirrors below.
-    pub pfc: Box<Pfc>,
+    pfc: Option<Box<Pfc>>,
     /// The congestion point on this port, if any.
     pub cp: Option<CongestionPointKind>,
     /// Frames dropped.
@@ -180,7 +183,7 @@ impl Port {
             ecn_marks: 0,
             red: None,
             reverse: u32::MAX,
-            pfc: Box::default(),
+            pfc: None,
             paused: 0,
             pause_pending: false,
             in_pfc: false,
@@ -389,8 +392,20 @@ impl Port {
     /// Copies the PFC state the event loop reads into the port's mirrors.
     #[inline]
     pub fn sync_pfc(&mut self) {
-        self.paused = self.pfc.paused;
-        self.pause_pending = self.pfc.has_pending();
+        self.paused = self.pfc().paused;
+        self.pause_pending = self.pfc().has_pending();
+    }
+
+    /// The port's PFC state (an inert one while the port never took part in PFC).
+    #[inline]
+    pub fn pfc(&self) -> &Pfc {
+        self.pfc.as_deref().unwrap_or(&INERT_PFC)
+    }
+
+    /// The port's PFC state, made on first use (most ports never need one).
+    #[inline]
+    pub fn pfc_mut(&mut self) -> &mut Pfc {
+        self.pfc.get_or_insert_with(Box::default)
     }
 
     /// Adds a frame produced at this node (a host's own frames) to the queue,

@@ -28,11 +28,11 @@ pub(super) fn configure(
     find: impl Fn(PortRef, &str) -> Result<u32, ConfigError>,
 ) -> Result<(), ConfigError> {
     let spec = &config.pfc;
-    for p in ports.iter_mut() {
-        p.pfc.quanta = spec.quanta;
-    }
     if spec.lossless == 0 {
         return Ok(());
+    }
+    for p in ports.iter_mut() {
+        p.pfc_mut().quanta = spec.quanta;
     }
     if spec.quanta == 0 {
         return Err(ConfigError::new("pfc.quanta", "must be > 0"));
@@ -50,7 +50,7 @@ pub(super) fn configure(
         }
         let up = ports[sw_port as usize].reverse as usize;
         let (rate, delay) = (ports[up].rate, ports[up].delay);
-        let pfc = &mut ports[up].pfc;
+        let pfc = ports[up].pfc_mut();
         pfc.lossless = spec.lossless;
         pfc.xoff = spec.xoff.0;
         pfc.xon = spec.xon.map_or(spec.xoff.0.saturating_sub(2 * frame as u64), |b| b.0);
@@ -61,24 +61,24 @@ pub(super) fn configure(
     for (k, (key, list)) in lists.into_iter().enumerate() {
         for &(r, b) in list.iter() {
             let up = ports[find(r, key)? as usize].reverse as usize;
-            let pfc = &mut ports[up].pfc;
+            let pfc = ports[up].pfc_mut();
             *[&mut pfc.xoff, &mut pfc.xon, &mut pfc.headroom][k] = b.0;
         }
     }
     for (i, p) in ports.iter().enumerate() {
-        if p.pfc.lossless != 0 && p.pfc.xon > p.pfc.xoff {
+        if p.pfc().lossless != 0 && p.pfc().xon > p.pfc().xoff {
             return Err(ConfigError::new("pfc.xon_kb", format!("X_on must not exceed X_off (port {i})")));
         }
     }
     // Switches receiving lossless traffic remember each queued frame's ingress; every
     // port that may be paused, or may send a PAUSE, takes the PFC path when it frees.
-    let lossless_into: Vec<u32> = ports.iter().filter(|p| p.pfc.lossless != 0).map(|p| p.peer).collect();
-    let senders: Vec<u32> = ports.iter().filter(|p| p.pfc.lossless != 0).map(|p| p.reverse).collect();
+    let lossless_into: Vec<u32> = ports.iter().filter(|p| p.pfc().lossless != 0).map(|p| p.peer).collect();
+    let senders: Vec<u32> = ports.iter().filter(|p| p.pfc().lossless != 0).map(|p| p.reverse).collect();
     for (i, p) in ports.iter_mut().enumerate() {
         if lossless_into.contains(&p.node) && config.nodes[p.node as usize].kind == NodeKind::Switch {
             p.track_ingress();
         }
-        if p.pfc.lossless != 0 || senders.contains(&(i as u32)) || lossless_into.contains(&p.node) {
+        if p.pfc().lossless != 0 || senders.contains(&(i as u32)) || lossless_into.contains(&p.node) {
             p.in_pfc = true;
         }
     }
@@ -89,7 +89,7 @@ impl Simulation {
     /// Whether a frame of priority `q` arriving over port `ingress` is lossless.
     #[inline]
     pub(super) fn is_lossless(&self, ingress: u32, q: u8) -> bool {
-        self.pfc_on && ingress != NO_INGRESS && self.ports[ingress as usize].pfc.lossless & (1 << (q & 7)) != 0
+        self.pfc_on && ingress != NO_INGRESS && self.ports[ingress as usize].pfc().lossless & (1 << (q & 7)) != 0
     }
 
     /// A lossless frame from `ingress` arrives for port `out`: the ingress it is
@@ -122,7 +122,8 @@ impl Simulation {
         let now = self.now;
         self.refresh_thresholds(ingress);
         let port = &mut self.ports[ingress as usize];
-        let accepted = match port.pfc.on_ingress(now, pkt.priority, pkt.bytes, port.rate) {
+        let rate = port.rate;
+        let accepted = match port.pfc_mut().on_ingress(now, pkt.priority, pkt.bytes, rate) {
             Ingress::Lost => false,
             Ingress::Accepted => true,
             Ingress::Xoff => {
@@ -144,7 +145,7 @@ impl Simulation {
         self.account_shared(ingress, pkt.bytes, false);
         self.refresh_thresholds(ingress);
         let port = &mut self.ports[ingress as usize];
-        if port.pfc.on_egress(pkt.priority, pkt.bytes) {
+        if port.pfc_mut().on_egress(pkt.priority, pkt.bytes) {
             let back = port.reverse;
             self.request_pause(back, pkt.priority, false);
         }
@@ -182,11 +183,11 @@ impl Simulation {
         let port = &mut self.ports[out as usize];
         let bit = 1 << (q & 7);
         if xoff {
-            port.pfc.tx_xoff |= bit;
-            port.pfc.tx_xon &= !bit;
+            port.pfc_mut().tx_xoff |= bit;
+            port.pfc_mut().tx_xon &= !bit;
         } else {
-            port.pfc.tx_xon |= bit;
-            port.pfc.tx_xoff &= !bit;
+            port.pfc_mut().tx_xon |= bit;
+            port.pfc_mut().tx_xoff &= !bit;
         }
         port.sync_pfc();
         if !port.free_pending {
@@ -202,7 +203,7 @@ impl Simulation {
     #[inline(never)]
     pub(super) fn send_pause(&mut self, out: u32) -> bool {
         let port = &mut self.ports[out as usize];
-        let Some((mask, quanta)) = port.pfc.take_pending() else { return false };
+        let Some((mask, quanta)) = port.pfc_mut().take_pending() else { return false };
         port.sync_pfc();
         let ingress = port.reverse;
         let pkt = Packet::new(ingress, PAUSE_FRAME_BYTES, port.peer, 7, PacketKind::Pause { mask, quanta });
@@ -214,8 +215,9 @@ impl Simulation {
             let now = self.now;
             let port = &mut self.ports[ingress as usize];
             let lead = port.delay + port.rate.transmit_time(Bytes(2 * self.pfc_mtu as u64 + PAUSE_FRAME_BYTES as u64));
-            let at = port.pfc.xoff_sent(now, mask, pfc::quanta_time(quanta, port.rate), lead);
-            let generation = REFRESH | port.pfc.refresh_generation;
+            let pause = pfc::quanta_time(quanta, port.rate);
+            let at = port.pfc_mut().xoff_sent(now, mask, pause, lead);
+            let generation = REFRESH | port.pfc_mut().refresh_generation;
             self.queue.push(at, Event::PauseEnd { port: ingress, generation });
         }
         true
@@ -226,10 +228,10 @@ impl Simulation {
     #[inline(never)]
     fn on_refresh(&mut self, ingress: u32, generation: u32) {
         let port = &self.ports[ingress as usize];
-        if port.pfc.refresh_generation != generation & REFRESH_MASK {
+        if port.pfc().refresh_generation != generation & REFRESH_MASK {
             return;
         }
-        let due = port.pfc.due_refresh(self.now);
+        let due = port.pfc().due_refresh(self.now);
         let back = port.reverse;
         for q in 0..8 {
             if due & (1 << q) != 0 {
@@ -244,8 +246,9 @@ impl Simulation {
     pub(super) fn on_pause(&mut self, p: u32, mask: u8, quanta: u16) {
         let now = self.now;
         let port = &mut self.ports[p as usize];
-        if let Some(end) = port.pfc.on_pause(now, mask, quanta, port.rate) {
-            let generation = port.pfc.generation;
+        let rate = port.rate;
+        if let Some(end) = port.pfc_mut().on_pause(now, mask, quanta, rate) {
+            let generation = port.pfc_mut().generation;
             self.queue.push(end, Event::PauseEnd { port: p, generation });
         }
         port.sync_pfc();
@@ -262,10 +265,10 @@ impl Simulation {
         }
         let now = self.now;
         let port = &mut self.ports[p as usize];
-        if port.pfc.generation != generation {
+        if port.pfc_mut().generation != generation {
             return;
         }
-        if let Some(end) = port.pfc.expire(now) {
+        if let Some(end) = port.pfc_mut().expire(now) {
             self.queue.push(end, Event::PauseEnd { port: p, generation });
         }
         port.sync_pfc();

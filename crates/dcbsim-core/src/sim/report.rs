@@ -88,7 +88,7 @@ impl Simulation {
         let now = self.now;
         (0..self.ports.len())
             .map(|p| {
-                let pfc = &self.ports[p].pfc;
+                let pfc = self.ports[p].pfc();
                 PfcPortReport {
                     name: self.port_names[p].clone(),
                     pause_sent: pfc.pause_tx,

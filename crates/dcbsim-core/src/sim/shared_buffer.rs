@@ -49,7 +49,9 @@ impl Simulation {
     pub(super) fn refresh_thresholds(&mut self, ingress: u32) {
         let Some(shared) = &self.shared else { return };
         let port = &mut self.ports[ingress as usize];
-        (port.pfc.xoff, port.pfc.xon) = shared.thresholds(port.peer as usize);
+        let (xoff, xon) = shared.thresholds(port.peer as usize);
+        let pfc = port.pfc_mut();
+        (pfc.xoff, pfc.xon) = (xoff, xon);
     }
 
     /// `bytes` arrived over `ingress` are held (`held`) or released at its switch.
