@@ -17,13 +17,13 @@ use crate::packet::{Packet, PacketKind};
 use crate::sched::Event;
 use crate::units::Time;
 
-impl Simulation {
-    /// Whether `pkt`, put on `port`'s link, needs nothing at its arrival but counting.
-    #[inline]
-    fn is_quiet(&self, port: &Port, pkt: &Packet) -> bool {
-        matches!(pkt.kind, PacketKind::Data { ce: false, quiet: true, .. }) && pkt.dst == port.peer
-    }
+/// Whether `pkt`, put on `port`'s link, needs nothing at its arrival but counting.
+#[inline]
+fn is_quiet(port: &Port, pkt: &Packet) -> bool {
+    matches!(pkt.kind, PacketKind::Data { ce: false, quiet: true, .. }) && pkt.dst == port.peer
+}
 
+impl Simulation {
     /// `pkt` went on `out`'s link, reaching the far end at `arrival` (`was_empty`: the
     /// link held nothing before): schedules its arrival if it needs one.
     #[inline(always)]
@@ -35,7 +35,7 @@ impl Simulation {
             }
             return;
         }
-        if self.is_quiet(port, pkt) {
+        if is_quiet(port, pkt) {
             return;
         }
         let port = &mut self.ports[out as usize];
@@ -57,7 +57,7 @@ impl Simulation {
         }
         self.ports[port as usize].arrival_due = Time::NEVER;
         while let Some((_, pkt)) = self.ports[port as usize].link.pop_front() {
-            if self.is_quiet(&self.ports[port as usize], &pkt) {
+            if is_quiet(&self.ports[port as usize], &pkt) {
                 self.count_delivery(&pkt);
                 continue;
             }
@@ -73,7 +73,7 @@ impl Simulation {
         if p.loud_on_link == 0 || p.arrival_due != Time::NEVER {
             return;
         }
-        let next = p.link.iter().find(|(_, pkt)| !self.is_quiet(p, pkt)).map(|&(at, _)| at);
+        let next = p.link.iter().find(|(_, pkt)| !is_quiet(p, pkt)).map(|&(at, _)| at);
         if let Some(at) = next {
             self.ports[port as usize].arrival_due = at;
             self.queue.push(at.max(self.now), Event::LinkArrival { port });
@@ -85,7 +85,7 @@ impl Simulation {
     /// for one of them (it goes stale; a new one is set for the first loud frame left).
     pub(super) fn recount_loud(&mut self, port: u32) {
         let p = &self.ports[port as usize];
-        let loud = p.link.iter().filter(|(_, pkt)| !self.is_quiet(p, pkt)).count() as u32;
+        let loud = p.link.iter().filter(|(_, pkt)| !is_quiet(p, pkt)).count() as u32;
         let p = &mut self.ports[port as usize];
         p.loud_on_link = loud;
         p.arrival_due = Time::NEVER;
@@ -109,7 +109,7 @@ impl Simulation {
                 self.catch_up_traced(port, now);
             }
             while let Some(&(at, pkt)) = self.ports[port as usize].link.front() {
-                if at >= now || !self.is_quiet(&self.ports[port as usize], &pkt) {
+                if at >= now || !is_quiet(&self.ports[port as usize], &pkt) {
                     break;
                 }
                 self.ports[port as usize].link.pop_front();

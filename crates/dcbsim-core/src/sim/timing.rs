@@ -11,20 +11,20 @@ impl Simulation {
     pub fn set_departure_timing(&mut self, on: bool) {
         self.quiet_ports.clear();
         for p in 0..self.ports.len() {
-            if on {
-                let faces_host = self.hosts[self.ports[p].peer as usize].is_some();
-                let port = &mut self.ports[p];
-                port.timed = port.can_be_timed();
-                port.quiet_delivery = faces_host && port.link.is_empty();
-                if port.quiet_delivery {
-                    self.quiet_ports.push(p as u32);
-                }
-            } else {
+            if !on {
                 self.untime_port(p as u32);
-                self.ports[p].quiet_delivery &= !self.ports[p].link.is_empty();
-                if self.ports[p].quiet_delivery {
-                    self.quiet_ports.push(p as u32);
-                }
+            }
+            let faces_host = self.hosts[self.ports[p].peer as usize].is_some();
+            let port = &mut self.ports[p];
+            if on {
+                port.timed = port.can_be_timed();
+            }
+            // A link with frames on it keeps its delivery rule: its events follow it.
+            if port.link.is_empty() {
+                port.quiet_delivery = on && faces_host;
+            }
+            if port.quiet_delivery {
+                self.quiet_ports.push(p as u32);
             }
         }
     }
