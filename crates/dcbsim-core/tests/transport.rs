@@ -128,6 +128,25 @@ fn dctcp_holds_the_queue_near_k() {
     assert!(r.flows.iter().all(|f| !f.alpha.is_empty() && f.timeouts == 0));
 }
 
+/// One TCP flow over a path whose bandwidth-delay product (100 Gb/s over a 200 us
+/// round trip: 2.5 MB) exceeds 1 MiB fills the link: the default receive window grows
+/// with the path. A fixed 1 MiB window held it to 1 MiB per round trip, 42 % of the
+/// link; an explicit `rwnd` still binds.
+#[test]
+fn the_default_receive_window_does_not_cap_a_long_fat_path() {
+    let utilization = |rwnd: Option<Bytes>| {
+        let mut cfg = star(1, Rate::from_gbps(100), Time::from_us(50), Bytes::from_kb(8192), Time::from_ms(20));
+        cfg.tcp.rwnd = rwnd;
+        cfg.flows.push(flow(0, FlowKind::Greedy, Transport::Tcp));
+        let r = run(cfg);
+        let port = r.ports.iter().find(|p| p.name == "sw0:r0").unwrap();
+        port.stats.utilization
+    };
+    assert!(utilization(None) > 0.9, "default window: utilization {}", utilization(None));
+    let capped = utilization(Some(Bytes(1 << 20)));
+    assert!(capped < 0.45, "1 MiB window: utilization {capped}");
+}
+
 /// The incast application: every block has all SRUs, blocks follow each other.
 #[test]
 fn incast_blocks_complete_in_turn() {

@@ -165,6 +165,18 @@ impl Simulation {
 }
 
 impl Simulation {
+    /// The bytes flow `f`'s path holds over one round trip of propagation at its
+    /// slowest link (0 when the path is unknown): what sizes the default receive window.
+    fn path_bdp(&self, f: u32) -> crate::units::Bytes {
+        let flow = &self.flows[f as usize];
+        let Some(path) = self.routes.path(flow.src, flow.dst, f, |p| self.ports[p as usize].peer) else {
+            return crate::units::Bytes(0);
+        };
+        let slowest = path.iter().map(|&p| self.ports[p as usize].rate.as_f64()).fold(f64::INFINITY, f64::min);
+        let round_trip = 2.0 * path.iter().map(|&p| self.ports[p as usize].delay.as_secs_f64()).sum::<f64>();
+        crate::units::Bytes(if slowest.is_finite() { (slowest * round_trip / 8.0).ceil() as u64 } else { 0 })
+    }
+
     /// Gives flow `f` a connection of its spec's transport (if any). A finite flow
     /// offers its size at once, a greedy one an endless stream; an incast server
     /// (`sru` given) offers one SRU per request of the client.
@@ -174,14 +186,15 @@ impl Simulation {
             return;
         }
         let params = &self.config.tcp;
+        let mss = self.flows[f as usize].frame_bytes;
+        let rwnd = params.rwnd_segments(mss, self.path_bdp(f));
         let flow = &mut self.flows[f as usize];
-        let mss = flow.frame_bytes;
         let unit = sru.or(flow.size);
-        let mut sender = TcpSender::new(params, mss, unit, transport == Transport::Dctcp);
+        let mut sender = TcpSender::new(params, mss, rwnd, unit, transport == Transport::Dctcp);
         if sru.is_none() {
             sender.offer(1);
         }
-        let receiver = TcpReceiver::new(params, params.rwnd_segments(mss));
+        let receiver = TcpReceiver::new(params, rwnd);
         flow.conn = self.conns.len() as u32;
         flow.set_window_open(sender.can_send());
         let mut conn = Conn::new(sender, receiver, f, transport == Transport::Dctcp);

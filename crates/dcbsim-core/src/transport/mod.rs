@@ -78,6 +78,10 @@ impl EcnMarking {
     }
 }
 
+/// The smallest receive window sized by the path (1 MiB, the window of a path of
+/// 512 KiB in flight or less).
+pub const MIN_AUTO_RWND: Bytes = Bytes(1 << 20);
+
 /// The transport's parameters; `Default` gives the sources' defaults (see
 /// `docs/models/tcp.md`).
 #[derive(Clone, Debug, PartialEq)]
@@ -90,8 +94,9 @@ pub struct TcpParams {
     pub rto_max: Time,
     /// Initial congestion window, segments (RFC 5681 / RFC 3390: 3 for 1500-byte frames).
     pub initial_window: u32,
-    /// The receiver's advertised window, bytes.
-    pub rwnd: Bytes,
+    /// The receiver's advertised window, bytes; `None` sizes it by the flow's path
+    /// ([`TcpParams::receive_window`]).
+    pub rwnd: Option<Bytes>,
     /// Whether the receiver delays ACKs (every second segment, or after the timeout).
     pub delayed_ack: bool,
     /// The delayed-ACK timeout (Linux's minimum, 40 ms).
@@ -113,7 +118,7 @@ impl Default for TcpParams {
             rto_initial: Time::from_ms(1000),
             rto_max: Time::from_ms(60_000),
             initial_window: 3,
-            rwnd: Bytes(1 << 20),
+            rwnd: None,
             delayed_ack: false,
             delayed_ack_timeout: Time::from_ms(40),
             dupack_threshold: 3,
@@ -147,7 +152,7 @@ impl TcpParams {
             "rto_initial_ms" => self.rto_initial = Time::from_ms_f64(x),
             "rto_max_ms" => self.rto_max = Time::from_ms_f64(x),
             "initial_window" => self.initial_window = whole(1.0, 1000.0)?,
-            "rwnd_kb" => self.rwnd = Bytes((x * 1024.0).round() as u64),
+            "rwnd_kb" => self.rwnd = Some(Bytes((x * 1024.0).round() as u64)),
             "delayed_ack_ms" => self.delayed_ack_timeout = Time::from_ms_f64(x),
             "dupack_threshold" => self.dupack_threshold = whole(1.0, 100.0)?,
             "ack_bytes" => self.ack_bytes = whole(64.0, 1500.0)?,
@@ -166,9 +171,18 @@ impl TcpParams {
         Ok(())
     }
 
-    /// The receive window in segments of `mss` bytes (at least 2).
-    pub fn rwnd_segments(&self, mss: u32) -> u32 {
-        (self.rwnd.0 / mss.max(1) as u64).clamp(2, 1 << 20) as u32
+    /// The receive window of a connection whose path holds `path_bdp` bytes in flight
+    /// at its slowest link over one round trip of propagation: `rwnd_kb` when given,
+    /// else the larger of [`MIN_AUTO_RWND`] and twice the path's bandwidth-delay product
+    /// (as a receiver's buffer auto-tuning would grow it), so that no path's window is
+    /// capped below its capacity whatever its rate and delay.
+    pub fn receive_window(&self, path_bdp: Bytes) -> Bytes {
+        self.rwnd.unwrap_or(Bytes(MIN_AUTO_RWND.0.max(path_bdp.0.saturating_mul(2))))
+    }
+
+    /// [`TcpParams::receive_window`] in segments of `mss` bytes (at least 2).
+    pub fn rwnd_segments(&self, mss: u32, path_bdp: Bytes) -> u32 {
+        (self.receive_window(path_bdp).0 / mss.max(1) as u64).clamp(2, 1 << 20) as u32
     }
 }
 

@@ -53,10 +53,11 @@ pub struct TcpSender {
 }
 
 impl TcpSender {
-    /// A sender of `mss`-byte segments whose application hands over units of
-    /// `unit_bytes` (`None`: an endless stream); `dctcp` turns on DCTCP's reaction to
-    /// ECN-Echo. Nothing is offered until [`TcpSender::offer`] is called.
-    pub fn new(params: &TcpParams, mss: u32, unit_bytes: Option<u64>, dctcp: bool) -> TcpSender {
+    /// A sender of `mss`-byte segments, limited by a receive window of `rwnd`
+    /// segments, whose application hands over units of `unit_bytes` (`None`: an
+    /// endless stream); `dctcp` turns on DCTCP's reaction to ECN-Echo. Nothing is
+    /// offered until [`TcpSender::offer`] is called.
+    pub fn new(params: &TcpParams, mss: u32, rwnd: u32, unit_bytes: Option<u64>, dctcp: bool) -> TcpSender {
         let mss = mss.max(1);
         let (unit_segments, unit_last_bytes) = match unit_bytes {
             Some(b) => {
@@ -76,7 +77,7 @@ impl TcpSender {
             recover: 0,
             cwnd: params.initial_window as f64,
             ssthresh: f64::INFINITY,
-            rwnd: params.rwnd_segments(mss),
+            rwnd: rwnd.max(2),
             dupacks: 0,
             dupack_threshold: params.dupack_threshold,
             in_recovery: false,

@@ -1,7 +1,7 @@
 //! Hand-worked cases of the sender and receiver state machines.
 
 use super::*;
-use crate::units::Time;
+use crate::units::{Bytes, Time};
 
 fn params() -> TcpParams {
     TcpParams { rto_min: Time::from_ms(200), rto_initial: Time::from_ms(1000), ..TcpParams::default() }
@@ -17,7 +17,7 @@ fn burst(s: &mut TcpSender, now: Time) -> Vec<u32> {
 }
 
 fn stream(p: &TcpParams) -> TcpSender {
-    let mut s = TcpSender::new(p, 1000, None, false);
+    let mut s = TcpSender::new(p, 1000, p.rwnd_segments(1000, Bytes(0)), None, false);
     s.offer(1);
     s
 }
@@ -155,7 +155,7 @@ fn rto_follows_rfc6298_and_the_bounds() {
 #[test]
 fn dctcp_alpha_over_two_windows() {
     let p = TcpParams { initial_window: 4, ..params() };
-    let mut s = TcpSender::new(&p, 1000, None, true);
+    let mut s = TcpSender::new(&p, 1000, p.rwnd_segments(1000, Bytes(0)), None, true);
     s.offer(1);
     burst(&mut s, Time::ZERO);
     s.on_ack(Time::ZERO, 1, false);
@@ -177,7 +177,7 @@ fn dctcp_alpha_over_two_windows() {
 
 #[test]
 fn finite_flow_segments_and_sizes() {
-    let mut s = TcpSender::new(&params(), 1000, Some(2500), false);
+    let mut s = TcpSender::new(&params(), 1000, params().rwnd_segments(1000, Bytes(0)), Some(2500), false);
     s.offer(1);
     assert_eq!(s.total(), 3);
     assert_eq!((s.segment_bytes(0), s.segment_bytes(1), s.segment_bytes(2)), (1000, 1000, 500));
@@ -223,4 +223,17 @@ fn delayed_ack_every_second_segment_or_on_timeout() {
     assert_eq!(x.acks[0], Some(Ack { next: 4, ece: false }));
     assert_eq!(x.acks[1], None);
     assert_eq!(r.on_segment(Time::ZERO, 5, true).acks[0], Some(Ack { next: 6, ece: true }));
+}
+
+#[test]
+fn the_default_receive_window_is_twice_the_path_bdp_and_at_least_1_mib() {
+    let p = params();
+    assert_eq!(p.receive_window(Bytes(0)), Bytes(1 << 20));
+    assert_eq!(p.receive_window(Bytes(400_000)), Bytes(1 << 20));
+    // 100 Gb/s over a 200 us round trip: 2.5 MB in flight, a 5 MB window.
+    assert_eq!(p.receive_window(Bytes(2_500_000)), Bytes(5_000_000));
+    assert_eq!(p.rwnd_segments(1500, Bytes(2_500_000)), 3333);
+    let fixed = TcpParams { rwnd: Some(Bytes(64 * 1024)), ..params() };
+    assert_eq!(fixed.receive_window(Bytes(2_500_000)), Bytes(64 * 1024));
+    assert_eq!(fixed.rwnd_segments(1000, Bytes(0)), 65);
 }
