@@ -38,8 +38,8 @@ pub struct SmccParams {
     pub r_small: Option<Rate>,
     /// Two-stage threshold `T1`, bytes.
     pub t1: u64,
-    /// Minimum rate; `None` is 10 Mb/s per Gb/s of line rate, like the other rates.
-    pub r_min: Option<Rate>,
+    /// Minimum rate.
+    pub r_min: Rate,
 }
 
 impl Default for SmccParams {
@@ -56,7 +56,7 @@ impl Default for SmccParams {
             r_large: None,
             r_small: None,
             t1: 8 * 1024,
-            r_min: None,
+            r_min: Rate::from_mbps(10),
         }
     }
 }
@@ -104,7 +104,7 @@ impl SmccParams {
             "r_large_mbps" => self.r_large = mbps,
             "r_small_mbps" => self.r_small = mbps,
             "t1_kb" => self.t1 = (x * 1024.0).round() as u64,
-            "r_min_mbps" => self.r_min = mbps,
+            "r_min_mbps" => self.r_min = rate,
             _ => return Err(format!("unknown parameter; allowed: {}", Self::NAMES.join(", "))),
         }
         Ok(())
@@ -242,8 +242,7 @@ impl ReactionPoint for SmccRp {
         if !self.cpid.admit(cpid, delta) {
             return false;
         }
-        let floor = per_gbps(self.params.r_min, 10.0, self.line);
-        self.rate = (self.rate + delta).clamp(floor, self.line.as_f64());
+        self.rate = (self.rate + delta).clamp(self.params.r_min.as_f64(), self.line.as_f64());
         delta != 0.0
     }
 
@@ -362,13 +361,7 @@ mod tests {
 
     #[test]
     fn rates_scale_with_line_rate() {
-        let mut r = SmccRp::new(SmccParams::default(), Rate::from_gbps(10), Rate::from_gbps(5));
+        let r = SmccRp::new(SmccParams::default(), Rate::from_gbps(10), Rate::from_gbps(5));
         assert!((r.change(64 * KB, KB) + 2560e6).abs() < 1e-3);
-        // The floor too: 100 Mb/s at 10 Gb/s, as 10 Mb/s at 1 Gb/s (a fixed 10 Mb/s made a
-        // source cut to it at 10 Gb/s ten times rarer to sample, relative to the others).
-        for _ in 0..10 {
-            r.on_feedback(Time::ZERO, 1, &Feedback::QueueState { q_off: 64 * KB, q_delta: KB });
-        }
-        assert_eq!(r.rate(), Rate::from_mbps(100));
     }
 }
