@@ -139,12 +139,63 @@ def run(text: str, seed: int = 1) -> dcbsim.Result:
     return dcbsim.run(dcbsim.loads(text), seed=seed)
 
 
+#: Run length (s) by capacity (Gb/s) unless a case says otherwise: the first half is warm-up.
+DURATION_S = {1: 4.0, 10: 2.0, 40: 1.0}
+
+
+@dataclass(frozen=True)
+class Case:
+    """One variant: ``senders`` flows of ``scheme`` into ``gbps``, a ``loop_us`` feedback
+    loop, a ``buffer_kb`` buffer, ``params`` in ``[scheme]``, measured over the second
+    half of ``duration_s`` (default :data:`DURATION_S`)."""
+
+    scheme: str
+    senders: int
+    gbps: float
+    loop_us: float
+    buffer_kb: float = 300.0
+    params: tuple[tuple[str, object], ...] = ()
+    frame_bytes: int = 1500
+    duration_s: float | None = None
+
+    @property
+    def seconds(self) -> float:
+        """The run's length, s."""
+        return self.duration_s or DURATION_S.get(int(self.gbps), 2.0)
+
+    def scenario(self) -> str:
+        """The scenario text, the queue sampled every 100 µs per Gb/s below 10 Gb/s and
+        every 20 µs from 10 Gb/s."""
+        sample = 20.0 if self.gbps >= 10 else 100.0
+        return dumbbell(self.scheme, self.senders, self.gbps, self.loop_us, self.buffer_kb,
+                        self.seconds * 1e3, sample, dict(self.params), frame_bytes=self.frame_bytes)
+
+    def measure(self, seed: int = 1) -> Measures:
+        """Run it and measure the second half; Jain's index over windows of 0.1 s · (1 Gb/s / C)."""
+        return measure(run(self.scenario(), seed), self.gbps, self.seconds / 2, 0.1 / self.gbps)
+
+    def label(self) -> str:
+        """The case as a table row's first cells."""
+        extra = ", ".join(f"{k} = {v}" for k, v in self.params if k != "loop_delay_us")
+        return f"{self.scheme} | {self.senders} | {self.gbps:g} | {self.loop_us:g} | {self.buffer_kb:g} | {extra}"
+
+
+HEADER = (
+    "| scheme | N | C (Gb/s) | loop (µs) | buffer (KB) | settings | queue | utilization | empty | drops | Jain |\n"
+    "|---|---|---|---|---|---|---|---|---|---|---|"
+)
+
+
 def main(argv: list[str]) -> None:
-    """Print the grid of one scheme (``qcn``, ``smcc``, ``dsm``, ``ecm``)."""
+    """Print the table of one scheme's grid (``qcn``, ``smcc``, ``dsm``, ``ecm``), seed 1."""
     from dcbsim.analysis.variants_grid import GRIDS
 
-    for line in GRIDS[argv[0]]():
-        print(line, flush=True)
+    if len(argv) != 1 or argv[0] not in GRIDS:
+        print(f"usage: python -m dcbsim.analysis.variants {{{','.join(GRIDS)}}}", file=sys.stderr)
+        raise SystemExit(2)
+    print(HEADER)
+    for case in GRIDS[argv[0]]:
+        print(f"| {case.label()} | {case.measure().row()} |", flush=True)
 
 
 if __name__ == "__main__":
