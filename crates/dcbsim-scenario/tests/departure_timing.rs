@@ -88,3 +88,105 @@ fn marked_frames_and_finite_flows_still_reach_their_hosts_on_time() {
     assert_same(&text);
 }
 
+
+/// Slow lone senders (a frame every 20 µs, so a timeline entry most likely falls
+/// between a frame's arrival and the next frame's start): one stopped and
+/// restarted, one capped, one whose NIC changes capacity; and a host with two flows.
+const TIMELINE: &str = r#"
+[run]
+duration_ms = 20.0
+sample_interval_us = 100.0
+[topology]
+kind = "dumbbell"
+senders = 5
+rate_gbps = 10.0
+delay_us = 1.5
+buffer_kb = 32.0
+[monitor]
+ports = ["sw0:r0"]
+[[flows]]
+src = ["s0", "s1", "s2"]
+dst = "r0"
+kind = "constant"
+rate_gbps = 0.4
+frame_bytes = 1001
+jitter = 0.1
+[[flows]]
+src = "s3"
+dst = "r0"
+kind = "constant"
+rate_gbps = 3.0
+frame_bytes = 1499
+jitter = 0.2
+[[flows]]
+name = "pair"
+src = "s3"
+dst = "r0"
+kind = "constant"
+rate_gbps = 1.0
+frame_bytes = 700
+jitter = 0.1
+[[flows]]
+src = "s4"
+dst = "r0"
+kind = "constant"
+rate_gbps = 7.0
+frame_bytes = 1201
+jitter = 0.3
+[[timeline]]
+at_ms = 7.0
+flow = "s0-r0"
+action = "stop"
+[[timeline]]
+at_ms = 9.5
+flow = "s0-r0"
+action = "start"
+[[timeline]]
+at_ms = 11.1
+flow = "s0-r0"
+action = "stop"
+[[timeline]]
+at_ms = 13.3
+flow = "s0-r0"
+action = "start"
+[[timeline]]
+at_ms = 12.0
+flow = "s1-r0"
+max_rate_gbps = 0.2
+[[timeline]]
+at_ms = 15.0
+port = "s2:sw0"
+rate_gbps = 0.1
+"#;
+
+#[test]
+fn timeline_entries_on_early_senders_are_unchanged() {
+    assert_same(TIMELINE);
+}
+
+#[test]
+fn lone_fixed_rate_senders_send_early_with_one_event_per_frame() {
+    let events = |timed: bool| {
+        let scenario = load_str(DUMBBELL, "timing.toml", &[]).unwrap();
+        let mut sim = scenario.build(7).unwrap();
+        sim.set_departure_timing(timed);
+        let report = sim.run();
+        report.events as f64 / report.sent_frames() as f64
+    };
+    let (early, plain) = (events(true), events(false));
+    assert!(early < 0.5 * plain, "events per frame sent: {early:.2} early, {plain:.2} frame by frame");
+}
+
+#[test]
+fn a_run_in_stretches_reports_what_one_run_does() {
+    let scenario = load_str(DUMBBELL, "timing.toml", &[]).unwrap();
+    let mut sim = scenario.build(7).unwrap();
+    for ms in 1..=30 {
+        sim.run_until(dcbsim_core::units::Time::from_us(ms * 1000 - 333));
+    }
+    sim.run_until(dcbsim_core::units::Time::from_ms(30));
+    let mut stretches = sim.finish();
+    stretches.wall_seconds = 0.0;
+    stretches.events = 0;
+    assert_eq!(stretches, run(DUMBBELL, true));
+}

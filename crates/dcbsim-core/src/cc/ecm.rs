@@ -23,8 +23,9 @@ pub struct EcmParams {
     pub sample_bytes: u64,
     /// Weight of `Qδ`.
     pub w: f64,
-    /// Rate unit `Ru`.
-    pub ru: Rate,
+    /// Rate unit `Ru`; `None` is 50 Mb/s per Gb/s of the source's line rate (DCC
+    /// Table II's 50 Mb/s at 1 Gb/s).
+    pub ru: Option<Rate>,
     /// Increase gain `Gi`.
     pub gi: f64,
     /// Decrease gain `Gd`.
@@ -56,7 +57,7 @@ impl Default for EcmParams {
             q_sc: 100_000,
             sample_bytes: 150_000,
             w: 2.0,
-            ru: Rate::from_mbps(50),
+            ru: None,
             gi: 0.3,
             gd: 0.6,
             alpha: 0.5,
@@ -97,7 +98,7 @@ impl EcmParams {
             "q_sc_kb" => self.q_sc = bytes(1024.0)?,
             "sample_bytes" => self.sample_bytes = bytes(1.0)?,
             "w" => self.w = if x >= 0.0 { x } else { return Err(format!("w must be >= 0 (got {x})")) },
-            "ru_mbps" => self.ru = Rate::from_bps_f64(positive? * 1e6),
+            "ru_mbps" => self.ru = Some(Rate::from_bps_f64(positive? * 1e6)),
             "gi" => self.gi = positive?,
             "gd" => self.gd = positive?,
             "alpha" => self.alpha = fraction?,
@@ -170,11 +171,17 @@ impl CongestionPoint for EcmCp {
     }
 }
 
+/// `Ru` as a fraction of the line rate when not set: DCC Table II's 50 Mb/s at 1 Gb/s.
+/// Increases add `Gi·fb·Ru` while decreases take `Gd·|fb|` of the rate, so an `Ru` fixed
+/// in Mb/s would make the increases ten times weaker at 10 Gb/s than the paper's.
+pub const RU_PER_LINE_RATE: f64 = 0.05;
+
 /// An ECM reaction point (rate limiter) of one flow.
 #[derive(Clone, Debug)]
 pub struct EcmRp {
     params: EcmParams,
     line: f64,
+    ru: f64,
     self_increase: f64,
     rate: f64,
     halted_until: Option<Time>,
@@ -187,7 +194,8 @@ impl EcmRp {
     pub fn new(params: EcmParams, line: Rate, initial: Rate) -> EcmRp {
         let (rate, line) = (initial.as_f64(), line.as_f64());
         let self_increase = params.self_increase.map_or(line * 1e-3, Rate::as_f64);
-        EcmRp { params, line, self_increase, rate, halted_until: None, next_self_increase: None, cpid: CpidRule::default() }
+        let ru = params.ru.map_or(line * RU_PER_LINE_RATE, Rate::as_f64);
+        EcmRp { params, line, ru, self_increase, rate, halted_until: None, next_self_increase: None, cpid: CpidRule::default() }
     }
 
     /// The feedback `−(Qoff + w·Qδ)`, divided by `Q_eq` when `normalize`.
@@ -233,7 +241,7 @@ impl ReactionPoint for EcmRp {
                     if !self.cpid.admit(cpid, fb) {
                         return false;
                     }
-                    let step = (p.gi * fb * p.ru.as_f64()).min(p.beta * self.line);
+                    let step = (p.gi * fb * self.ru).min(p.beta * self.line);
                     self.rate = (self.rate + step).min(self.line);
                 } else if fb < 0.0 {
                     let cut = (p.gd * -fb).min(p.alpha);
@@ -312,6 +320,21 @@ mod tests {
         // Large positive feedback is capped at beta x C = 50 Mb/s.
         rp.on_feedback(Time::ZERO, 7, &Feedback::QueueState { q_off: -50_000, q_delta: -100_000 });
         assert!((rp.rate().as_f64() - 436e6).abs() < 1.0);
+    }
+
+    #[test]
+    fn the_rate_unit_scales_with_line_rate_unless_set() {
+        // fb = +0.4 at 40 Gb/s: + 0.3 x 0.4 x (50 Mb/s per Gb/s x 40) = + 240 Mb/s, the same
+        // fraction of the line rate as + 6 Mb/s at 1 Gb/s; a fixed 50 Mb/s would add 6.
+        let up = Feedback::QueueState { q_off: -10_000, q_delta: -5_000 };
+        let mut rp = EcmRp::new(EcmParams::default(), Rate::from_gbps(40), Rate::from_gbps(20));
+        rp.on_feedback(Time::ZERO, 7, &up);
+        assert!((rp.rate().as_f64() - 20.24e9).abs() < 1.0);
+        let mut p = EcmParams::default();
+        p.set("ru_mbps", &ParamValue::Number(50.0)).unwrap();
+        let mut rp = EcmRp::new(p, Rate::from_gbps(40), Rate::from_gbps(20));
+        rp.on_feedback(Time::ZERO, 7, &up);
+        assert!((rp.rate().as_f64() - 20.006e9).abs() < 1.0);
     }
 
     #[test]

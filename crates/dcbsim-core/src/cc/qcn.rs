@@ -39,6 +39,9 @@ pub enum Increase {
     TimerOnly,
 }
 
+/// QCN-T's timer period at 1 Gb/s (QCN-T §VI).
+pub const QCN_T_PERIOD_AT_1_GBPS: Time = Time::from_us(2400);
+
 /// Parameters of QCN and its variants. `Default` is the 802.1Qau baseline.
 #[derive(Clone, Debug, PartialEq)]
 pub struct QcnParams {
@@ -66,8 +69,10 @@ pub struct QcnParams {
     pub bc_jitter: bool,
     /// Whether the byte counter drives increases.
     pub byte_counter: bool,
-    /// Rate-increase timer period.
-    pub timer_period: Time,
+    /// Rate-increase timer period; `None` is the variant's: 15 ms (the standard), or
+    /// in QCN-T 2.4 ms at 1 Gb/s scaled by 1 Gb/s over the line rate (§VI: the time an
+    /// RP at half of C takes to send 150 KB).
+    pub timer_period: Option<Time>,
     /// Whether the timer drives increases.
     pub timer: bool,
     /// Cycles of Fast Recovery (`CT`).
@@ -109,7 +114,7 @@ impl Default for QcnParams {
             bc_limit_ai: None,
             bc_jitter: true,
             byte_counter: true,
-            timer_period: Time::from_ms(15),
+            timer_period: None,
             timer: true,
             fast_recovery_cycles: 5,
             r_ai: None,
@@ -139,14 +144,9 @@ impl QcnParams {
         QcnParams { timer: false, increase: Increase::Aimd, ..QcnParams::default() }
     }
 
-    /// QCN-T: a single timer of period 2.4 ms, no byte counter.
+    /// QCN-T: a single timer of period 2.4 ms at 1 Gb/s, no byte counter.
     pub fn qcn_t() -> QcnParams {
-        QcnParams {
-            byte_counter: false,
-            timer_period: Time::from_us(2400),
-            increase: Increase::TimerOnly,
-            ..QcnParams::default()
-        }
+        QcnParams { byte_counter: false, increase: Increase::TimerOnly, ..QcnParams::default() }
     }
 
     /// Every parameter name [`QcnParams::set`] accepts.
@@ -181,7 +181,7 @@ impl QcnParams {
             "bc_limit_ai_bytes" => self.bc_limit_ai = Some(value.positive(name)?.round() as u64),
             "bc_jitter" => self.bc_jitter = value.bool(name)?,
             "byte_counter" => self.byte_counter = value.bool(name)?,
-            "timer_ms" => self.timer_period = Time::from_ms_f64(value.positive(name)?),
+            "timer_ms" => self.timer_period = Some(Time::from_ms_f64(value.positive(name)?)),
             "timer" => self.timer = value.bool(name)?,
             "fast_recovery_cycles" => self.fast_recovery_cycles = value.positive(name)?.round() as u32,
             "r_ai_mbps" => self.r_ai = Some(Rate::from_bps_f64(value.positive(name)? * 1e6)),
@@ -212,9 +212,19 @@ impl QcnParams {
         self.r_hai.map_or(10.0 * self.r_ai_at(line), Rate::as_f64)
     }
 
-    /// QCN-T's HAI threshold: `⌈5 · 15 ms / period⌉` unless set.
-    pub fn hai_threshold(&self) -> u32 {
-        self.hai_threshold.unwrap_or_else(|| (75e9 / self.timer_period.0 as f64).ceil() as u32)
+    /// The timer period at a given line rate: as set, else 15 ms, or in QCN-T
+    /// 2.4 ms · (1 Gb/s / line rate) (QCN-T §VI: 150 KB at the fair share of two RPs).
+    pub fn timer_period_at(&self, line: Rate) -> Time {
+        self.timer_period.unwrap_or_else(|| match self.increase {
+            Increase::TimerOnly => Time((QCN_T_PERIOD_AT_1_GBPS.0 as f64 * 1e9 / line.as_f64()).round().max(1.0) as u64),
+            _ => Time::from_ms(15),
+        })
+    }
+
+    /// QCN-T's HAI threshold at a given line rate: `⌈5 · 15 ms / period⌉` unless set.
+    pub fn hai_threshold_at(&self, line: Rate) -> u32 {
+        let period = self.timer_period_at(line);
+        self.hai_threshold.unwrap_or_else(|| (75e9 / period.0 as f64).ceil() as u32)
     }
 
     /// Quantizes a negative feedback `fb` (bytes) to Ψ in 0..=63.
@@ -435,7 +445,7 @@ impl QcnRp {
         if !uses_timer {
             return None;
         }
-        let period = self.params.timer_period;
+        let period = self.params.timer_period_at(Rate(self.line as u64));
         let halve = self.params.increase != Increase::TimerOnly && !self.in_fast_recovery(self.timer_stage);
         Some(if halve { Time(period.0 / 2) } else { period })
     }
@@ -470,7 +480,7 @@ impl QcnRp {
         let ct = self.params.fast_recovery_cycles;
         let (r_ai, r_hai) = (self.params.r_ai_at(line), self.params.r_hai_at(line));
         if self.params.increase == Increase::TimerOnly {
-            let (ts, h) = (self.timer_stage, self.params.hai_threshold());
+            let (ts, h) = (self.timer_stage, self.params.hai_threshold_at(line));
             return if ts <= ct {
                 0.0
             } else if ts <= h || !self.params.hyper_active {

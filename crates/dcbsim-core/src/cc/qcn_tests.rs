@@ -208,7 +208,7 @@ fn the_cp_samples_by_the_table_and_notifies_the_sampled_source() {
 fn qcn_t_uses_one_constant_timer_and_a_later_hai() {
     let mut p = QcnParams::qcn_t();
     p.target_reduction = false;
-    assert_eq!(p.hai_threshold(), 32);
+    assert_eq!(p.hai_threshold_at(Rate::from_gbps(1)), 32);
     let mut r = rp(p, 1, 500);
     assert_eq!(r.timer(), Some(Time::from_us(2400)));
     assert!(!r.on_sent(Time::ZERO, 1_000_000), "no byte counter");
@@ -224,6 +224,24 @@ fn qcn_t_uses_one_constant_timer_and_a_later_hai() {
         }
         assert!(close(r.target_rate(), tr * MBPS), "ts {ts}");
     }
+}
+
+#[test]
+fn qcn_t_period_scales_with_line_rate_unless_set() {
+    // 150 KB at the fair share of two RPs: 2.4 ms at 1 Gb/s, 240 us at 10, 60 us at 40;
+    // the HAI threshold keeps 5 x 15 ms: 313 cycles at 10 Gb/s.
+    let p = QcnParams::qcn_t();
+    assert_eq!(p.timer_period_at(Rate::from_gbps(10)), Time::from_us(240));
+    assert_eq!(p.hai_threshold_at(Rate::from_gbps(10)), 313);
+    let mut r = rp(p.clone(), 40, 500);
+    assert_eq!(r.timer(), Some(Time::from_us(60)));
+    r.on_timer(Time::from_us(60));
+    assert_eq!(r.timer(), Some(Time::from_us(120)));
+    // Set, it holds at every rate; the standard's timer stays 15 ms.
+    let mut set = p;
+    set.set("timer_ms", &ParamValue::Number(2.4)).unwrap();
+    assert_eq!(set.timer_period_at(Rate::from_gbps(10)), Time::from_us(2400));
+    assert_eq!(QcnParams::default().timer_period_at(Rate::from_gbps(40)), Time::from_ms(15));
 }
 
 #[test]

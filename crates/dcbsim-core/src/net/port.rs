@@ -101,6 +101,14 @@ pub struct Port {
     pub loud_on_link: u32,
     /// Under quiet delivery: when the pending arrival event fires ([`Time::NEVER`]: none).
     pub arrival_due: Time,
+    /// Under early sending (see `sim/early.rs`), the flow this NIC sends early
+    /// (`u32::MAX`: the port does not send early).
+    pub early_flow: u32,
+    /// When the flow's next frame goes, sent as the last frame on the link arrives
+    /// ([`Time::NEVER`]: none waits).
+    pub early_at: Time,
+    /// From then on the flow no longer sends early (a timeline entry concerns it).
+    pub early_until: Time,
     /// Whether the port takes part in PFC (it may be paused, send PAUSEs or account
     /// ingress bytes): it then frees through the PFC path.
     pub in_pfc: bool,
@@ -170,6 +178,9 @@ impl Port {
             quiet_delivery: false,
             loud_on_link: 0,
             arrival_due: Time::NEVER,
+            early_flow: u32::MAX,
+            early_at: Time::NEVER,
+            early_until: Time::ZERO,
             waiting: VecDeque::new(),
             link: VecDeque::new(),
             cp: None,

@@ -26,6 +26,11 @@ impl Generator {
         Generator { spec, rng, seed, made: 0 }
     }
 
+    /// What the source makes.
+    pub fn spec(&self) -> &ArrivalSpec {
+        &self.spec
+    }
+
     /// The time of the next arrival after `now`, if it is before the source stops.
     pub fn next_after(&mut self, now: Time, end: Time) -> Option<Time> {
         let gap = Time::from_secs_f64(self.rng.exponential(1.0 / self.spec.rate_per_s));

@@ -396,14 +396,15 @@ impl Simulation {
             quiet_ports: Vec::new(),
             shared,
             now: crate::units::Time::ZERO,
+            until: crate::units::Time::ZERO,
             events: 0,
             wall_seconds: 0.0,
             seed,
             config,
         };
-        sim.set_departure_timing(sim.config.departure_timing);
         sim.start_transports();
         sim.start_arrivals();
+        sim.set_departure_timing(sim.config.departure_timing);
         Ok(sim)
     }
 }

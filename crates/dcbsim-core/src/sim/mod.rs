@@ -8,6 +8,7 @@ mod arrivals;
 mod build;
 mod dcqcn;
 mod delivery;
+mod early;
 mod fair;
 mod incast;
 mod pfc;
@@ -76,6 +77,8 @@ pub struct Simulation {
     /// The ports that deliver quietly (see `delivery.rs`).
     quiet_ports: Vec<u32>,
     now: Time,
+    /// The end of the stretch being run (see [`Simulation::run_until`]).
+    until: Time,
     events: u64,
     wall_seconds: f64,
     seed: u64,
@@ -108,6 +111,7 @@ impl Simulation {
         let started = std::time::Instant::now();
         let end = self.config.duration;
         let until = until.min(end);
+        self.until = until;
         while let Some((t, event)) = self.queue.pop_before(until) {
             self.now = t;
             self.events += 1;
@@ -177,11 +181,15 @@ impl Simulation {
             self.queue.push(next, Event::LinkArrival { port });
         }
         let node = link.peer;
+        let early = link.early_at != Time::NEVER;
         if pkt.dst == node {
             self.receive(pkt);
         } else {
             let out = self.routes.next_port(node, pkt.dst, pkt.flow);
             self.enqueue_from(out, pkt, port);
+        }
+        if early {
+            self.send_early(port);
         }
     }
 
@@ -241,12 +249,13 @@ impl Simulation {
                 }
             }
         }
-        if pkt.is_data() {
+        if pkt.is_data() && self.ports[out as usize].cp.is_some() {
             self.congestion_point(out, &pkt, admission == Admission::Dropped);
         }
     }
 
-    #[inline]
+    /// The congestion point of port `out` sees data frame `pkt` arrive.
+    #[inline(never)]
     fn congestion_point(&mut self, out: u32, pkt: &Packet, dropped: bool) {
         let port = &mut self.ports[out as usize];
         let Some(cp) = port.cp.as_mut() else { return };

@@ -50,7 +50,7 @@ impl Simulation {
 
     /// Flow `f` puts its next frame on the idle NIC `nic` now.
     #[inline]
-    fn send_frame(&mut self, f: u32, nic: u32) {
+    pub(super) fn send_frame(&mut self, f: u32, nic: u32) {
         let now = self.now;
         let conn = self.flows[f as usize].conn;
         let (seq, bytes, ect) = if conn == NO_CONN {
@@ -102,7 +102,7 @@ impl Simulation {
             flow.in_ring = true;
             let src = flow.src as usize;
             self.hosts[src].as_mut().expect("a host").ready.push_back(f);
-        } else {
+        } else if !self.defer_to_arrival(f, nic, allowed) {
             self.schedule_wake(f, allowed);
         }
     }
@@ -238,11 +238,12 @@ impl Simulation {
         for i in 0..self.config.flows.len() {
             let fair = self.fair_share_taken(i);
             let flow = &self.flows[i];
-            let s = &mut self.sampler;
             // A dynamic source keeps its reaction point's rate between bursts.
             let sending = flow.active && (flow.remaining != 0 || self.source_of[i].is_some());
             let rate = if sending { flow.rate.as_f64() } else { 0.0 };
-            s.record_flow(i, rate, flow.counters.delivered_bytes, flow.counters.sent_bytes, fair);
+            let sent = self.sent_bytes_at(i, self.now);
+            let s = &mut self.sampler;
+            s.record_flow(i, rate, flow.counters.delivered_bytes, sent, fair);
             if flow.conn != NO_CONN {
                 let sender = &self.conns[flow.conn as usize].sender;
                 s.record(sender.cwnd());

@@ -6,7 +6,7 @@ use crate::units::Time;
 
 impl Simulation {
     /// Turns departure timing on (the default) or off at every port that can use
-    /// it. Either way the results are those of a queue served frame by frame; only
+    /// it, and with it early sending (see `early.rs`). Either way the results are those of a queue served frame by frame; only
     /// the order of events at equal times may differ. Call before running.
     pub fn set_departure_timing(&mut self, on: bool) {
         self.quiet_ports.clear();
@@ -27,6 +27,7 @@ impl Simulation {
                 self.quiet_ports.push(p as u32);
             }
         }
+        self.set_early_sending(on);
     }
 
     /// Serves port `p` frame by frame from now on (its rate changes); the frames that have not started go back to its queue.

@@ -1,0 +1,145 @@
+//! Early sending: a host whose one flow nothing can disturb sends each frame when its
+//! previous frame reaches the far end of the link, not at a wake-up of its own.
+//!
+//! A fixed-rate flow without a transport, a dynamic source or a flow size, alone on
+//! a host that receives nothing it must answer (no TCP, DCQCN or finite flow ends
+//! there) and in a run without PFC, sends at times its own state alone decides: the
+//! last frame's start, its size, the rate, its own jitter stream. Nothing that
+//! happens between two of its frames can change when the next one goes. So when the
+//! next frame is due no earlier than the current one's arrival at the link's far
+//! end, the host hands it to its NIC within that arrival event, at the frame's own
+//! time: one event per frame instead of two. The NIC then holds a frame whose start
+//! lies ahead of the clock until its time comes.
+//!
+//! What could observe that frame early is kept out: a sample counts a flow's sent
+//! frames without it (see [`Simulation::sent_bytes_at`]); a frame is never sent
+//! early past the end of the stretch being run, past a timeline entry that names the
+//! flow or its NIC (a stop, a cap, a capacity change), or while a port is traced.
+//! Results are those of the wake-up per frame; only the order of events at equal
+//! times may differ (see `run.departure_timing`, which turns this on and off with
+//! departure-timed ports).
+
+use super::Simulation;
+use crate::cc::ReactionPointKind;
+use crate::config::Action;
+use crate::traffic::NO_CONN;
+use crate::units::Time;
+
+/// [`crate::net::Port::early_flow`] of a port that does not send early.
+pub(super) const NO_EARLY: u32 = u32::MAX;
+
+impl Simulation {
+    /// Chooses the NICs that send early (`on`), or none. Call before running, once
+    /// every flow of the run's start exists.
+    pub(super) fn set_early_sending(&mut self, on: bool) {
+        for port in self.ports.iter_mut() {
+            port.early_flow = NO_EARLY;
+            port.early_at = Time::NEVER;
+        }
+        if !on || self.pfc_on {
+            return;
+        }
+        let nodes = self.hosts.len();
+        let mut senders = vec![0u32; nodes];
+        let mut only = vec![NO_EARLY; nodes];
+        let mut loud = vec![false; nodes];
+        for (i, f) in self.flows.iter().enumerate() {
+            senders[f.src as usize] += 1;
+            only[f.src as usize] = i as u32;
+            let quiet = f.conn == NO_CONN
+                && !f.ecn_capable
+                && f.size.is_none()
+                && f.generator.is_none()
+                && matches!(f.rp, ReactionPointKind::Fixed(_))
+                && self.source_of(i as u32).is_none();
+            if !quiet {
+                loud[f.src as usize] = true;
+                loud[f.dst as usize] = true;
+            }
+        }
+        for g in &self.generators {
+            let flow = &g.spec().flow;
+            loud[flow.src] = true;
+            loud[flow.dst] = true;
+        }
+        for node in 0..nodes {
+            let Some(host) = self.hosts[node].as_ref() else { continue };
+            if senders[node] != 1 || loud[node] {
+                continue;
+            }
+            let nic = host.nic;
+            let until = self.early_until(only[node], nic);
+            let port = &mut self.ports[nic as usize];
+            port.early_flow = only[node];
+            port.early_until = until;
+        }
+    }
+
+    /// The first timeline entry after which flow `f` on NIC `nic` may no longer send
+    /// early: one that stops, restarts or caps the flow, or changes the NIC's rate.
+    fn early_until(&self, f: u32, nic: u32) -> Time {
+        let start = self.flows[f as usize].start;
+        let port = &self.ports[nic as usize];
+        let concerns = |action: &Action| match action {
+            Action::FlowStart { flow } | Action::FlowStop { flow } | Action::FlowMaxRate { flow, .. } => *flow == f as usize,
+            Action::PortRate { port: r, .. } => r.node == port.node as usize && r.peer == port.peer as usize,
+            Action::SchemeParam { .. } => false,
+        };
+        let own_start = |action: &Action, at: Time| matches!(action, Action::FlowStart { .. }) && at == start;
+        self.timeline
+            .iter()
+            .filter(|e| concerns(&e.action) && !own_start(&e.action, e.at))
+            .map(|e| e.at)
+            .min()
+            .unwrap_or(Time::NEVER)
+    }
+
+    /// Flow `f` has just sent on NIC `nic` and may next send at `allowed`: if its
+    /// host sends early, the send waits for the frame on the link to arrive instead
+    /// of for a wake-up. Returns whether it does.
+    #[inline(always)]
+    pub(super) fn defer_to_arrival(&mut self, f: u32, nic: u32, allowed: Time) -> bool {
+        let port = &mut self.ports[nic as usize];
+        if port.early_flow != f || allowed >= port.early_until || allowed >= self.until || !self.traces.is_empty() {
+            return false;
+        }
+        // Only the frame just sent is on the link: its arrival is the next one there.
+        match port.link.back() {
+            Some(&(last, _)) if last <= allowed && port.link.len() == 1 => {}
+            _ => return false,
+        }
+        port.early_at = allowed;
+        let flow = &mut self.flows[f as usize];
+        flow.wake_generation = flow.wake_generation.wrapping_add(1);
+        flow.wake_pending = true;
+        true
+    }
+
+    /// The last frame on NIC `nic`'s link has arrived: its flow sends the next one,
+    /// at that frame's own time.
+    #[inline(never)]
+    pub(super) fn send_early(&mut self, nic: u32) {
+        let port = &mut self.ports[nic as usize];
+        let at = std::mem::replace(&mut port.early_at, Time::NEVER);
+        let f = port.early_flow;
+        debug_assert!(port.link.is_empty() && at >= self.now);
+        self.flows[f as usize].wake_pending = false;
+        // The NIC is idle by then and the flow is its only sender (what make_ready's
+        // fast path checks).
+        let now = std::mem::replace(&mut self.now, at);
+        self.send_frame(f, nic);
+        if self.flows[f as usize].in_ring {
+            // Its next frame is due before the NIC frees: the NIC must call it.
+            self.nic_wake(nic);
+        }
+        self.now = now;
+    }
+
+    /// Bytes flow `i` had sent by `now`: its counter less a frame sent early, whose
+    /// start lies ahead of the clock.
+    pub(super) fn sent_bytes_at(&self, i: usize, now: Time) -> u64 {
+        let flow = &self.flows[i];
+        let ahead = if flow.last_send > now { flow.last_bytes as u64 } else { 0 };
+        flow.counters.sent_bytes - ahead
+    }
+}

@@ -1,0 +1,74 @@
+"""The variants each model page's "Checked against theory" table measures: numbers of
+senders, capacities, loop delays and buffers that no paper publishes."""
+
+from __future__ import annotations
+
+from dcbsim.analysis.variants import Case
+
+
+def _dsm(senders: int, gbps: float, loop_us: float, c_rule: str) -> Case:
+    """DSM with its gains from eq. 31 for this loop (1000 B frames, the paper's)."""
+    params = (("loop_delay_us", float(loop_us)), ("c_rule", c_rule))
+    return Case("dsm", senders, gbps, loop_us, 128.0, params, frame_bytes=1000)
+
+
+def _smcc(senders: int, gbps: float, loop_us: float) -> Case:
+    """SMCC with the paper's q0 = 64 KB, B = 128 KB and 1 KB frames."""
+    return Case("smcc", senders, gbps, loop_us, 128.0, frame_bytes=1024)
+
+
+QCN = [
+    Case("qcn", 2, 1, 200),
+    Case("qcn", 3, 10, 50),
+    Case("qcn", 8, 40, 25),
+    Case("qcn", 16, 10, 5),
+    Case("qcn", 16, 1, 5),
+    Case("qcn", 50, 10, 50),
+    Case("qcn", 2, 10, 400),
+    Case("qcn", 2, 40, 200),
+    Case("qcn_aimd", 8, 1, 5, duration_s=20.0),
+    Case("qcn_aimd", 8, 10, 50, duration_s=6.0),
+    Case("qcn_aimd", 2, 10, 200, duration_s=6.0),
+    Case("qcn_timer", 3, 1, 50),
+    Case("qcn_timer", 3, 10, 50),
+    Case("qcn_t", 2, 10, 5),
+    Case("qcn_t", 2, 40, 5),
+    Case("qcn_t", 16, 40, 50),
+]
+
+SMCC = [
+    _smcc(2, 1, 5),
+    _smcc(3, 10, 50),
+    _smcc(8, 40, 5),
+    _smcc(16, 10, 5),
+    _smcc(50, 10, 5),
+    Case("smcc", 50, 10, 5, 128.0, (("r_min_mbps", 1.0),), frame_bytes=1024),
+    _smcc(8, 10, 200),
+    _smcc(8, 40, 50),
+]
+
+DSM = [
+    _dsm(2, 1, 50, "eq30"),
+    _dsm(3, 40, 100, "eq30"),
+    _dsm(8, 40, 200, "eq30"),
+    _dsm(16, 10, 200, "eq30"),
+    _dsm(50, 10, 100, "eq30"),
+    _dsm(8, 10, 50, "fast"),
+    _dsm(2, 1, 50, "fast"),
+    _dsm(8, 10, 100, "fast"),
+    _dsm(8, 40, 50, "fast"),
+]
+
+ECM = [
+    Case("ecm", 2, 1, 5),
+    Case("ecm", 2, 10, 5),
+    Case("ecm", 2, 40, 5),
+    Case("ecm", 8, 10, 50),
+    Case("ecm", 16, 1, 5),
+    Case("ecm", 16, 1, 5, params=(("self_increase_mbps", 0.0),)),
+    Case("ecm", 16, 40, 5),
+    Case("ecm", 2, 10, 200),
+]
+
+#: Each scheme's grid.
+GRIDS = {"qcn": QCN, "smcc": SMCC, "dsm": DSM, "ecm": ECM}
