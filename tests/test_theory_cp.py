@@ -63,11 +63,12 @@ def test_qcn_beyond_its_delay_bound_underflows():
 def test_qcn_cut_per_cnm_is_at_most_half(gbps, loop_us, fb_bits, floor):
     """One CNM cuts CR by G_d·Ψ ≤ G_d·|Fb|max = 1/2 (63/128 with six bits), at any C.
     Two senders: CNMs are at least 18.5·0.85 KB of arrivals apart (1.6 µs at 2 × 40 Gb/s),
-    so 0.5 µs samples of CR hold one cut at most; the line-rate start saturates Ψ."""
-    r = run(dumbbell("qcn", 2, gbps, loop_us, 300.0, 3.0, 0.5, {"fb_bits": fb_bits}))
-    ratios = np.concatenate([f.rate_bps[1:] / f.rate_bps[:-1] for f in r.flows.values()])
-    assert ratios.min() >= floor - 1e-6
-    assert ratios.min() <= floor + 0.02  # the largest cut is reached
+    so 0.5 µs samples of CR hold one cut at most; the line-rate start saturates Ψ. Three seeds."""
+    for seed in (1, 2, 3):
+        r = run(dumbbell("qcn", 2, gbps, loop_us, 300.0, 3.0, 0.5, {"fb_bits": fb_bits}), seed)
+        ratios = np.concatenate([f.rate_bps[1:] / f.rate_bps[:-1] for f in r.flows.values()])
+        assert ratios.min() >= floor - 1e-6
+        assert ratios.min() <= floor + 0.02  # the largest cut is reached
 
 
 @pytest.mark.parametrize("senders, gbps, loop_us", [(3, 10, 50), (8, 40, 25)])
@@ -125,14 +126,23 @@ def _at_q0(m, tolerance_kb: float = 4.0) -> None:
     assert m.utilization >= 0.995, m
 
 
-@pytest.mark.parametrize("senders, gbps, loop_us", [(2, 1, 5), (3, 10, 50), (8, 40, 5), (16, 10, 5), (3, 100, 5)])
+@pytest.mark.parametrize("senders, gbps, loop_us", [(2, 1, 5), (3, 10, 25), (8, 40, 5), (16, 10, 5), (3, 100, 5)])
 def test_smcc_queue_settles_at_q0_whatever_n_and_c(senders, gbps, loop_us):
     """SMCC paper, Theorem 3 and §4: y = 0 is the sliding regime, reached from any
     state, and it ends at x = 0, the queue at q0, independent of N and C (the model
-    neglects delay, §3: loops of at most 50 µs at 10 Gb/s here). Mean within 4 KB of q0.
+    neglects delay, §3: loops of at most 25 µs at 10 Gb/s here). Mean within 4 KB of q0.
     (Not with 50 senders, 49 of them at R_min where the clamp eats their cuts: 57 ± 23 KB
-    at 10 Gb/s, 62 ± 8 KB with R_min = 1 Mb/s; see docs/models/smcc.md.)"""
-    _at_q0(_smcc(senders, gbps, loop_us, {1: 2.0, 100: 0.3}.get(gbps, 0.5)).measure())
+    at 10 Gb/s, 62 ± 8 KB with R_min = 1 Mb/s; see docs/models/smcc.md.) Three seeds."""
+    for seed in (1, 2, 3):
+        _at_q0(_smcc(senders, gbps, loop_us, {1: 2.0, 100: 0.3}.get(gbps, 0.5)).measure(seed))
+
+
+@pytest.mark.xfail(strict=True, reason="at SMCC's delay edge: on seed 2 of three the queue is empty 1.1 % of the "
+                   "time (61.2 ± 15.5 KB; seeds 1 and 3: 62.4 ± 2.3 and ± 1.7 KB)")
+def test_smcc_at_50_us_on_three_seeds():
+    """Three senders at 10 Gb/s with a 50 µs loop: the queue at q0 on every seed."""
+    for seed in (1, 2, 3):
+        _at_q0(_smcc(3, 10, 50, 0.5).measure(seed))
 
 
 @pytest.mark.xfail(strict=True, reason="SMCC's model neglects delay (§3); the DSM paper (§V-B) finds SMCC's "

@@ -317,11 +317,11 @@ def test_tcp_incast_onset_scales_with_the_buffer():
 # ---------------------------------------------------------------- DCQCN, PFC
 
 
-def _dcqcn(n, gbps, delay_us, duration_ms=100.0):
+def _dcqcn(n, gbps, delay_us, duration_ms=100.0, seed=1):
     tables = "[pfc]\npriorities = [3]\nxoff_kb = 200.0\n"
     text = dumbbell(n, gbps, scheme="dcqcn", delay_us=delay_us, buffer_kb=1024.0, duration_ms=duration_ms,
                     sample_us=100.0, flow_keys="priority = 3", tables=tables, frame=1000)
-    return run(text)
+    return run(text, seed)
 
 
 @pytest.mark.parametrize("n, gbps, delay_us", [(2, 40, 1), (8, 40, 1), (3, 100, 1), (16, 10, 1)])
@@ -329,12 +329,16 @@ def test_dcqcn_fair_shares_and_queue_in_the_red_band(n, gbps, delay_us):
     """DCQCN (Zhu et al., SIGCOMM 2015, §4 fluid model): at the fixed point every flow
     has the same rate and the marking probability lies in (0, P_max), so the queue sits
     between K_min (5 KB) and K_max (200 KB); over PFC nothing is lost. Tolerance: Jain
-    ≥ 0.99 over the second half, mean queue within (K_min, K_max), no drop."""
-    r = _dcqcn(n, gbps, delay_us)
-    m = after(r, 0.05)
-    assert jain(mean_throughputs(r, 0.05).values()) >= 0.99
-    assert 5 * 1024 < r.ports["sw0:r0"].queue_bytes[m].mean() < 200 * 1024
-    assert sum(f.stats["dropped_frames"] for f in r.flows.values()) == 0
+    ≥ 0.99 over the second half, mean queue within (K_min, K_max), no drop. Three seeds
+    (RED's marks are random). At 100 Gb/s the shares wander on a longer time scale (one
+    seed's 50 ms mean: 31/31/38 Gb/s, Jain 0.989; 0.9999 over 100 ms): 0.2 s runs there."""
+    duration_ms = 200.0 if gbps >= 100 else 100.0
+    for seed in (1, 2, 3):
+        r = _dcqcn(n, gbps, delay_us, duration_ms, seed=seed)
+        m = after(r, duration_ms / 2e3)
+        assert jain(mean_throughputs(r, duration_ms / 2e3).values()) >= 0.99, seed
+        assert 5 * 1024 < r.ports["sw0:r0"].queue_bytes[m].mean() < 200 * 1024, seed
+        assert sum(f.stats["dropped_frames"] for f in r.flows.values()) == 0, seed
 
 
 def test_dcqcn_late_joiner_reaches_its_share():
