@@ -191,7 +191,10 @@ class Case:
 
     def label(self) -> str:
         """The case as a table row's first cells."""
-        extra = ", ".join(f"{k} = {v}" for k, v in self.params if k != "loop_delay_us")
+        settings = [f"{k} = {v}" for k, v in self.params if k != "loop_delay_us"]
+        if self.frame_bytes > 1500:
+            settings.append(f"{self.frame_bytes} B frames")
+        extra = ", ".join(settings)
         return f"{self.scheme} | {self.senders} | {self.gbps:g} | {self.loop_us:g} | {self.buffer_kb:g} | {extra}"
 
 
