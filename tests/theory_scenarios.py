@@ -15,8 +15,10 @@ FRAME = 1500
 
 def dumbbell(n: int, gbps: float, *, scheme: str | None = None, scheme_keys: str = "", delay_us: float = 5.0,
              buffer_kb: float = 150.0, duration_ms: float = 200.0, sample_us: float = 1000.0,
-             weights: Sequence[float] | None = None, flow_keys: str = "", tables: str = "", frame: int = FRAME) -> str:
-    """N greedy senders to one receiver through ``sw0:r0``; every link ``gbps``."""
+             weights: Sequence[float] | None = None, flow_keys: str = "", tables: str = "", frame: int = FRAME,
+             late_ms: float | None = None) -> str:
+    """N greedy senders to one receiver through ``sw0:r0``; every link ``gbps``. With
+    ``late_ms`` the last sender (flow ``late``) starts then, the others at 0."""
     scheme_table = f'[scheme]\nname = "{scheme}"\ncongestion_points = ["sw0:r0"]\n{scheme_keys}\n' if scheme else ""
     weight = f"weight = {list(weights)}" if weights else ""
     return f"""
@@ -37,11 +39,19 @@ ports = ["sw0:r0"]
 {tables}
 [[flows]]
 name = "f"
-src = "s*"
+src = {'"s*"' if late_ms is None else [f"s{i}" for i in range(n - 1)]}
 dst = "r0"
 {weight}
 {flow_keys}
+{_late_flow(n, late_ms, flow_keys)}
 """
+
+
+def _late_flow(n: int, late_ms: float | None, flow_keys: str) -> str:
+    """The flow ``late`` from the last sender, starting at ``late_ms`` (none if None)."""
+    if late_ms is None:
+        return ""
+    return f'[[flows]]\nname = "late"\nsrc = "s{n - 1}"\ndst = "r0"\nstart_ms = {late_ms}\n{flow_keys}\n'
 
 
 def _link(a: str, b: str, gbps: float, delay_us: float, buffer_kb: float) -> str:

@@ -292,22 +292,35 @@ pub fn read_scheme(t: Option<&Table>, topo: &Topology) -> Result<(SchemeConfig, 
         Some(_) => CpPlacement::Ports(switch_ports(t, "congestion_points", topo)?),
         None => CpPlacement::AllSwitchPorts,
     };
+    // The keys are all set before their order is checked (ECM's thresholds can only
+    // be raised together); a disorder is reported at the last key written.
+    let mut last = None;
     for (key, node) in t.rest() {
         if SchemeConfig::NAMES.contains(&key) {
             // `[scheme.<name>]`: parameters of that scheme, applied when it is the one run.
             let sub = Table::new(t.file(), &t.key_path(key), node)?;
             let mut other = SchemeConfig::by_name(key).expect("a listed name");
+            let mut last_sub = None;
             for (param, value_node) in sub.rest() {
                 let value = scheme_value(&sub, param, param, value_node)?;
-                other.set_param(param, &value).map_err(|m| sub.error(param, Some(value_node), m))?;
+                other.set_param_alone(param, &value).map_err(|m| sub.error(param, Some(value_node), m))?;
                 if key == name {
-                    scheme.set_param(param, &value).map_err(|m| sub.error(param, Some(value_node), m))?;
+                    scheme.set_param_alone(param, &value).map_err(|m| sub.error(param, Some(value_node), m))?;
                 }
+                last_sub = Some((param, value_node));
+            }
+            if let (Err(m), Some((param, value_node))) = (other.check(), last_sub) {
+                return Err(sub.error(param, Some(value_node), m));
             }
             continue;
         }
         let value = scheme_value(t, key, key, node)?;
-        scheme.set_param(key, &value).map_err(|m| t.error(key, Some(node), m))?;
+        scheme.set_param_alone(key, &value).map_err(|m| t.error(key, Some(node), m))?;
+        last = Some((key, node));
+    }
+    if let Err(m) = scheme.check() {
+        let (key, node) = last.map_or(("name", t.get("name")), |(key, node)| (key, Some(node)));
+        return Err(t.error(key, node, m));
     }
     Ok((scheme, placement))
 }

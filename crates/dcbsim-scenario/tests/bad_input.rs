@@ -182,6 +182,19 @@ fn unknown_scheme_parameter() {
 }
 
 #[test]
+fn ecm_thresholds_are_raised_together_in_any_order() {
+    // Q_eq above the default Q_sc is reachable only with all three set: their order is
+    // checked once the table is read, not key by key.
+    let good = GOOD.replacen("buffer_kb = 64.0", "buffer_kb = 1024.0", 1);
+    let raised = good.replacen("name = \"none\"", "name = \"ecm\"\nq_eq_kb = 300.0\nq_mc_kb = 480.0\nq_sc_kb = 600.0", 1);
+    assert!(load_str(&raised, "good.toml", &[]).is_ok());
+    let nested = good.replacen("name = \"none\"", "name = \"ecm\"\n[scheme.ecm]\nq_eq_kb = 300.0\nq_mc_kb = 480.0\nq_sc_kb = 600.0", 1);
+    assert!(load_str(&nested, "good.toml", &[]).is_ok());
+    let e = error_with(&good, "name = \"none\"", "name = \"ecm\"\nq_eq_kb = 300.0\nq_mc_kb = 480.0");
+    assert_at(&e, 13, "scheme.q_mc_kb", "thresholds must satisfy q_eq < q_mc < q_sc");
+}
+
+#[test]
 fn missing_required_table() {
     let e = error("[topology]\nkind = \"incast\"\nservers = 2\n");
     assert!(e.to_string().contains("run: the [run] table is required"), "{e}");

@@ -17,7 +17,7 @@ import numpy as np
 
 import dcbsim
 from dcbsim.fairness import jain_index
-from dcbsim.results import convergence_time
+from dcbsim.results import convergence_time, moving_average
 
 
 def dumbbell(
@@ -31,11 +31,12 @@ def dumbbell(
     params: dict[str, object] | None = None,
     start_mbps: list[float] | None = None,
     frame_bytes: int = 1500,
+    start_ms: list[float] | None = None,
 ) -> str:
     """A dumbbell scenario: ``senders`` greedy flows ``f0…`` into ``sw0:r0`` at ``gbps``,
     the loop from the congestion point to each source and back ``loop_us`` long (the
     ``sw0–r0`` link 1 µs), ``params`` written in ``[scheme]``; ``start_mbps`` gives each
-    flow's initial rate (default: line rate)."""
+    flow's initial rate (default: line rate), ``start_ms`` when each starts (default 0)."""
     lines = [
         "[run]",
         f'name = "{scheme}-n{senders}-{gbps:g}g-{loop_us:g}us"',
@@ -59,6 +60,8 @@ def dumbbell(
         lines += ["[[flows]]", f'name = "f{i}"', f'src = "s{i}"', 'dst = "r0"']
         if start_mbps is not None:
             lines.append(f"rate_mbps = {start_mbps[i]!r}")
+        if start_ms is not None and start_ms[i] > 0:
+            lines.append(f"start_ms = {start_ms[i]!r}")
     return "\n".join(lines) + "\n"
 
 
@@ -134,6 +137,18 @@ def convergence_s(result: dcbsim.Result, window_s: float, epsilon: float = 0.9) 
     return convergence_time(result.time_s, rates, epsilon, window_s)
 
 
+def first_fair_s(result: dcbsim.Result, window_s: float, epsilon: float = 0.8, since_s: float = 0.0) -> float | None:
+    """The first time after ``since_s`` (plus one window) at which the min/max of the
+    flows' throughput, each averaged over the trailing ``window_s``, reaches ``epsilon``;
+    None if never. Unlike :func:`convergence_s` it does not ask the shares to stay."""
+    step = float(result.time_s[1] - result.time_s[0])
+    per = max(1, round(window_s / step))
+    rates = np.vstack([moving_average(f.throughput_bps, per) for f in result.flows.values()])
+    fair = (rates.min(axis=0) >= epsilon * rates.max(axis=0)) & (result.time_s >= since_s + window_s - step / 2)
+    first = np.flatnonzero(fair)
+    return float(result.time_s[first[0]]) if first.size else None
+
+
 def run(text: str, seed: int = 1) -> dcbsim.Result:
     """Run a scenario written by :func:`dumbbell`."""
     return dcbsim.run(dcbsim.loads(text), seed=seed)
@@ -176,7 +191,10 @@ class Case:
 
     def label(self) -> str:
         """The case as a table row's first cells."""
-        extra = ", ".join(f"{k} = {v}" for k, v in self.params if k != "loop_delay_us")
+        settings = [f"{k} = {v}" for k, v in self.params if k != "loop_delay_us"]
+        if self.frame_bytes > 1500:
+            settings.append(f"{self.frame_bytes} B frames")
+        extra = ", ".join(settings)
         return f"{self.scheme} | {self.senders} | {self.gbps:g} | {self.loop_us:g} | {self.buffer_kb:g} | {extra}"
 
 

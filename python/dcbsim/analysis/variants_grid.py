@@ -34,6 +34,12 @@ QCN = [
     Case("qcn_t", 2, 10, 5),
     Case("qcn_t", 2, 40, 5),
     Case("qcn_t", 16, 40, 50),
+    Case("qcn", 4, 100, 10, duration_s=0.3),
+    Case("qcn", 3, 100, 5, frame_bytes=9000, duration_s=0.3),
+    Case("qcn", 3, 100, 5, 600.0, (("q_eq_kb", 198.0),), frame_bytes=9000, duration_s=0.3),
+    Case("qcn_t", 2, 100, 5, duration_s=0.3),
+    Case("qcn", 3, 10, 5, 66.0, duration_s=0.4),
+    Case("qcn", 3, 10, 5, 16.5, duration_s=0.4),
 ]
 
 SMCC = [
@@ -45,6 +51,11 @@ SMCC = [
     Case("smcc", 50, 10, 5, 128.0, (("r_min_mbps", 1.0),), frame_bytes=1024),
     _smcc(8, 10, 200),
     _smcc(8, 40, 50),
+    Case("smcc", 50, 10, 5, 128.0, (("floor_memory", True),), frame_bytes=1024),
+    Case("smcc", 50, 10, 5, 128.0, (("r_min_mbps", 100.0),), frame_bytes=1024),
+    Case("smcc", 3, 100, 5, 128.0, frame_bytes=1024, duration_s=0.3),
+    Case("smcc", 3, 100, 5, 128.0, frame_bytes=9000, duration_s=0.3),
+    Case("smcc", 3, 10, 5, 32.0, frame_bytes=1024, duration_s=0.4),
 ]
 
 DSM = [
@@ -57,6 +68,9 @@ DSM = [
     _dsm(2, 1, 50, "fast"),
     _dsm(8, 10, 100, "fast"),
     _dsm(8, 40, 50, "fast"),
+    Case("dsm", 3, 100, 20, 128.0, (("loop_delay_us", 20.0), ("c_rule", "eq30")), frame_bytes=1000, duration_s=0.3),
+    Case("dsm", 3, 100, 20, 128.0, (("loop_delay_us", 20.0), ("c_rule", "eq30")), frame_bytes=9000, duration_s=0.3),
+    Case("dsm", 3, 10, 20, 32.0, (("loop_delay_us", 20.0), ("c_rule", "eq30")), frame_bytes=1000, duration_s=0.4),
 ]
 
 ECM = [
@@ -68,6 +82,11 @@ ECM = [
     Case("ecm", 16, 1, 5, params=(("self_increase_mbps", 0.0),)),
     Case("ecm", 16, 40, 5),
     Case("ecm", 2, 10, 200),
+    Case("ecm", 2, 100, 5, params=(("self_increase_mbps", 0.0),), duration_s=0.3),
+    Case("ecm", 4, 100, 5, duration_s=0.3),
+    Case("ecm", 2, 100, 5, frame_bytes=9000, duration_s=0.3),
+    Case("ecm", 3, 10, 5, 97.7, (("self_increase_mbps", 0.0),), duration_s=0.4),
+    Case("ecm", 3, 10, 5, 24.4, (("self_increase_mbps", 0.0),), duration_s=0.4),
 ]
 
 #: Each scheme's grid.

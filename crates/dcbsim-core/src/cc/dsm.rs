@@ -17,8 +17,10 @@ pub struct DsmParams {
     pub q0: u64,
     /// One frame in `1/p` is sampled.
     pub p: f64,
-    /// Frame size used for the nominal sampling period, bytes.
-    pub frame_bytes: u64,
+    /// Frame size used for the nominal sampling period, bytes (`None`: the largest
+    /// frame the flows send, set when the congestion point is built; 1000 B, the
+    /// paper's, where nothing tells).
+    pub frame_bytes: Option<u64>,
     /// Worst feedback-loop delay, for `m`.
     pub loop_delay: Time,
     /// Derive unset gains from eq. 31.
@@ -75,7 +77,7 @@ impl Default for DsmParams {
         DsmParams {
             q0: 64 * 1024,
             p: 0.01,
-            frame_bytes: 1000,
+            frame_bytes: None,
             loop_delay: Time::from_us(300),
             auto: true,
             m: None,
@@ -166,7 +168,7 @@ impl DsmParams {
             "q0_kb" => self.q0 = (x * 1024.0).round() as u64,
             "p" if x <= 1.0 => self.p = x,
             "p" => return Err(format!("p must be in (0, 1] (got {x})")),
-            "frame_bytes" => self.frame_bytes = x.round() as u64,
+            "frame_bytes" => self.frame_bytes = Some(x.round() as u64),
             "loop_delay_us" => self.loop_delay = Time::from_us_f64(x),
             "m" => self.m = Some(x.round().max(1.0) as u32),
             "a_hz" => self.a = Some(x),
@@ -187,7 +189,7 @@ impl DsmParams {
     /// Explicit values win; without `auto` the unset ones take the paper's 10 Gb/s
     /// defaults (m = 4, H = 20 kHz).
     pub fn resolve(&self, capacity: Rate) -> DsmGains {
-        let period = self.frame_bytes as f64 * 8.0 / (self.p * capacity.as_f64());
+        let period = self.frame_bytes.unwrap_or(1000) as f64 * 8.0 / (self.p * capacity.as_f64());
         let (m_auto, h) = if self.auto {
             let m = (self.loop_delay.as_secs_f64() / period - 1e-9).ceil().max(1.0) as u32;
             (m, self.h_fraction * 2.0 / period)

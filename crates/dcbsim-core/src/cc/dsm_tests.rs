@@ -191,3 +191,28 @@ fn dropped_frames_count_towards_sampling_unless_only_admitted_ones_do() {
     let err = DsmParams::default().set("sampling", &ParamValue::Text("all".into())).unwrap_err();
     assert!(err.contains("arriving") && err.contains("admitted"), "{err}");
 }
+
+/// The DSM congestion point a scheme builds on a 100 Gb/s port whose flows send
+/// `frame_bytes` frames, with `set` written in the scenario.
+fn built_cp_period(frame_bytes: u64, set: Option<f64>) -> f64 {
+    let mut scheme = crate::cc::SchemeConfig::by_name("dsm").unwrap();
+    if let Some(x) = set {
+        scheme.set_param("frame_bytes", &ParamValue::Number(x)).unwrap();
+    }
+    let init = crate::cc::CpInit { capacity: Rate::from_gbps(100), buffer: 128 * 1024, cpid: 0, frame_bytes };
+    match scheme.congestion_point(init, Rng::stream(1, "cp")) {
+        Some(crate::cc::CongestionPointKind::Dsm(cp)) => cp.gains().period,
+        _ => panic!("not a DSM congestion point"),
+    }
+}
+
+#[test]
+fn the_sampling_period_follows_the_flows_frames_unless_set() {
+    // One frame in 100 sampled: T = 100 frames at C. With 9000 B jumbo frames a fixed
+    // 1000 B made T (and so m and H) nine times off, and the queue sat empty.
+    let t = |bytes: f64| bytes * 8.0 * 100.0 / 100e9;
+    assert!((built_cp_period(9000, None) - t(9000.0)).abs() < 1e-15);
+    assert!((built_cp_period(1500, None) - t(1500.0)).abs() < 1e-15);
+    assert!((built_cp_period(9000, Some(1000.0)) - t(1000.0)).abs() < 1e-15);
+    assert!((DsmParams::default().resolve(Rate::from_gbps(100)).period - t(1000.0)).abs() < 1e-15);
+}

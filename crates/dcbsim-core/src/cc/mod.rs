@@ -214,6 +214,8 @@ pub struct CpInit {
     pub buffer: u64,
     /// The id this CP puts in its notifications (the port's index).
     pub cpid: u32,
+    /// The largest frame the flows send, bytes (DSM's sampling period when unset).
+    pub frame_bytes: u64,
 }
 
 /// The members of the QCN family, which share one CP and one RP.
@@ -313,26 +315,26 @@ impl SchemeConfig {
         }
     }
 
-    /// Sets one parameter by its scenario name, checking its range.
+    /// Sets one parameter by its scenario name, checking its range and, with the
+    /// others in force, the order of the thresholds (a change while running).
     pub fn set_param(&mut self, name: &str, value: &ParamValue) -> Result<(), String> {
+        let mut changed = self.clone();
+        changed.set_param_alone(name, value)?;
+        changed.check()?;
+        *self = changed;
+        Ok(())
+    }
+
+    /// Sets one parameter by its scenario name, checking its range only: a scenario
+    /// sets all its keys, in any order, and then calls [`SchemeConfig::check`] (raising
+    /// ECM's three thresholds one at a time would otherwise pass through a disorder).
+    pub fn set_param_alone(&mut self, name: &str, value: &ParamValue) -> Result<(), String> {
         match self {
             SchemeConfig::None => Err(format!("scheme \"none\" has no parameter \"{name}\"")),
             SchemeConfig::Qcn { params, .. } => params.set(name, value),
-            SchemeConfig::Ecm(params) => {
-                let mut changed = params.clone();
-                changed.set(name, value)?;
-                changed.check()?;
-                *params = changed;
-                Ok(())
-            }
+            SchemeConfig::Ecm(params) => params.set(name, value),
             SchemeConfig::Smcc(params) => params.set(name, value),
-            SchemeConfig::Dcc(params) => {
-                let mut changed = params.clone();
-                changed.set(name, value)?;
-                changed.check()?;
-                *params = changed;
-                Ok(())
-            }
+            SchemeConfig::Dcc(params) => params.set(name, value),
             SchemeConfig::Dsm(params) => params.set(name, value),
             SchemeConfig::Dcqcn(params) => params.set(name, value),
             SchemeConfig::Fqcn(params) => {
@@ -346,6 +348,15 @@ impl SchemeConfig {
                     None => m,
                 }),
             },
+        }
+    }
+
+    /// Checks what no single parameter can: the order of ECM's and DCC's thresholds.
+    pub fn check(&self) -> Result<(), String> {
+        match self {
+            SchemeConfig::Ecm(params) => params.check(),
+            SchemeConfig::Dcc(params) => params.check(),
+            _ => Ok(()),
         }
     }
 
@@ -366,7 +377,10 @@ impl SchemeConfig {
             SchemeConfig::Qcn { params, .. } => Some(CongestionPointKind::Qcn(QcnCp::new(params.clone(), rng))),
             SchemeConfig::Ecm(params) => Some(CongestionPointKind::Ecm(EcmCp::new(params.clone()))),
             SchemeConfig::Smcc(params) => Some(CongestionPointKind::Smcc(SmccCp::new(params.clone(), rng))),
-            SchemeConfig::Dsm(params) => Some(CongestionPointKind::Dsm(DsmCp::new(params.clone(), init.capacity))),
+            SchemeConfig::Dsm(params) => {
+                let params = DsmParams { frame_bytes: params.frame_bytes.or(Some(init.frame_bytes)), ..params.clone() };
+                Some(CongestionPointKind::Dsm(DsmCp::new(params, init.capacity)))
+            }
             SchemeConfig::Fqcn(params) => Some(CongestionPointKind::Fqcn(FqcnCp::new(params.clone(), rng))),
             SchemeConfig::AfQcn { qcn, af } => {
                 Some(CongestionPointKind::AfQcn(AfQcnCp::new(qcn.clone(), af.clone(), rng)))

@@ -40,6 +40,10 @@ pub struct SmccParams {
     pub t1: u64,
     /// Minimum rate.
     pub r_min: Rate,
+    /// Keep the cuts that fall below `R_min` (a source then sends at `R_min` while its
+    /// rate variable stays below, and rises must first repay them). Off by default: the
+    /// paper's reaction point remembers nothing but its rate (§4.2, §5.1).
+    pub floor_memory: bool,
 }
 
 impl Default for SmccParams {
@@ -57,6 +61,7 @@ impl Default for SmccParams {
             r_small: None,
             t1: 8 * 1024,
             r_min: Rate::from_mbps(10),
+            floor_memory: false,
         }
     }
 }
@@ -70,7 +75,7 @@ impl SmccParams {
     /// Every parameter name [`SmccParams::set`] accepts.
     pub const NAMES: &'static [&'static str] = &[
         "q0_kb", "buffer_kb", "delta_span_kb", "zero_rule", "p", "r_a_mbps", "r_b_mbps", "two_stage", "r_large_mbps", "r_small_mbps", "t1_kb",
-        "r_min_mbps",
+        "r_min_mbps", "floor_memory",
     ];
 
     /// Sets one parameter by its scenario name, checking its range.
@@ -78,6 +83,10 @@ impl SmccParams {
         match name {
             "two_stage" => {
                 self.two_stage = value.bool(name)?;
+                return Ok(());
+            }
+            "floor_memory" => {
+                self.floor_memory = value.bool(name)?;
                 return Ok(());
             }
             "zero_rule" => {
@@ -229,7 +238,7 @@ impl SmccRp {
 impl ReactionPoint for SmccRp {
     #[inline]
     fn rate(&self) -> Rate {
-        Rate::from_bps_f64(self.rate)
+        Rate::from_bps_f64(self.rate.max(self.params.r_min.as_f64()))
     }
 
     fn timer(&self) -> Option<Time> {
@@ -242,7 +251,8 @@ impl ReactionPoint for SmccRp {
         if !self.cpid.admit(cpid, delta) {
             return false;
         }
-        self.rate = (self.rate + delta).clamp(self.params.r_min.as_f64(), self.line.as_f64());
+        let floor = if self.params.floor_memory { f64::NEG_INFINITY } else { self.params.r_min.as_f64() };
+        self.rate = (self.rate + delta).clamp(floor, self.line.as_f64());
         delta != 0.0
     }
 
@@ -345,6 +355,27 @@ mod tests {
             r.on_feedback(Time::ZERO, 4, &down);
         }
         assert_eq!(r.rate(), Rate::from_mbps(10));
+    }
+
+    #[test]
+    fn the_floor_forgets_cuts_unless_it_remembers_them() {
+        // From 500 Mb/s two full cuts (-256 Mb/s each) reach the floor; one rise (+128).
+        let down = Feedback::QueueState { q_off: 64 * KB, q_delta: KB };
+        let up = Feedback::QueueState { q_off: -32 * KB, q_delta: -KB };
+        let mut forget = rp(SmccParams::default());
+        let mut keep = rp(SmccParams { floor_memory: true, ..SmccParams::default() });
+        for r in [&mut forget, &mut keep] {
+            r.on_feedback(Time::ZERO, 4, &down);
+            r.on_feedback(Time::ZERO, 4, &down);
+            assert_eq!(r.rate(), Rate::from_mbps(10));
+            r.on_feedback(Time::ZERO, 4, &up);
+        }
+        assert!((forget.rate().as_f64() - 138e6).abs() < 1.0);
+        // Remembered: 500 - 512 + 128 = 116 Mb/s.
+        assert!((keep.rate().as_f64() - 116e6).abs() < 1.0);
+        let mut p = SmccParams::default();
+        p.set("floor_memory", &ParamValue::Bool(true)).unwrap();
+        assert!(p.floor_memory);
     }
 
     #[test]

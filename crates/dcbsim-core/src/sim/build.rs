@@ -304,6 +304,7 @@ impl Simulation {
         if let crate::cc::SchemeConfig::Dcqcn(params) = &config.scheme {
             params.check().map_err(|m| ConfigError::new("scheme.k_max_kb", m))?;
         }
+        let largest_frame = config.flows.iter().map(|f| f.frame_bytes as u64).max().unwrap_or(1000);
         for p in cp_ports(&config, &w)? {
             if let crate::cc::SchemeConfig::Dcqcn(params) = &config.scheme {
                 let rng = Rng::stream(seed, &format!("red:{}", w.names[p as usize]));
@@ -312,7 +313,7 @@ impl Simulation {
                 port.red = Some(Box::new(crate::net::Red { params: params.clone(), rng }));
             }
             let port = &w.ports[p as usize];
-            let init = CpInit { capacity: port.rate, buffer: port.buffer, cpid: p };
+            let init = CpInit { capacity: port.rate, buffer: port.buffer, cpid: p, frame_bytes: largest_frame };
             let rng = Rng::stream(seed, &format!("cp:{}", w.names[p as usize]));
             w.ports[p as usize].cp = config.scheme.congestion_point(init, rng);
         }
