@@ -83,19 +83,25 @@ def _slow_fairness(runs: Runs) -> Outcome:
     return Outcome(f"{t:.1f} s", 5.0 <= t <= 20.0)
 
 
-def cnm_feedback(pcap_path: str) -> list[int]:
-    """The quantized feedback (QntzFb) of every 802.1Qau CNM in a pcap trace."""
+def cnm_log(pcap_path: str) -> np.ndarray:
+    """Every 802.1Qau CNM in a pcap trace (nanosecond timestamps): rows of time (s) and
+    quantized feedback (QntzFb)."""
     with open(pcap_path, "rb") as f:
         data = f.read()
-    values, offset = [], 24
+    rows, offset = [], 24
     while offset + 16 <= len(data):
-        included = struct.unpack_from("<I", data, offset + 8)[0]
+        seconds, nanos, included = struct.unpack_from("<III", data, offset)
         frame = data[offset + 16 : offset + 16 + included]
         offset += 16 + included
         at = frame.find(b"\x22\xe7", 12)
         if at >= 0:
-            values.append(struct.unpack_from(">H", frame, at + 2)[0] & 0x3F)
-    return values
+            rows.append((seconds + nanos * 1e-9, struct.unpack_from(">H", frame, at + 2)[0] & 0x3F))
+    return np.array(rows, dtype=float).reshape(-1, 2)
+
+
+def cnm_feedback(pcap_path: str) -> list[int]:
+    """The quantized feedback (QntzFb) of every 802.1Qau CNM in a pcap trace."""
+    return [int(v) for v in cnm_log(pcap_path)[:, 1]]
 
 
 def _table1(runs: Runs) -> Outcome:
