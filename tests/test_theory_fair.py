@@ -226,12 +226,13 @@ def _timeout_share(r):
     return 1.0 if s["blocks"] == 0 else s["blocks_with_timeouts"] / s["blocks"]
 
 
-def _onset(gbps, buffer_kb, servers, delay_us):
+def _onset(gbps, buffer_kb, servers, delay_us, jitter_us=20.0):
     """The fewest servers from which on (over ``servers``) at least half the blocks
-    suffer a retransmission timeout; and the goodput (share of C) at each n."""
+    suffer a retransmission timeout; and the goodput (share of C) at each n. The
+    servers answer within ``jitter_us`` of the request."""
     shares, goodput = [], []
     for n in servers:
-        r = run(incast(n, gbps, buffer_kb, delay_us=delay_us))
+        r = run(incast(n, gbps, buffer_kb, delay_us=delay_us, jitter_us=jitter_us))
         shares.append(_timeout_share(r))
         goodput.append(r.incast.goodput_bps / (gbps * 1e9))
     collapsed = [all(s >= 0.5 for s in shares[i:]) for i in range(len(servers))]
@@ -264,6 +265,31 @@ def test_tcp_incast_onset_scales_with_the_buffer():
     assert large == pytest.approx(predicted_onset(1, 128, 100), rel=0.35)
     assert 2.0 <= large / small <= 4.5, (small, large)
     assert all(g < 0.10 for n, g in goodput_large.items() if n >= large), goodput_large
+
+
+def test_tcp_incast_onset_at_10_gbps_follows_the_formula_with_synchronized_answers():
+    """At 10 Gb/s (RTT 20 µs, C·RTT = 25 KB) the onset follows (B + C·RTT)/(4 segments)
+    as at 1 Gb/s when the answers are as synchronized relative to a frame's time: spread
+    over 2 µs, 1.7 frames at 10 Gb/s as 20 µs are at 1 Gb/s (the formula assumes the
+    servers' windows arrive together). Buffers 32 and 128 KB (predicted 9.6 and 26.0
+    servers). Tolerance as at 1 Gb/s: within 35 %, ratio between 2 and 4.5."""
+    small, _ = _onset(10, 32, SERVERS, 5.0, jitter_us=2.0)
+    large, _ = _onset(10, 128, SERVERS, 5.0, jitter_us=2.0)
+    assert small is not None and large is not None
+    assert small == pytest.approx(predicted_onset(10, 32, 20), rel=0.35)
+    assert large == pytest.approx(predicted_onset(10, 128, 20), rel=0.35)
+    assert 2.0 <= large / small <= 4.5, (small, large)
+
+
+@pytest.mark.xfail(strict=True, reason="answers spread over 20 µs are 17 frame times at 10 Gb/s: the first servers "
+                   "fill the buffer and the last find it full and time out (the formula assumes synchronized "
+                   "windows); onset 16 servers against 26")
+def test_tcp_incast_onset_at_10_gbps_with_answers_spread_over_20_us():
+    """With answers spread over 20 µs (17 frames at 10 Gb/s) the onset at a 128 KB
+    buffer would follow the formula within 25 % if the spread did not matter."""
+    large, _ = _onset(10, 128, SERVERS, 5.0, jitter_us=20.0)
+    assert large is not None
+    assert large == pytest.approx(predicted_onset(10, 128, 20), rel=0.25)
 
 
 # ---------------------------------------------------------------- DCQCN, PFC
@@ -334,12 +360,3 @@ def test_fqcn_grid(n, weights, gbps):
             assert low <= x <= 1.04, (seed, ratios)
 
 
-@pytest.mark.slow
-def test_tcp_incast_onset_scales_with_the_buffer_at_10_gbps():
-    """The incast onset at 10 Gb/s (RTT 20 µs, C·RTT = 25 KB): 32 → 128 KB moves it by
-    about (128 + 25)/(32 + 25) ≈ 2.7 (predicted 9.5 and 25.5 servers; measured 8 and
-    16). Tolerance: a factor 1.5 to 4.5."""
-    small, _ = _onset(10, 32, SERVERS, 5.0)
-    large, _ = _onset(10, 128, SERVERS, 5.0)
-    assert small is not None and large is not None
-    assert 1.5 <= large / small <= 4.5, (small, large)

@@ -87,14 +87,14 @@ def dctcp() -> None:
 
 
 def tcp() -> None:
-    """Incast goodput (share of C) against servers, per buffer; the onset."""
-    for gbps, delay_us in ((1, 25.0), (10, 5.0)):
-        print(_row("C (Gb/s)", "buffer (KB)", "onset (predicted)", *(f"n = {n}" for n in SERVERS)))
-        print(_row(*["---"] * (3 + len(SERVERS))))
+    """Incast goodput (share of C) against servers, per buffer and answer spread; the onset."""
+    for gbps, delay_us, jitter_us in ((1, 25.0, 20.0), (10, 5.0, 20.0), (10, 5.0, 2.0)):
+        print(_row("C (Gb/s)", "answers within (µs)", "buffer (KB)", "onset (predicted)", *(f"n = {n}" for n in SERVERS)))
+        print(_row(*["---"] * (4 + len(SERVERS))))
         for buffer_kb in (32, 64, 128, 256):
-            onset, goodput = _onset(gbps, buffer_kb, SERVERS, delay_us)
+            onset, goodput = _onset(gbps, buffer_kb, SERVERS, delay_us, jitter_us)
             predicted = predicted_onset(gbps, buffer_kb, 4 * delay_us)
-            print(_row(gbps, buffer_kb, f"{onset} ({predicted:.1f})", *(f"{goodput[n]:.2f}" for n in SERVERS)))
+            print(_row(gbps, jitter_us, buffer_kb, f"{onset} ({predicted:.1f})", *(f"{goodput[n]:.2f}" for n in SERVERS)))
         print()
 
 

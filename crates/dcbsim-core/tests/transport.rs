@@ -147,6 +147,23 @@ fn the_default_receive_window_does_not_cap_a_long_fat_path() {
     assert!(capped < 0.45, "1 MiB window: utilization {capped}");
 }
 
+/// A flow held back by its receive window (64 KB, 43 segments, over a 10 Gb/s path
+/// whose round trip holds 25 KB) fills the link without growing its congestion window
+/// past twice the window it uses (congestion window validation); the window grew by
+/// one segment per ACK, to over 80,000 segments in 100 ms, before.
+#[test]
+fn a_receive_window_limited_flow_keeps_its_congestion_window() {
+    let mut cfg = star(1, Rate::from_gbps(10), Time::from_us(5), Bytes::from_kb(4096), Time::from_ms(100));
+    cfg.tcp.rwnd = Some(Bytes::from_kb(64));
+    cfg.flows.push(flow(0, FlowKind::Greedy, Transport::Tcp));
+    let r = run(cfg);
+    let f = &r.flows[0];
+    let most = f.cwnd_segments.iter().fold(0.0f64, |m, &c| m.max(c));
+    assert!(most <= 2.0 * 43.0, "cwnd {most}");
+    let port = r.ports.iter().find(|p| p.name == "sw0:r0").unwrap();
+    assert!(port.stats.utilization > 0.99, "utilization {}", port.stats.utilization);
+}
+
 /// The incast application: every block has all SRUs, blocks follow each other.
 #[test]
 fn incast_blocks_complete_in_turn() {

@@ -13,6 +13,7 @@
 
 pub mod receiver;
 pub mod sender;
+pub mod validation;
 
 pub use receiver::{Ack, Received, TcpReceiver};
 pub use sender::TcpSender;

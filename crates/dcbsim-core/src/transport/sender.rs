@@ -4,8 +4,10 @@
 //! recovery with partial ACKs (RFC 6582), the retransmission timer (RFC 6298: SRTT,
 //! RTTVAR, RTO_min, exponential back-off, Karn's rule with one timed segment at a
 //! time), and DCTCP's reaction to ECN-Echo (α EWMA once per window, cwnd ← cwnd·(1 − α/2)
-//! at most once per window).
+//! at most once per window). The window grows only while the flow uses it
+//! ([`CwndUsage`], Linux's congestion window validation).
 
+use super::validation::CwndUsage;
 use super::TcpParams;
 use crate::units::Time;
 
@@ -45,6 +47,7 @@ pub struct TcpSender {
     window_acked: u32,
     window_marked: u32,
     cwr_end: u32,
+    usage: CwndUsage,
     /// Segments sent again (fast retransmits, partial-ACK retransmits, go-back-N after
     /// a timeout).
     pub retransmits: u64,
@@ -97,6 +100,7 @@ impl TcpSender {
             window_acked: 0,
             window_marked: 0,
             cwr_end: 0,
+            usage: CwndUsage::default(),
             retransmits: 0,
             timeouts: 0,
         }
@@ -107,10 +111,21 @@ impl TcpSender {
     pub fn offer(&mut self, units: u32) {
         if self.unit_segments == UNLIMITED {
             self.total = UNLIMITED;
-            return;
+        } else {
+            let more = (self.unit_segments as u64 * units as u64).min((UNLIMITED - 1) as u64) as u32;
+            self.total = self.total.saturating_add(more).min(UNLIMITED - 1);
         }
-        let more = (self.unit_segments as u64 * units as u64).min((UNLIMITED - 1) as u64) as u32;
-        self.total = self.total.saturating_add(more).min(UNLIMITED - 1);
+        self.note_usage();
+    }
+
+    /// A chance to send: notes whether the congestion window holds the flow back
+    /// (rather than the receive window or the application) and how much it puts in
+    /// flight.
+    #[inline]
+    fn note_usage(&mut self) {
+        let flight = self.snd_nxt - self.snd_una;
+        let sendable = self.total.min(self.snd_una.saturating_add(self.rwnd)).saturating_sub(self.snd_una);
+        self.usage.note(self.snd_una, flight, (self.cwnd as u32).max(1), sendable);
     }
 
     /// Size on the wire of segment `seq`.
@@ -167,6 +182,7 @@ impl TcpSender {
         } else if next == self.snd_una && self.snd_nxt > self.snd_una {
             self.on_duplicate_ack();
         }
+        self.note_usage();
     }
 
     fn on_new_ack(&mut self, now: Time, next: u32, ece: bool) {
@@ -192,7 +208,10 @@ impl TcpSender {
             }
         } else {
             self.dupacks = 0;
-            if self.cwnd < self.ssthresh {
+            let slow_start = self.cwnd < self.ssthresh;
+            if !self.usage.allows_growth(self.cwnd, slow_start) {
+                // Held back by the receive window or the application: no growth.
+            } else if slow_start {
                 self.cwnd += 1.0;
             } else {
                 self.cwnd += newly as f64 / self.cwnd;
@@ -287,6 +306,7 @@ impl TcpSender {
         self.timing = None;
         self.rto = Time(self.rto.0.saturating_mul(2)).min(self.rto_max);
         self.rto_at = None;
+        self.note_usage();
     }
 
     /// Whether every segment offered so far has been acknowledged.

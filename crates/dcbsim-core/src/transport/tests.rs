@@ -237,3 +237,69 @@ fn the_default_receive_window_is_twice_the_path_bdp_and_at_least_1_mib() {
     assert_eq!(fixed.receive_window(Bytes(2_500_000)), Bytes(64 * 1024));
     assert_eq!(fixed.rwnd_segments(1000, Bytes(0)), 65);
 }
+
+/// Sends what the windows allow and acknowledges it segment by segment, `rounds`
+/// times (no loss).
+fn lossless_rounds(s: &mut TcpSender, rounds: u32) {
+    for _ in 0..rounds {
+        for seq in burst(s, Time::ZERO) {
+            s.on_ack(Time::ZERO, seq + 1, false);
+        }
+    }
+}
+
+/// A stream held back by a 10-segment receive window: slow start grows cwnd only to
+/// twice the 10 segments in flight (Linux's `tcp_is_cwnd_limited`), and no further
+/// however long it runs; without the rule it would grow by one segment per ACK.
+#[test]
+fn a_receive_window_limited_flow_does_not_grow_its_window() {
+    let p = TcpParams { rwnd: Some(Bytes(10_000)), ..params() };
+    let mut s = TcpSender::new(&p, 1000, p.rwnd_segments(1000, Bytes(0)), None, false);
+    s.offer(1);
+    lossless_rounds(&mut s, 3);
+    assert_eq!(s.cwnd(), 20.0);
+    lossless_rounds(&mut s, 100);
+    assert_eq!(s.cwnd(), 20.0, "1,000 more ACKs");
+}
+
+/// In congestion avoidance a receive-window-limited flow keeps its window: it grows
+/// while cwnd holds it back (cwnd ≤ rwnd) and stops one segment above rwnd.
+#[test]
+fn congestion_avoidance_stops_growing_above_the_receive_window() {
+    let p = TcpParams { rwnd: Some(Bytes(8_000)), initial_window: 8, ..params() };
+    let mut s = TcpSender::new(&p, 1000, p.rwnd_segments(1000, Bytes(0)), None, false);
+    s.offer(1);
+    burst(&mut s, Time::ZERO);
+    for _ in 0..3 {
+        s.on_ack(Time::ZERO, 0, false);
+    }
+    burst(&mut s, Time::ZERO);
+    s.on_ack(Time::ZERO, s.snd_nxt(), false);
+    assert_eq!((s.cwnd(), s.ssthresh()), (4.0, 4.0), "congestion avoidance from 4");
+    lossless_rounds(&mut s, 200);
+    assert!((9.0..10.0).contains(&s.cwnd()), "{}", s.cwnd());
+}
+
+/// An application that hands over 5 segments at a time (an incast server's SRU) never
+/// has more than 5 in flight: cwnd stops at twice that, not one segment per ACK.
+#[test]
+fn an_application_limited_flow_does_not_grow_its_window() {
+    let mut s = TcpSender::new(&params(), 1000, params().rwnd_segments(1000, Bytes(0)), Some(5000), false);
+    for _ in 0..200 {
+        s.offer(1);
+        lossless_rounds(&mut s, 2);
+        assert!(s.all_acked());
+    }
+    assert_eq!(s.cwnd(), 10.0);
+}
+
+/// DCTCP grows by the same rule: a receive-window-limited flow's window stays put, so
+/// a cut after marks acts on the window in use.
+#[test]
+fn dctcp_limited_by_the_receive_window_keeps_its_window() {
+    let p = TcpParams { rwnd: Some(Bytes(10_000)), ..params() };
+    let mut s = TcpSender::new(&p, 1000, p.rwnd_segments(1000, Bytes(0)), None, true);
+    s.offer(1);
+    lossless_rounds(&mut s, 100);
+    assert_eq!(s.cwnd(), 20.0);
+}
