@@ -147,6 +147,7 @@ impl Sampler {
     #[inline]
     pub fn begin(&mut self, now: Time) {
         self.times.push(now);
+        self.staged.reserve(self.columns);
     }
 
     /// Records the queue of each monitored port, `queued(port)` bytes.

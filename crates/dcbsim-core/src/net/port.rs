@@ -68,6 +68,10 @@ pub struct Port {
     pub busy_until: Time,
     /// Bytes waiting (the frame in transmission excluded).
     pub queued_bytes: u64,
+    /// At a departure-timed port, the admitted frames that have not started yet, in
+    /// order (their frames are the last ones on `link`). Beside `queued_bytes`: a
+    /// sample reads both from one cache line.
+    pub(super) waiting: VecDeque<super::timed::Waiting>,
     /// Capacity.
     pub rate: Rate,
     /// Propagation delay.
@@ -154,9 +158,6 @@ pub struct Port {
     pub ecn_marks: u64,
     /// Beside each class's FIFO, the ingress port of each frame (when tracked).
     ingress: Vec<VecDeque<u32>>,
-    /// At a departure-timed port, the admitted frames that have not started yet, in
-    /// order (their frames are the last ones on `link`).
-    pub(super) waiting: VecDeque<super::timed::Waiting>,
 }
 
 impl Port {

@@ -51,6 +51,12 @@ impl Port {
         }
     }
 
+    /// Whether a waiting frame starts before `now` (so [`Port::catch_up`] has work).
+    #[inline]
+    pub fn has_due(&self, now: Time) -> bool {
+        self.waiting.front().is_some_and(|w| w.start < now)
+    }
+
     /// The first waiting frame and its start, if it starts before `now` (a traced
     /// port records it before [`Port::start_next`] starts it). The frame must still
     /// be on the link: a traced port catches up before each arrival at its far end.

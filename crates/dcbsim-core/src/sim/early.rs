@@ -12,7 +12,7 @@
 //! lies ahead of the clock until its time comes.
 //!
 //! What could observe that frame early is kept out: a sample counts a flow's sent
-//! frames without it (see [`Simulation::sent_bytes_at`]); a frame is never sent
+//! frames without it (see [`crate::traffic::Flow::sent_bytes_at`]); a frame is never sent
 //! early past the end of the stretch being run, past a timeline entry that names the
 //! flow or its NIC (a stop, a cap, a capacity change), or while a port is traced.
 //! Results are those of the wake-up per frame; only the order of events at equal
@@ -62,36 +62,40 @@ impl Simulation {
             loud[flow.src] = true;
             loud[flow.dst] = true;
         }
+        let (flow_until, port_until) = self.early_bounds();
         for node in 0..nodes {
             let Some(host) = self.hosts[node].as_ref() else { continue };
             if senders[node] != 1 || loud[node] {
                 continue;
             }
-            let nic = host.nic;
-            let until = self.early_until(only[node], nic);
+            let (f, nic) = (only[node], host.nic);
             let port = &mut self.ports[nic as usize];
-            port.early_flow = only[node];
-            port.early_until = until;
+            port.early_flow = f;
+            port.early_until = flow_until[f as usize].min(port_until[nic as usize]);
         }
     }
 
-    /// The first timeline entry after which flow `f` on NIC `nic` may no longer send
-    /// early: one that stops, restarts or caps the flow, or changes the NIC's rate.
-    fn early_until(&self, f: u32, nic: u32) -> Time {
-        let start = self.flows[f as usize].start;
-        let port = &self.ports[nic as usize];
-        let concerns = |action: &Action| match action {
-            Action::FlowStart { flow } | Action::FlowStop { flow } | Action::FlowMaxRate { flow, .. } => *flow == f as usize,
-            Action::PortRate { port: r, .. } => r.node == port.node as usize && r.peer == port.peer as usize,
-            Action::SchemeParam { .. } => false,
-        };
-        let own_start = |action: &Action, at: Time| matches!(action, Action::FlowStart { .. }) && at == start;
-        self.timeline
-            .iter()
-            .filter(|e| concerns(&e.action) && !own_start(&e.action, e.at))
-            .map(|e| e.at)
-            .min()
-            .unwrap_or(Time::NEVER)
+    /// Per flow and per port, the first timeline entry after which the flow (or the
+    /// flow a NIC sends) may no longer send early: one that stops, restarts or caps
+    /// the flow (its own first start aside), or that changes the port's rate.
+    fn early_bounds(&self) -> (Vec<Time>, Vec<Time>) {
+        let mut flows = vec![Time::NEVER; self.flows.len()];
+        let mut ports = vec![Time::NEVER; self.ports.len()];
+        for e in &self.timeline {
+            match &e.action {
+                Action::FlowStart { flow } if e.at == self.flows[*flow].start => {}
+                Action::FlowStart { flow } | Action::FlowStop { flow } | Action::FlowMaxRate { flow, .. } => {
+                    flows[*flow] = flows[*flow].min(e.at);
+                }
+                Action::PortRate { port, .. } => {
+                    if let Some(p) = self.port_of(*port) {
+                        ports[p as usize] = ports[p as usize].min(e.at);
+                    }
+                }
+                Action::SchemeParam { .. } => {}
+            }
+        }
+        (flows, ports)
     }
 
     /// Flow `f` has just sent on NIC `nic` and may next send at `allowed`: if its
@@ -133,13 +137,5 @@ impl Simulation {
             self.nic_wake(nic);
         }
         self.now = now;
-    }
-
-    /// Bytes flow `i` had sent by `now`: its counter less a frame sent early, whose
-    /// start lies ahead of the clock.
-    pub(super) fn sent_bytes_at(&self, i: usize, now: Time) -> u64 {
-        let flow = &self.flows[i];
-        let ahead = if flow.last_send > now { flow.last_bytes as u64 } else { 0 };
-        flow.counters.sent_bytes - ahead
     }
 }

@@ -47,6 +47,15 @@ impl FairShares {
     }
 }
 
+impl FairShares {
+    /// The first `n` flows' mean shares over the interval just taken (after
+    /// [`Simulation::take_fair_shares`]), bits/s: the caller takes each, leaving
+    /// zero, and the integral restarts from there.
+    pub(super) fn taken(&mut self, n: usize) -> &mut [f64] {
+        &mut self.integral[..n]
+    }
+}
+
 impl Simulation {
     /// What flow `i` would send if the network let it: 0 when it is not sending.
     fn demand(&self, i: usize) -> f64 {
@@ -110,10 +119,4 @@ impl Simulation {
         }
     }
 
-    /// Flow `i`'s mean fair share over the interval just taken (after
-    /// [`Simulation::take_fair_shares`]); the integral restarts from zero.
-    #[inline]
-    pub(super) fn fair_share_taken(&mut self, i: usize) -> f64 {
-        std::mem::take(&mut self.fair.integral[i])
-    }
 }

@@ -172,7 +172,7 @@ impl Simulation {
         }
     }
 
-    fn port_of(&self, r: PortRef) -> Option<u32> {
+    pub(super) fn port_of(&self, r: PortRef) -> Option<u32> {
         self.ports.iter().position(|p| p.node as usize == r.node && p.peer as usize == r.peer).map(|p| p as u32)
     }
 
@@ -227,7 +227,7 @@ impl Simulation {
         self.sampler.begin(self.now);
         for i in 0..self.sampler.layout().ports.len() {
             let port = self.sampler.layout().ports[i];
-            if self.ports[port as usize].timed {
+            if self.ports[port as usize].has_due(self.now) {
                 self.catch_up_port(port, self.now);
             }
         }
@@ -235,20 +235,20 @@ impl Simulation {
         self.sampler.record_ports(|p| ports[p as usize].queued_bytes);
         self.take_fair_shares();
         self.deliver_quiet(self.now);
-        for i in 0..self.config.flows.len() {
-            let fair = self.fair_share_taken(i);
-            let flow = &self.flows[i];
+        let n = self.config.flows.len();
+        let (now, conns, source_of) = (self.now, &self.conns, &self.source_of[..n]);
+        let fair = self.fair.taken(n);
+        let s = &mut self.sampler;
+        for (i, flow) in self.flows[..n].iter().enumerate() {
             // A dynamic source keeps its reaction point's rate between bursts.
-            let sending = flow.active && (flow.remaining != 0 || self.source_of[i].is_some());
+            let sending = flow.active && (flow.remaining != 0 || source_of[i].is_some());
             let rate = if sending { flow.rate.as_f64() } else { 0.0 };
-            let sent = self.sent_bytes_at(i, self.now);
-            let s = &mut self.sampler;
-            s.record_flow(i, rate, flow.counters.delivered_bytes, sent, fair);
+            s.record_flow(i, rate, flow.counters.delivered_bytes, flow.sent_bytes_at(now), std::mem::take(&mut fair[i]));
             if flow.conn != NO_CONN {
-                let sender = &self.conns[flow.conn as usize].sender;
-                s.record(sender.cwnd());
-                if self.conns[flow.conn as usize].ect {
-                    s.record(sender.alpha());
+                let conn = &conns[flow.conn as usize];
+                s.record(conn.sender.cwnd());
+                if conn.ect {
+                    s.record(conn.sender.alpha());
                 }
             }
         }

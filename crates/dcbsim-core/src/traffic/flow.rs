@@ -220,6 +220,14 @@ impl Flow {
         changed
     }
 
+    /// Bytes sent by `now`: the counter less a frame sent early (see `sim/early.rs`),
+    /// whose start lies ahead of the clock.
+    #[inline]
+    pub fn sent_bytes_at(&self, now: Time) -> u64 {
+        let ahead = if self.last_send > now { self.last_bytes as u64 } else { 0 };
+        self.counters.sent_bytes - ahead
+    }
+
     /// Whether a finite flow has delivered all its bytes.
     pub fn is_complete(&self) -> bool {
         matches!(self.size, Some(n) if self.counters.delivered_bytes >= n)
