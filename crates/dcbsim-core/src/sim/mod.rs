@@ -211,7 +211,7 @@ impl Simulation {
                 None => return,
             },
         };
-        if self.ports[out as usize].timed {
+        if self.ports[out as usize].has_due(now) {
             self.catch_up_port(out, now);
         }
         let port = &mut self.ports[out as usize];

@@ -62,7 +62,7 @@ impl Simulation {
         let ect = ect | flow.ecn_capable;
         let quiet = conn == NO_CONN && flow.size.is_none();
         let pkt = Packet::new(f, bytes, flow.dst, flow.priority, PacketKind::Data { seq, ect, ce: false, quiet });
-        let changed = flow.rp.on_sent(now, bytes);
+        let changed = flow.reacts && flow.rp.on_sent(now, bytes);
         self.transmit(nic, pkt);
         if changed {
             self.rp_changed(f);

@@ -69,6 +69,9 @@ pub struct Flow {
     pub in_ring: bool,
     /// Whether a wake-up is scheduled.
     pub wake_pending: bool,
+    /// Whether its reaction point reacts to anything (not a fixed rate): a frame
+    /// sent then tells it (kept here so a fixed-rate frame reads no further).
+    pub reacts: bool,
     /// Whether its frames are ECN-capable without a transport (a DCQCN flow: the
     /// receiver answers marks with CNPs).
     pub ecn_capable: bool,
@@ -123,6 +126,7 @@ impl Flow {
         };
         let ecn_capable = matches!(rp, ReactionPointKind::Dcqcn(_));
         Flow {
+            reacts: !matches!(rp, ReactionPointKind::Fixed(_)),
             ecn_capable,
             last_cnp: None,
             src: spec.src as u32,
