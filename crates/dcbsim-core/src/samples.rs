@@ -192,9 +192,15 @@ impl Sampler {
                 if series.is_empty() {
                     *series = (0..self.columns).map(|_| Vec::with_capacity(*expected)).collect();
                 }
+                // Eight columns at a time: each staged row then gives one cache line.
                 let staged = &self.staged;
-                for (c, s) in series.iter_mut().enumerate() {
-                    s.extend(staged.chunks_exact(self.columns).map(|row| row[c]));
+                for (block, out) in series.chunks_mut(8).enumerate() {
+                    let from = block * 8;
+                    for row in staged.chunks_exact(self.columns) {
+                        for (s, &value) in out.iter_mut().zip(&row[from..]) {
+                            s.push(value);
+                        }
+                    }
                 }
             }
             Store::Sink(_) if self.times.len() == self.staged_from => {}

@@ -81,12 +81,12 @@ pub struct Flow {
     pub rate: Rate,
     /// Start of the last frame's transmission.
     pub last_send: Time,
+    /// Counters (next to the fields above: a frame and a sample read them together).
+    pub counters: FlowCounters,
     gap: TransmitMemo,
     jitter: f64,
     gap_factor: f64,
     rng: Rng,
-    /// Counters.
-    pub counters: FlowCounters,
     /// Bytes to deliver before the flow completes (`None`: not a finite flow).
     pub size: Option<u64>,
     /// When the last byte of a finite flow arrived.
