@@ -190,3 +190,29 @@ fn a_run_in_stretches_reports_what_one_run_does() {
     stretches.events = 0;
     assert_eq!(stretches, run(DUMBBELL, true));
 }
+
+#[test]
+fn a_lone_sender_linked_straight_to_its_receiver_keeps_sending() {
+    let text = r#"
+[run]
+duration_ms = 5.0
+[topology]
+kind = "generic"
+hosts = ["a", "b"]
+switches = []
+[[topology.links]]
+a = "a"
+b = "b"
+rate_gbps = 10.0
+delay_us = 1.0
+[[flows]]
+src = "a"
+dst = "b"
+kind = "constant"
+rate_gbps = 2.0
+jitter = 0.1
+"#;
+    let (timed, plain) = (run(text, true), run(text, false));
+    assert!(timed.delivered_frames() > 800, "delivered {}", timed.delivered_frames());
+    assert_eq!(timed, plain);
+}

@@ -2,8 +2,8 @@
 //! previous frame reaches the far end of the link, not at a wake-up of its own.
 //!
 //! A fixed-rate flow without a transport, a dynamic source or a flow size, alone on
-//! a host that receives nothing it must answer (no TCP, DCQCN or finite flow ends
-//! there) and in a run without PFC, sends at times its own state alone decides: the
+//! a host linked to a switch that receives nothing it must answer (no TCP, DCQCN or
+//! finite flow ends there) and in a run without PFC, sends at times its own state alone decides: the
 //! last frame's start, its size, the rate, its own jitter stream. Nothing that
 //! happens between two of its frames can change when the next one goes. So when the
 //! next frame is due no earlier than the current one's arrival at the link's far
@@ -69,6 +69,10 @@ impl Simulation {
                 continue;
             }
             let (f, nic) = (only[node], host.nic);
+            if self.hosts[self.ports[nic as usize].peer as usize].is_some() {
+                // A link straight into a host delivers quietly: no arrival event to send from.
+                continue;
+            }
             let port = &mut self.ports[nic as usize];
             port.early_flow = f;
             port.early_until = flow_until[f as usize].min(port_until[nic as usize]);
