@@ -66,7 +66,7 @@ def _fig8_monotone(runs: Runs) -> Outcome:
     cols = [[r[(a, b)] for b in b_s] for a in a_s]
     breaks = sum(x < y for seq in rows + cols for x, y in zip(seq, seq[1:]))
     pairs = sum(len(seq) - 1 for seq in rows + cols)
-    return Outcome(f"the ratio falls with a at every b and with b at every a in {pairs - breaks} of {pairs} steps",
+    return Outcome(f"the ratio rises as a or b decreases in {pairs - breaks} of {pairs} grid steps",
                    breaks == 0)
 
 
