@@ -94,9 +94,10 @@ def median(values: Sequence[float | None], missing: float) -> float:
 
 def registry() -> dict[str, list[Claim]]:
     """Every paper's claims, by paper name."""
-    from dcbsim.papers import dcc, dcqcn, dctcp, dsm, fqcn, qcnt, smcc
+    from dcbsim.papers import dcc, dcc_text, dcqcn, dctcp, dsm, fqcn, fqcn_text, qcnt, smcc
 
-    return {"qcnt": qcnt.CLAIMS, "smcc": smcc.CLAIMS, "dsm": dsm.CLAIMS, "fqcn": fqcn.CLAIMS, "dcc": dcc.CLAIMS,
+    return {"qcnt": qcnt.CLAIMS, "smcc": smcc.CLAIMS, "dsm": dsm.CLAIMS, "fqcn": fqcn.CLAIMS + fqcn_text.CLAIMS,
+            "dcc": dcc.CLAIMS + dcc_text.CLAIMS,
             "dctcp": dctcp.CLAIMS, "dcqcn": dcqcn.CLAIMS}
 
 

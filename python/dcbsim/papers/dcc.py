@@ -15,6 +15,7 @@ from dcbsim.papers.dcc_runs import (
     EXP3_CASES, EXP4_BYTES, EXP5_SETTINGS, EXP5_TARGET, FIG8_GRID, T_SC, delivered_mb, exp2_counts, exp4_std_kb, exp5_ratios,
     queue_std_kb, ratio,
 )
+from dcbsim.papers.dcc_text import TABLE5_NOTE
 
 
 def _ethernet_total(runs: Runs) -> Outcome:
@@ -180,18 +181,7 @@ CLAIMS = [
                "and the policy itself holds (no LAN frame joins above T_sc, see the two claims above)."),
     Claim("dcc", "exp2-table5-counts", "Table V", "Frames sent: SAN 5008, LAN 4951",
           "5008; 4951", "each ± 500 frames", _exp2_table5, holds_here=False,
-          note="The run length is not given; Table V implies 0.5 s (DR1 and DR2 receive 9,379 frames through a "
-               "core that serves 20,000 frames/s, 1,600 of them background: 0.51 s), which we run. In it our SAN "
-               "sends 4,474 frames and our LAN, which ignores decreases and is at its 240 Mb/s offer for 65 % "
-               "of its time between halts, 6,817 (4,754 received, 2,027 dropped; in 1 s 8,902 and 13,598). The paper's SAN and LAN "
-               "receive 5,008 + 4,371 frames, ours 4,446 + 4,754: nearly the same total, but the paper's LAN sends "
-               "fewer frames than its SAN and loses only 580. Runs, one change each (seed 1, SAN / LAN sent, "
-               "LAN dropped): eq. 2's slot rule (increase_every_slot = false) 2,590 / 7,365, 697; slots of 1, 3, "
-               "10 ms 3,116 / 6,329, 193; 3,301 / 6,002, 96; 2,548 / 5,732, 47; T_halt 3 or 10 ms 4,196 / 5,545, "
-               "525; 2,549 / 3,659, 290; restart at W_min = 0.1 4,223 / 6,450, 1,414; departure timing off "
-               "unchanged. None brings both near 5,000: a source that never slows sends more than a regulated "
-               "one. The paper's Fig. 7, climbing for 0.33 s to T_sc, suggests a LAN source that grows far more "
-               "slowly than its text describes (ours reaches T_sc first at 4.8 ms)."),
+          note=TABLE5_NOTE),
     Claim("dcc", "exp3-case1", "Table VI", "SAN AIMD(1.5, 0.8) vs LAN AIMD(1, 0.5): simulation 1 : 2.04 "
           "(analysis 1 : 1.96)", "1 : 2.04", "± 10 %", _exp3_case(0)),
     Claim("dcc", "exp3-case2", "Table VI", "SAN AIMD(1, 0.8) vs LAN AIMD(1, 0.5): simulation 1 : 1.61 "
