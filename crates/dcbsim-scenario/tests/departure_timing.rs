@@ -216,3 +216,27 @@ jitter = 0.1
     assert!(timed.delivered_frames() > 800, "delivered {}", timed.delivered_frames());
     assert_eq!(timed, plain);
 }
+
+#[test]
+fn a_frame_due_at_a_sample_time_counts_in_the_next_sample_either_way() {
+    // 1000 B at 1 Gb/s from time 0: a frame every 8 us, so one starts at every 1 ms sample.
+    let text = r#"
+[run]
+duration_ms = 20.0
+[topology]
+kind = "dumbbell"
+senders = 1
+rate_gbps = 10.0
+delay_us = 1.0
+[[flows]]
+src = "s0"
+dst = "r0"
+kind = "constant"
+rate_gbps = 1.0
+frame_bytes = 1000
+"#;
+    let (timed, plain) = (run(text, true), run(text, false));
+    let per_sample = 125.0 * 1000.0 * 8.0 / 1e-3;
+    assert!(plain.flows[0].send_bps[1..].iter().all(|&b| b == per_sample), "{:?}", &plain.flows[0].send_bps[..4]);
+    assert_eq!(timed, plain);
+}

@@ -136,6 +136,7 @@ impl Simulation {
         // fast path checks).
         let now = std::mem::replace(&mut self.now, at);
         self.send_frame(f, nic);
+        self.flows[f as usize].ahead = true;
         if self.flows[f as usize].in_ring {
             // Its next frame is due before the NIC frees: the NIC must call it.
             self.nic_wake(nic);

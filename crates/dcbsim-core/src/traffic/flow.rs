@@ -69,6 +69,9 @@ pub struct Flow {
     pub in_ring: bool,
     /// Whether a wake-up is scheduled.
     pub wake_pending: bool,
+    /// Whether its last frame was sent early (see `sim/early.rs`): handed to the NIC
+    /// before its own time.
+    pub ahead: bool,
     /// Whether its reaction point reacts to anything (not a fixed rate): a frame
     /// sent then tells it (kept here so a fixed-rate frame reads no further).
     pub reacts: bool,
@@ -127,6 +130,7 @@ impl Flow {
         let ecn_capable = matches!(rp, ReactionPointKind::Dcqcn(_));
         Flow {
             reacts: !matches!(rp, ReactionPointKind::Fixed(_)),
+            ahead: false,
             ecn_capable,
             last_cnp: None,
             src: spec.src as u32,
@@ -191,6 +195,7 @@ impl Flow {
     pub fn sent(&mut self, now: Time, bytes: u32) {
         self.last_send = now;
         self.last_bytes = bytes;
+        self.ahead = false;
         if self.jitter > 0.0 {
             self.gap_factor = self.rng.uniform_range(1.0 - self.jitter, 1.0 + self.jitter);
         }
@@ -224,11 +229,13 @@ impl Flow {
         changed
     }
 
-    /// Bytes sent by `now`: the counter less a frame sent early (see `sim/early.rs`),
-    /// whose start lies ahead of the clock.
+    /// Bytes sent before `now`: the counter less a frame sent early (see
+    /// `sim/early.rs`) whose start is not before `now`. One starting at `now` itself
+    /// counts from the next sample on, as it does when its wake-up comes after the
+    /// sample (the usual order when the flow sends more than once per interval).
     #[inline]
     pub fn sent_bytes_at(&self, now: Time) -> u64 {
-        let ahead = if self.last_send > now { self.last_bytes as u64 } else { 0 };
+        let ahead = if self.ahead && self.last_send >= now { self.last_bytes as u64 } else { 0 };
         self.counters.sent_bytes - ahead
     }
 
