@@ -3,21 +3,21 @@
 //!
 //! A fixed-rate flow without a transport, a dynamic source or a flow size, alone on
 //! a host linked to a switch that receives nothing it must answer (no TCP, DCQCN or
-//! finite flow ends there) and in a run without PFC, sends at times its own state alone decides: the
-//! last frame's start, its size, the rate, its own jitter stream. Nothing that
-//! happens between two of its frames can change when the next one goes. So when the
-//! next frame is due no earlier than the current one's arrival at the link's far
-//! end, the host hands it to its NIC within that arrival event, at the frame's own
+//! finite flow ends there), in a run without PFC, sends at times its own state alone
+//! decides: the last frame's start, its size, the rate, its own jitter stream.
+//! Nothing that happens between two of its frames can change when the next one goes.
+//! So when the next frame is due no earlier than the current one's arrival at the
+//! switch, the host hands it to its NIC within that arrival event, at the frame's own
 //! time: one event per frame instead of two. The NIC then holds a frame whose start
 //! lies ahead of the clock until its time comes.
 //!
 //! What could observe that frame early is kept out: a sample counts a flow's sent
-//! frames without it (see [`crate::traffic::Flow::sent_bytes_at`]); a frame is never sent
-//! early past the end of the stretch being run, past a timeline entry that names the
-//! flow or its NIC (a stop, a cap, a capacity change), or while a port is traced.
-//! Results are those of the wake-up per frame; only the order of events at equal
-//! times may differ (see `run.departure_timing`, which turns this on and off with
-//! departure-timed ports).
+//! frames without it (see [`crate::traffic::Flow::sent_bytes_at`]); a frame is never
+//! sent early past the end of the stretch being run, past a timeline entry that names
+//! the flow or its NIC (a stop, a restart, a cap, a capacity change), or while a port
+//! is traced. Results are those of a wake-up per frame; only the order of events at
+//! equal times may differ (see `run.departure_timing`, which turns this on and off
+//! with departure-timed ports).
 
 use super::Simulation;
 use crate::cc::ReactionPointKind;
