@@ -113,7 +113,7 @@ impl Event {
     }
 
     #[inline(always)]
-    fn unpack(word: u64) -> Event {
+    pub(crate) fn unpack(word: u64) -> Event {
         let id = ((word >> 32) & ((1 << 28) - 1)) as u32;
         let generation = word as u32;
         match word >> 60 {

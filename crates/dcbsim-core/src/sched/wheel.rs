@@ -208,6 +208,13 @@ impl EventQueue {
         self.far.peek().map(|e| Time(e.time))
     }
 
+    /// The next event of the current stretch, if it holds one (not necessarily the
+    /// next to pop once more are pushed): what the loop may fetch ahead.
+    #[inline(always)]
+    pub fn peek_near(&self) -> Option<Event> {
+        self.now.peek().map(|e| Event::unpack(e.event))
+    }
+
     /// Removes and returns the earliest event.
     #[inline(always)]
     pub fn pop(&mut self) -> Option<(Time, Event)> {

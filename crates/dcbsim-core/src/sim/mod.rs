@@ -76,6 +76,9 @@ pub struct Simulation {
     trace_of: Vec<u32>,
     /// The ports that deliver quietly (see `delivery.rs`).
     quiet_ports: Vec<u32>,
+    /// Whether the loop reads the next event's state ahead: only where ports and
+    /// flows outgrow the caches (see [`Simulation::fetch_ahead`]).
+    fetch_ahead: bool,
     now: Time,
     /// The end of the stretch being run (see [`Simulation::run_until`]).
     until: Time,
@@ -115,6 +118,9 @@ impl Simulation {
         while let Some((t, event)) = self.queue.pop_before(until) {
             self.now = t;
             self.events += 1;
+            if self.fetch_ahead {
+                self.fetch_ahead();
+            }
             self.dispatch(event);
         }
         self.now = self.now.max(until);
@@ -130,6 +136,26 @@ impl Simulation {
     pub fn run(mut self) -> RunReport {
         self.run_until(self.config.duration);
         self.finish()
+    }
+
+    /// Reads the state the next event will need, so that with thousands of ports and
+    /// flows its cache misses overlap the current event's work instead of following it.
+    #[inline(always)]
+    fn fetch_ahead(&self) {
+        match self.queue.peek_near() {
+            Some(Event::LinkArrival { port }) => {
+                let p = &self.ports[port as usize];
+                std::hint::black_box(p.quiet_delivery);
+                std::hint::black_box(p.link.front().map(|(t, _)| *t));
+                if let Some(flow) = self.flows.get(p.early_flow as usize) {
+                    std::hint::black_box(flow.wake_generation);
+                }
+            }
+            Some(Event::FlowWake { flow, .. }) => {
+                std::hint::black_box(self.flows[flow as usize].wake_generation);
+            }
+            _ => {}
+        }
     }
 
     #[inline(always)]
