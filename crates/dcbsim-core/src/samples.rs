@@ -143,6 +143,12 @@ impl Sampler {
         self.chunk_rows
     }
 
+    /// When the next sample is taken: the interval after the last one taken.
+    #[inline]
+    pub fn next_time(&self) -> Time {
+        Time(self.interval.0 * (self.times.len() as u64 + 1))
+    }
+
     /// Starts the sample at `now`: its row follows, value by value in column order.
     #[inline]
     pub fn begin(&mut self, now: Time) {

@@ -462,6 +462,11 @@ impl CongestionPointKind {
     pub fn set_param(&mut self, name: &str, value: &ParamValue) {
         dispatch_cp!(self, cp => cp.set_param(name, value))
     }
+    /// Whether it notifies only the flow of the frame that arrives (every scheme but
+    /// FQCN, which notifies the port's culprit flows on any arrival).
+    pub fn notifies_arriving_flow_only(&self) -> bool {
+        !matches!(self, CongestionPointKind::Fqcn(_))
+    }
     /// Whether a drop policy discards a data frame of 802.1p priority `priority`
     /// arriving at a queue of `queue_bytes`, before it is queued (DCC only).
     #[inline]

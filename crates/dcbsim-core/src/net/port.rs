@@ -113,6 +113,9 @@ pub struct Port {
     pub early_at: Time,
     /// From then on the flow no longer sends early (a timeline entry concerns it).
     pub early_until: Time,
+    /// The flow's wake-up generation when its early send was set: a later wake-up
+    /// (its reaction point changed the rate meanwhile) supersedes the early send.
+    pub early_generation: u32,
     /// Whether the port takes part in PFC (it may be paused, send PAUSEs or account
     /// ingress bytes): it then frees through the PFC path.
     pub in_pfc: bool,
@@ -182,6 +185,7 @@ impl Port {
             early_flow: u32::MAX,
             early_at: Time::NEVER,
             early_until: Time::ZERO,
+            early_generation: 0,
             waiting: VecDeque::new(),
             link: VecDeque::new(),
             cp: None,

@@ -20,6 +20,7 @@ impl Simulation {
             return;
         }
         flow.last_cnp = Some(now);
+        flow.notes_in_flight += 1;
         let kind = PacketKind::Notification { cpid: CNP_CPID, feedback: Feedback::Cnp };
         let pkt = Packet::new(f, self.config.notification_bytes, flow.src, 7, kind);
         let node = flow.dst;

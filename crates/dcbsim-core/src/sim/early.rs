@@ -11,6 +11,16 @@
 //! time: one event per frame instead of two. The NIC then holds a frame whose start
 //! lies ahead of the clock until its time comes.
 //!
+//! A flow under a reaction point is as undisturbed when every congestion point on its
+//! path is at the egress of its first switch and notifies only the arriving frame's
+//! flow (not FQCN's): the flow's next frame reaches such a point only after it is
+//! sent, so no notification for the flow can be made before then, and the ones
+//! already made are counted until they arrive or are dropped. Its early send waits
+//! at the arrival (`undisturbed_until`) for those notifications,
+//! its timer, a sample and any scheme-parameter change to pass; when one falls
+//! before the frame's time the flow wakes up at that time as usual. A rate change
+//! before the arrival gives the flow a new wake-up, which supersedes the early send.
+//!
 //! What could observe that frame early is kept out: a sample counts a flow's sent
 //! frames without it (see [`crate::traffic::Flow::sent_bytes_at`]); a frame is never
 //! sent early past the end of the stretch being run, past a timeline entry that names
@@ -50,7 +60,7 @@ impl Simulation {
                 && !f.ecn_capable
                 && f.size.is_none()
                 && f.generator.is_none()
-                && matches!(f.rp, ReactionPointKind::Fixed(_))
+                && (matches!(f.rp, ReactionPointKind::Fixed(_)) || self.feedback_from_first_switch(i))
                 && self.source_of(i as u32).is_none();
             if !quiet {
                 loud[f.src as usize] = true;
@@ -62,7 +72,7 @@ impl Simulation {
             loud[flow.src] = true;
             loud[flow.dst] = true;
         }
-        let (flow_until, port_until) = self.early_bounds();
+        let (flow_until, port_until, scheme_until) = self.early_bounds();
         for node in 0..nodes {
             let Some(host) = self.hosts[node].as_ref() else { continue };
             if senders[node] != 1 || loud[node] {
@@ -73,18 +83,40 @@ impl Simulation {
                 // A link straight into a host delivers quietly: no arrival event to send from.
                 continue;
             }
+            let reacts_until = if self.flows[f as usize].reacts { scheme_until } else { Time::NEVER };
             let port = &mut self.ports[nic as usize];
             port.early_flow = f;
-            port.early_until = flow_until[f as usize].min(port_until[nic as usize]);
+            port.early_until = flow_until[f as usize].min(port_until[nic as usize]).min(reacts_until);
         }
+    }
+
+    /// Whether flow `f`'s reaction point hears only from congestion points at the
+    /// egress of its first switch that notify the arriving frame's flow: its next
+    /// frame reaches them only after it is sent, so once the notifications already
+    /// made have arrived, nothing can reach the reaction point before that frame goes.
+    fn feedback_from_first_switch(&self, f: usize) -> bool {
+        let flow = &self.flows[f];
+        let peer = |p: u32| self.ports[p as usize].peer;
+        let Some(path) = self.routes.path(flow.src, flow.dst, f as u32, peer) else { return false };
+        path.iter().enumerate().all(|(hop, &p)| match &self.ports[p as usize].cp {
+            None => true,
+            Some(cp) => hop == 1 && cp.notifies_arriving_flow_only(),
+        })
+    }
+
+    /// How many hosts send early (see the module): none with departure timing off.
+    pub fn early_senders(&self) -> usize {
+        self.ports.iter().filter(|p| p.early_flow != NO_EARLY).count()
     }
 
     /// Per flow and per port, the first timeline entry after which the flow (or the
     /// flow a NIC sends) may no longer send early: one that stops, restarts or caps
-    /// the flow (its own first start aside), or that changes the port's rate.
-    fn early_bounds(&self) -> (Vec<Time>, Vec<Time>) {
+    /// the flow (its own first start aside), or that changes the port's rate; and the
+    /// first that changes a scheme parameter, which bounds reacting flows.
+    fn early_bounds(&self) -> (Vec<Time>, Vec<Time>, Time) {
         let mut flows = vec![Time::NEVER; self.flows.len()];
         let mut ports = vec![Time::NEVER; self.ports.len()];
+        let mut scheme = Time::NEVER;
         for e in &self.timeline {
             match &e.action {
                 Action::FlowStart { flow } if e.at == self.flows[*flow].start => {}
@@ -96,10 +128,10 @@ impl Simulation {
                         ports[p as usize] = ports[p as usize].min(e.at);
                     }
                 }
-                Action::SchemeParam { .. } => {}
+                Action::SchemeParam { .. } => scheme = scheme.min(e.at),
             }
         }
-        (flows, ports)
+        (flows, ports, scheme)
     }
 
     /// Flow `f` has just sent on NIC `nic` and may next send at `allowed`: if its
@@ -116,10 +148,11 @@ impl Simulation {
             Some(&(last, _)) if last <= allowed && port.link.len() == 1 => {}
             _ => return false,
         }
-        port.early_at = allowed;
         let flow = &mut self.flows[f as usize];
         flow.wake_generation = flow.wake_generation.wrapping_add(1);
         flow.wake_pending = true;
+        port.early_at = allowed;
+        port.early_generation = flow.wake_generation;
         true
     }
 
@@ -129,8 +162,16 @@ impl Simulation {
     pub(super) fn send_early(&mut self, nic: u32) {
         let port = &mut self.ports[nic as usize];
         let at = std::mem::replace(&mut port.early_at, Time::NEVER);
-        let f = port.early_flow;
-        debug_assert!(port.link.is_empty() && at >= self.now);
+        let (f, generation) = (port.early_flow, port.early_generation);
+        if self.flows[f as usize].wake_generation != generation {
+            // Its reaction point changed the rate since: a wake-up of its own is due.
+            return;
+        }
+        debug_assert!(self.ports[nic as usize].link.is_empty() && at >= self.now);
+        if self.flows[f as usize].reacts && !self.undisturbed_until(f, at) {
+            self.schedule_wake(f, at);
+            return;
+        }
         self.flows[f as usize].wake_pending = false;
         // The NIC is idle by then and the flow is its only sender (what make_ready's
         // fast path checks).
@@ -142,5 +183,14 @@ impl Simulation {
             self.nic_wake(nic);
         }
         self.now = now;
+    }
+
+    /// Whether nothing can reach reacting flow `f`'s reaction point, nor read its
+    /// rate, from now up to `at`: no notification on its way to it (none can be made
+    /// before its next frame reaches its first switch), no timer due by then, and no
+    /// sample, which would read a rate that the early frame may already have moved.
+    fn undisturbed_until(&self, f: u32, at: Time) -> bool {
+        let flow = &self.flows[f as usize];
+        flow.notes_in_flight == 0 && flow.timer_at.is_none_or(|t| t > at) && self.sampler.next_time() > at
     }
 }

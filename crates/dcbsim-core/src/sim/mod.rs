@@ -272,6 +272,9 @@ impl Simulation {
                     let c = &mut self.flows[pkt.flow as usize].counters;
                     c.dropped_frames += 1;
                     c.dropped_bytes += pkt.bytes as u64;
+                } else if matches!(pkt.kind, PacketKind::Notification { .. }) {
+                    let flow = &mut self.flows[pkt.flow as usize];
+                    flow.notes_in_flight = flow.notes_in_flight.saturating_sub(1);
                 }
             }
         }
@@ -296,6 +299,7 @@ impl Simulation {
         let bytes = self.config.notification_bytes;
         for i in 0..self.notify.len() {
             let Notify { flow, feedback } = self.notify[i];
+            self.flows[flow as usize].notes_in_flight += 1;
             let dst = self.flows[flow as usize].src;
             let kind = PacketKind::Notification { cpid: out, feedback };
             let note = Packet::new(flow, bytes, dst, 7, kind);
@@ -384,6 +388,7 @@ impl Simulation {
             PacketKind::Notification { cpid, feedback } => {
                 let flow = &mut self.flows[pkt.flow as usize];
                 flow.counters.notifications += 1;
+                flow.notes_in_flight = flow.notes_in_flight.saturating_sub(1);
                 if flow.rp.on_feedback(self.now, cpid, &feedback) {
                     self.rp_changed(pkt.flow);
                 }

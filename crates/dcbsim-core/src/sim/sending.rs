@@ -107,7 +107,7 @@ impl Simulation {
         }
     }
 
-    fn schedule_wake(&mut self, f: u32, at: Time) {
+    pub(super) fn schedule_wake(&mut self, f: u32, at: Time) {
         let flow = &mut self.flows[f as usize];
         flow.wake_generation = flow.wake_generation.wrapping_add(1);
         flow.wake_pending = true;
@@ -253,7 +253,7 @@ impl Simulation {
             }
         }
         self.sampler.end();
-        let next = Time(self.sampler.interval.0 * (self.sampler.times.len() as u64 + 1));
+        let next = self.sampler.next_time();
         if next <= self.config.duration {
             self.queue.push(next, Event::Sample);
         }

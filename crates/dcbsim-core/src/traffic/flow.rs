@@ -108,6 +108,9 @@ pub struct Flow {
     pub generator: Option<u32>,
     /// When its receiver last sent a CNP (DCQCN's notification point).
     pub last_cnp: Option<Time>,
+    /// Notifications made for it and neither received nor dropped yet (early sending
+    /// of a reacting flow waits while one may still reach it).
+    pub notes_in_flight: u32,
     /// The reaction point that sets the rate.
     pub rp: ReactionPointKind,
 }
@@ -133,6 +136,7 @@ impl Flow {
             ahead: false,
             ecn_capable,
             last_cnp: None,
+            notes_in_flight: 0,
             src: spec.src as u32,
             dst: spec.dst as u32,
             frame_bytes: spec.frame_bytes,
