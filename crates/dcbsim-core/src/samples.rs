@@ -24,8 +24,10 @@ pub const MIN_CHUNK_ROWS: usize = 16;
 pub trait SampleSink: Send {
     /// Takes the rows of samples `first..first + times.len()`: row `s` holds
     /// `values[s * columns..(s + 1) * columns]`, in the order of the run's
-    /// [`SampleLayout::columns`].
-    fn take(&mut self, first: u64, times: &[Time], values: &[f64]);
+    /// [`SampleLayout::columns`]. The sink may keep the vector itself, leaving
+    /// another in its place (a spare of an earlier chunk: no copy, no allocation);
+    /// whatever it leaves is cleared and used for the next chunk.
+    fn take(&mut self, first: u64, times: &[Time], values: &mut Vec<f64>);
 }
 
 /// Which series one flow's samples hold beside its rate, throughput, sending
@@ -210,7 +212,10 @@ impl Sampler {
                 }
             }
             Store::Sink(_) if self.times.len() == self.staged_from => {}
-            Store::Sink(sink) => sink.take(self.staged_from as u64, &self.times[self.staged_from..], &self.staged),
+            Store::Sink(sink) => {
+                sink.take(self.staged_from as u64, &self.times[self.staged_from..], &mut self.staged);
+                self.staged.reserve(self.chunk_rows * self.columns);
+            }
         }
         self.staged.clear();
         self.staged_from = self.times.len();
@@ -239,8 +244,8 @@ mod tests {
     struct Keep(Kept);
 
     impl SampleSink for Keep {
-        fn take(&mut self, first: u64, times: &[Time], values: &[f64]) {
-            self.0.lock().unwrap().push((first, times.len(), values.to_vec()));
+        fn take(&mut self, first: u64, times: &[Time], values: &mut Vec<f64>) {
+            self.0.lock().unwrap().push((first, times.len(), std::mem::take(values)));
         }
     }
 

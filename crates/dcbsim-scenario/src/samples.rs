@@ -46,8 +46,9 @@ impl SpillStatus {
 ///
 /// A thread of its own turns the chunks column-major and writes them, so that the
 /// run goes on meanwhile (at 4,096 flows sampled every millisecond the writes took a
-/// fifth of the run's time). At most two chunks wait for it: beyond that the run
-/// waits, and the memory stays bounded. Dropping the sink closes and joins the
+/// fifth of the run's time). The sampler's chunk buffer itself goes to the thread,
+/// which hands it back once written: no copy. At most two chunks wait for it:
+/// beyond that the run waits, and the memory stays bounded. Dropping the sink closes and joins the
 /// writer, so the file is whole once the simulation that holds it is gone. After a
 /// failed write the writer drops the later chunks; [`SpillStatus::check`] tells.
 pub struct SpillFile {
@@ -91,16 +92,15 @@ impl SpillFile {
 }
 
 impl SampleSink for SpillFile {
-    fn take(&mut self, _first: u64, times: &[Time], values: &[f64]) {
+    fn take(&mut self, _first: u64, times: &[Time], values: &mut Vec<f64>) {
         let rows = times.len();
         if rows == 0 || self.status.check().is_err() {
             return;
         }
         let Some(chunks) = &self.chunks else { return };
-        let mut buffer = self.spare.try_recv().unwrap_or_default();
-        buffer.clear();
-        buffer.extend_from_slice(values);
-        if chunks.send((rows, buffer)).is_err() {
+        let spare = self.spare.try_recv().unwrap_or_default();
+        let full = std::mem::replace(values, spare);
+        if chunks.send((rows, full)).is_err() {
             self.status.fail("the sample writer stopped".to_string());
         }
     }
@@ -154,8 +154,8 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("s.bin");
         let (mut spill, status) = SpillFile::create(&path, 3).unwrap();
-        spill.take(0, &[Time(1), Time(2)], &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
-        spill.take(2, &[Time(3)], &[7.0, 8.0, 9.0]);
+        spill.take(0, &[Time(1), Time(2)], &mut vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+        spill.take(2, &[Time(3)], &mut vec![7.0, 8.0, 9.0]);
         drop(spill);
         status.check().unwrap();
         let bytes = std::fs::read(&path).unwrap();
@@ -168,7 +168,7 @@ mod tests {
     fn a_failed_write_is_reported() {
         let Ok(file) = File::open("/dev/full").and(File::options().write(true).open("/dev/full")) else { return };
         let (mut spill, status) = SpillFile::on(file, 1, "full".into());
-        spill.take(0, &[Time(1)], &[1.0]);
+        spill.take(0, &[Time(1)], &mut vec![1.0]);
         drop(spill);
         assert!(status.check().unwrap_err().contains("cannot write the samples"));
     }
