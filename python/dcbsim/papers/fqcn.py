@@ -192,7 +192,8 @@ FIG7_WARMUP_NOTE = (
     "`--set run.duration_ms=10000`: 663 and 846). After the warm-up the servers, each held near its share of "
     "62.5 Mb/s by its rate limiter, cannot use the capacity freed by a server that has finished its SRU before "
     "the block ends: a block without a timeout takes 50 ms with QCN and 39 ms with FQCN (median, seed 1), "
-    "against 34 ms at line rate."
+    "against 34 ms at line rate. With the paper's TR rule (eq. 3, TR ← CR on every CNM, `--set "
+    "scheme.qcn.hold_target=false`) only block 1 waits out an RTO and QCN gives 476, 494, 460 Mb/s (seeds 1-3)."
 )
 
 FIG7_FQCN_NOTE = (
@@ -208,7 +209,9 @@ FIG7_FQCN_NOTE = (
     "same 10 s runs put QCN at 593-715 Mb/s after 4 s, above the paper's 500, so no run length matches all "
     "three schemes; we keep 2 s for all. Ruled out as the cause: NS2's TCP defaults, a 20-packet window and an "
     "initial window of 2 (`--set transport.rwnd_kb=20 --set transport.initial_window=2`): 665, 731, 749 Mb/s in "
-    "2 s (seeds 1-3; ours 571, 561, 807)."
+    "2 s (seeds 1-3; ours 571, 561, 807). Nor is the paper's TR rule (eq. 3, TR ← CR on every CNM, "
+    "`--set scheme.fqcn.hold_target=false`): it ends the timeouts after the first block but slows the blocks "
+    "after it (median 49 ms instead of 39, seed 1): 632, 555, 511 Mb/s in 2 s, 681, 605, 725 in 10 s."
 )
 
 FIG4_AFQCN_NOTE = (
@@ -286,15 +289,21 @@ CLAIMS = [
           "± 100 Mb/s", _fig7_at_16("afqcn", 550, 100), holds_here=False,
           note="Not α, as this row said before: at 16 servers (2 s, seeds 1-3) α = 0 gives QCN's 547, 343, 291 "
                "Mb/s and every α above it collapses: 0.25: 158, 285, 186; 0.5: 156, 160, 343; 0.8: 155 each; 1: "
-               "170, 169, 169 (`--set scheme.afqcn.alpha=A`). The cause is a warm-up that outlasts our 2 s. A "
-               "server at its share gets only (1 − α)·Ψ_QCN, so the limiters sit above the 62.5 Mb/s share "
-               "(seed 1, after 0.5 s, while twelve or more servers send: median 66 Mb/s against QCN's 56, client "
-               "queue 25 KB against 8.6), and every block of the 2 s overflows the 64 KB buffer and waits out "
-               "200 ms RTOs (34 timeouts in 9 blocks). In 10 s runs (`--set run.duration_ms=10000`) the timeouts "
-               "stop after 2-4 s; after 4 s AF-QCN gives 707-795 Mb/s in each 2 s window (QCN 593-715, FQCN "
-               "775-898), and over the 10 s 551, 589, 648 Mb/s (QCN 639, 591, 566): above QCN, as the paper says. "
-               "The paper gives neither its run length nor AF-QCN's α and rate estimator (the AF-QCN paper is not "
-               "available to us); we keep 2 s for every scheme."),
+               "170, 169, 169 (`--set scheme.afqcn.alpha=A`). Two of our choices decide it, each shown by one "
+               "change. The TR rule: the paper's eq. 3 sets TR ← CR on every CNM; with that "
+               "(`--set scheme.afqcn.hold_target=false`) AF-QCN gives 523, 563, 524 Mb/s and QCN 476, 494, 460 "
+               "(`scheme.qcn.hold_target=false`): both as the paper, AF-QCN 47-69 Mb/s above QCN. Under the "
+               "standard's rule, which we keep (docs/models/qcn.md), TR stays at line rate through the first "
+               "blocks' bursts of CNMs, so in each 200 ms RTO wait the timer lifts the limiters back above their "
+               "share and the next block overflows again; an AF-QCN server at its share gets only (1 − α)·Ψ_QCN "
+               "(limiters at a median 66 Mb/s against QCN's 56 while twelve or more servers send, seed 1), and "
+               "every block of the 2 s waits out RTOs (34 timeouts in 9 blocks; with TR ← CR only blocks 1-2). "
+               "The same change on every FQCN scenario makes 9 rows of this page differ instead of 7 (Fig. 4's "
+               "queue: FQCN's std 14.6 KB; Fig. 6a's shares). The run length: in 10 s runs "
+               "(`--set run.duration_ms=10000`) the timeouts stop after 2-4 s and AF-QCN gives 551, 589, 648 Mb/s "
+               "(QCN 639, 591, 566); after 4 s 707-795 Mb/s per 2 s window (QCN 593-715, FQCN 775-898). The paper "
+               "gives neither its run length nor AF-QCN's α and rate estimator (the AF-QCN paper is not available "
+               "to us); we keep 2 s for every scheme."),
     Claim("fqcn", "fig7-fqcn", "Fig. 7", "FQCN gives about 900 Mb/s at 16 servers", "≈ 900 Mb/s", "± 100 Mb/s",
           _fig7_at_16("fqcn", 900, 100), holds_here=False, note=FIG7_FQCN_NOTE),
     Claim("fqcn", "fig8-weights", "Fig. 8", "Weights 4, 3, 2, 1: the rates follow the weights",
