@@ -276,9 +276,9 @@ CLAIMS = [
                "offers, as do the others: the claim that holds is fig6b-light. The paper names no bound on its sizes. "
                "With exponential sizes of the same mean (`--set 'flows[1].size_kb={exponential=10}'` and likewise "
                "for flows 2–4) the loads are met and FQCN gives 1.51 : 1.00 : 0.50 : 0.25, the static flows 1.51 "
-               "each: equal, as the paper says, but 8 % under 1.65 because the bottleneck is idle 29 % of the time "
-               "(utilization 0.93). With the same loads offered smoothly (greedy flows capped at 2.0, 1.0, 0.5 and "
-               "0.25 Gb/s) FQCN gives exactly 1.65 : 1.00 : 0.50 : 0.25 at full utilization: the loss comes from "
+               "each: equal, as the paper says, but 8 % under 1.65 because the bottleneck's queue is empty 28 % of "
+               "the time and the port only 93 % used (seed 1). With the same loads offered smoothly (greedy flows "
+               "capped at 2.0, 1.0, 0.5 and 0.25 Gb/s) FQCN gives exactly 1.65 : 1.00 : 0.50 : 0.25 at full utilization: the loss comes from "
                "the burstiness of the arrivals, not from the loads."),
     Claim("fqcn", "fig7-none-collapse", "Fig. 7", "TCP incast (SRU 256 KB, 64 KB buffer, RTO_min 200 ms): with no "
           "congestion control goodput collapses", "collapse", "goodput at 16 servers ≤ 300 Mb/s and ≤ half of 1 server's",
@@ -320,7 +320,8 @@ CLAIMS = [
                "per interval, the larger the bias: two flows weighted 2 : 1 give 0.99, 4 : 1 0.96. QCN's "
                "reaction point adds to it: a culprit is cut once per negative sample whatever its rate, but "
                "recovers per byte-counter cycle (150 KB), 4 times slower at 1 Gb/s than at 4; with the timer "
-               "alone (`scheme.byte_counter=false`) the weight-1 flow gets 0.96. Both are properties of the "
+               "alone (`scheme.byte_counter=false`) the weight-1 flow gets 0.98, 1.09, 0.96 (the queue then "
+               "at 12 KB). Both are properties of the "
                "scheme at the paper's settings, not of the simulator. (`fixed` p = 0.002 holds the weights but not the "
                "queue: 53-57 KB, std 32-35 KB.) Ruled out, one change each (3 seeds, weight-1 flow): eq. 9's split "
                "without 6-bit rounding (`--set scheme.fb_bits=16`) 0.88; 1000 or 500 B frames 0.90-0.91; TR ← CR "
