@@ -217,7 +217,7 @@ FIG7_FQCN_NOTE = (
 FIG4_AFQCN_NOTE = (
     "Differs only because the four greedy senders are phase-locked: they send identical frames at identical "
     "rates, so frames reach the bottleneck in the very picosecond it frees, and which of the two events comes "
-    "first sways AF-QCN's shares. Median worst error over seeds 1–3: 11.2 % (worst phases: 1 Gb/s in seed 1, "
+    "first sways AF-QCN's shares. Median worst error over seeds 1–3: 11.6 % (worst phases: 1 Gb/s in seed 1, "
     "11.6 %; the second 10 Gb/s in seed 2, 16.6 %); 10.2 % over 18 seeds. With every port served frame by frame "
     "(`run.departure_timing=false`, which orders those ties otherwise) 6.8 % (3 seeds) and 7.6 % (18 seeds); "
     "with the senders' gaps jittered by 1 % or 5 % (`flows[0].jitter`, no ties left, both orders identical) "
