@@ -185,37 +185,39 @@ def _fig7_at_16(scheme: str, paper_mbps: float, tolerance_mbps: float):
 
 
 FIG7_WARMUP_NOTE = (
-    "The QCN family's rate limiters start at line rate, so the first blocks at 16 servers overflow the 64 KB "
-    "buffer and wait out a 200 ms RTO (QCN: blocks 1–3, FQCN: blocks 1–4), which weighs heavily on 2 s of "
-    "blocks. Over the blocks after the first second FQCN gives 726 Mb/s and QCN 672 Mb/s (10 s runs: 720 and "
-    "649). Either way the servers, each held near its fair share of 62.5 Mb/s by its rate limiter, cannot "
-    "use the capacity freed by a server that has finished its SRU before the block ends: in the blocks after "
-    "the first second (without a timeout) the client's queue is never empty in a block's first half and empty "
-    "in 59 % of the 1 ms samples of its second half (QCN: 23 % and 81 %). A block takes 41–50 ms instead of "
-    "34 ms: FQCN stays well short of 900 Mb/s."
+    "Holds on seed 1, the seed the Fig. 7 claims run (547 Mb/s); seeds 2 and 3 give 343 and 291, because in 2 s "
+    "a few 200 ms RTOs decide the figure. The QCN family's rate limiters start at line rate, so the first blocks "
+    "at 16 servers overflow the 64 KB buffer and wait out a 200 ms RTO (seed 1, QCN: blocks 1-2, FQCN: blocks "
+    "1-4). Over the blocks after the first second QCN gives 675 Mb/s and FQCN 860 (10 s runs, "
+    "`--set run.duration_ms=10000`: 663 and 846). After the warm-up the servers, each held near its share of "
+    "62.5 Mb/s by its rate limiter, cannot use the capacity freed by a server that has finished its SRU before "
+    "the block ends: a block without a timeout takes 50 ms with QCN and 39 ms with FQCN (median, seed 1), "
+    "against 34 ms at line rate. With the paper's TR rule (eq. 3, TR ← CR on every CNM, `--set "
+    "scheme.qcn.hold_target=false`) only block 1 waits out an RTO and QCN gives 476, 494, 460 Mb/s (seeds 1-3)."
 )
 
 FIG7_FQCN_NOTE = (
-    "Two causes, measured in 4 s runs (seeds 1-3). First, the warm-up: the first four blocks wait out a 200 ms "
-    "RTO (see the QCN row), 0.8 s of the 2 s. Second, after it a block lasts as long as the slowest server "
-    "takes for its 256 KB, and one server's rate limiter stays far below the others: in seed 1 srv11 sits at "
-    "42-51 Mb/s from 1 s to 4 s while the other fifteen sit at 63-65 Mb/s, so blocks take about 46 ms instead "
-    "of 34 (the blocks after the seventh give 759 Mb/s). It is Fig. 8's mechanism: with eq. 2's per-frame "
-    "sampling a short interval can make a slow server the only culprit, and at 45 Mb/s its byte counter "
-    "(150 KB) and R_AI (0.5 Mb/s at 1 Gb/s) bring it back only slowly. With the standard's byte-count "
-    "sampling (`--set scheme.fqcn.sampling=table`) the slowest limiter sits at 59 Mb/s and the blocks after "
-    "the seventh give 940 Mb/s, the paper's figure; the 2 s goodput is still 577 Mb/s because of the warm-up, "
-    "and QCN with that sampling loses every block to an RTO (159 Mb/s). The paper describes eq. 2 and also "
-    "says it uses \"the default QCN configuration\"; we keep eq. 2 in all its scenarios. (Those runs served "
-    "every port frame by frame; with departure timing, the default, the sixteen servers' simultaneous answers "
-    "meet the port's departures in another order and the 2 s goodput is 571 Mb/s, QCN's 547: `--set "
-    "run.departure_timing=false` gives 489 and 487.)"
+    "Mostly the warm-up, whose length the paper does not give. The limiters start at line rate, so the first "
+    "blocks overflow the 64 KB buffer and wait out 200 ms RTOs (seed 1: blocks 1-4, 0.8 s of the 2 s). In 10 s "
+    "runs (`--set run.duration_ms=10000`, seeds 1-3) no block after 2 s has a timeout, and FQCN gives 775-898 "
+    "Mb/s in each 2 s window after 4 s (seed 1: 852, 875, 868), within 100 Mb/s of the paper's 900; 789, 766 "
+    "and 835 Mb/s over the 10 s. What is left after the warm-up is the slowest server, since a block lasts "
+    "until the last SRU is in: with eq. 2's per-frame sampling one server's limiter can sit well below the "
+    "others for seconds (4 s run, seed 1: srv1's median 50 Mb/s over 1-4 s, the other fifteen 63-64; the "
+    "blocks after the seventh give 810 Mb/s), Fig. 8's mechanism; with the standard's byte-count sampling "
+    "(`--set scheme.fqcn.sampling=table`) every limiter sits at 61-63 Mb/s and those blocks give 954 Mb/s. The "
+    "same 10 s runs put QCN at 593-715 Mb/s after 4 s, above the paper's 500, so no run length matches all "
+    "three schemes; we keep 2 s for all. Ruled out as the cause: NS2's TCP defaults, a 20-packet window and an "
+    "initial window of 2 (`--set transport.rwnd_kb=20 --set transport.initial_window=2`): 665, 731, 749 Mb/s in "
+    "2 s (seeds 1-3; ours 571, 561, 807). Nor is the paper's TR rule (eq. 3, TR ← CR on every CNM, "
+    "`--set scheme.fqcn.hold_target=false`): it ends the timeouts after the first block but slows the blocks "
+    "after it (median 49 ms instead of 39, seed 1): 632, 555, 511 Mb/s in 2 s, 681, 605, 725 in 10 s."
 )
 
 FIG4_AFQCN_NOTE = (
     "Differs only because the four greedy senders are phase-locked: they send identical frames at identical "
     "rates, so frames reach the bottleneck in the very picosecond it frees, and which of the two events comes "
-    "first sways AF-QCN's shares. Median worst error over seeds 1–3: 11.2 % (worst phases: 1 Gb/s in seed 1, "
+    "first sways AF-QCN's shares. Median worst error over seeds 1–3: 11.6 % (worst phases: 1 Gb/s in seed 1, "
     "11.6 %; the second 10 Gb/s in seed 2, 16.6 %); 10.2 % over 18 seeds. With every port served frame by frame "
     "(`run.departure_timing=false`, which orders those ties otherwise) 6.8 % (3 seeds) and 7.6 % (18 seeds); "
     "with the senders' gaps jittered by 1 % or 5 % (`flows[0].jitter`, no ties left, both orders identical) "
@@ -243,10 +245,13 @@ CLAIMS = [
           holds_here=False,
           note="With all six flows, our AF-QCN gives f6 about 6 Gb/s (share 4) and the three two-hop flows about "
                "1.3 Gb/s (share 2). A flow below its fair share still gets (1 − α)·Ψ_QCN from every congestion "
-               "point it crosses, so the two-hop flows are cut at both. α is our choice (0.5; the AF-QCN paper is "
-               "not available to us): with `--set scheme.alpha=0.8` every flow is within 3 % of its share in the "
-               "last phase (f6 4.08, f1–f3 1.94–1.99 Gb/s), with α = 1 the flows above their share at only one "
-               "port are under-cut (f6 2.5 Gb/s)."),
+               "point it crosses, so the two-hop flows are cut at both. Two runs show it, one change each (worst "
+               "flow over all phases, median of seeds 1-3): α, our choice (0.5; the AF-QCN paper is not available "
+               "to us): `--set scheme.alpha=0.8` gives 3.1 % (with α = 1 the flows above their share at only one "
+               "port are under-cut, f6 2.5 Gb/s); and our parking lot, which in the last phase saturates both "
+               "trunks at once (f6 takes exactly what f1-f3 leave on sw1:sw2; the paper's Fig. 3(b) is not in its "
+               "text): with f6 capped just below that (`--set 'flows[5].max_rate_gbps=3.9'`) α = 0.5 gives 4.0 % "
+               "(2.7, 4.0, 8.9 %)."),
     Claim("fqcn", "fig5-qcn-unfair", "Fig. 5", "QCN does not share fairly on the parking lot",
           "unequal", "min/max of throughput/share ≤ 0.8 in some phase", _fig5_qcn_unfair),
     Claim("fqcn", "fig6a-bursts", "Fig. 6a", "ON-OFF sources: the 1 Gb/s one gets its load, the 5 Gb/s one is held to "
@@ -271,9 +276,9 @@ CLAIMS = [
                "offers, as do the others: the claim that holds is fig6b-light. The paper names no bound on its sizes. "
                "With exponential sizes of the same mean (`--set 'flows[1].size_kb={exponential=10}'` and likewise "
                "for flows 2–4) the loads are met and FQCN gives 1.51 : 1.00 : 0.50 : 0.25, the static flows 1.51 "
-               "each: equal, as the paper says, but 8 % under 1.65 because the bottleneck is idle 29 % of the time "
-               "(utilization 0.93). With the same loads offered smoothly (greedy flows capped at 2.0, 1.0, 0.5 and "
-               "0.25 Gb/s) FQCN gives exactly 1.65 : 1.00 : 0.50 : 0.25 at full utilization: the loss comes from "
+               "each: equal, as the paper says, but 8 % under 1.65 because the bottleneck's queue is empty 28 % of "
+               "the time and the port only 93 % used (seed 1). With the same loads offered smoothly (greedy flows "
+               "capped at 2.0, 1.0, 0.5 and 0.25 Gb/s) FQCN gives exactly 1.65 : 1.00 : 0.50 : 0.25 at full utilization: the loss comes from "
                "the burstiness of the arrivals, not from the loads."),
     Claim("fqcn", "fig7-none-collapse", "Fig. 7", "TCP incast (SRU 256 KB, 64 KB buffer, RTO_min 200 ms): with no "
           "congestion control goodput collapses", "collapse", "goodput at 16 servers ≤ 300 Mb/s and ≤ half of 1 server's",
@@ -282,10 +287,23 @@ CLAIMS = [
           _fig7_at_16("qcn", 500, 100), note=FIG7_WARMUP_NOTE),
     Claim("fqcn", "fig7-afqcn", "Fig. 7", "AF-QCN gives about 50 Mb/s more than QCN at 16 servers", "≈ 550 Mb/s",
           "± 100 Mb/s", _fig7_at_16("afqcn", 550, 100), holds_here=False,
-          note="Our AF-QCN settles each of the 16 servers near 70 Mb/s, above its 62.5 Mb/s share, so 16 × 70 "
-               "Mb/s keeps the 64 KB buffer filling and every block of the run loses a window tail and waits "
-               "out a 200 ms RTO (41 timeouts in 9 blocks). AF-QCN's α is our choice (0.5; the AF-QCN paper is "
-               "not available to us), as for Fig. 5."),
+          note="Not α, as this row said before: at 16 servers (2 s, seeds 1-3) α = 0 gives QCN's 547, 343, 291 "
+               "Mb/s and every α above it collapses: 0.25: 158, 285, 186; 0.5: 156, 160, 343; 0.8: 155 each; 1: "
+               "170, 169, 169 (`--set scheme.afqcn.alpha=A`). Two of our choices decide it, each shown by one "
+               "change. The TR rule: the paper's eq. 3 sets TR ← CR on every CNM; with that "
+               "(`--set scheme.afqcn.hold_target=false`) AF-QCN gives 523, 563, 524 Mb/s and QCN 476, 494, 460 "
+               "(`scheme.qcn.hold_target=false`): both as the paper, AF-QCN 47-69 Mb/s above QCN. Under the "
+               "standard's rule, which we keep (docs/models/qcn.md), TR stays at line rate through the first "
+               "blocks' bursts of CNMs, so in each 200 ms RTO wait the timer lifts the limiters back above their "
+               "share and the next block overflows again; an AF-QCN server at its share gets only (1 − α)·Ψ_QCN "
+               "(limiters at a median 66 Mb/s against QCN's 56 while twelve or more servers send, seed 1), and "
+               "every block of the 2 s waits out RTOs (34 timeouts in 9 blocks; with TR ← CR only blocks 1-2). "
+               "The same change on every FQCN scenario makes 9 rows of this page differ instead of 7 (Fig. 4's "
+               "queue: FQCN's std 14.6 KB; Fig. 6a's shares). The run length: in 10 s runs "
+               "(`--set run.duration_ms=10000`) the timeouts stop after 2-4 s and AF-QCN gives 551, 589, 648 Mb/s "
+               "(QCN 639, 591, 566); after 4 s 707-795 Mb/s per 2 s window (QCN 593-715, FQCN 775-898). The paper "
+               "gives neither its run length nor AF-QCN's α and rate estimator (the AF-QCN paper is not available "
+               "to us); we keep 2 s for every scheme."),
     Claim("fqcn", "fig7-fqcn", "Fig. 7", "FQCN gives about 900 Mb/s at 16 servers", "≈ 900 Mb/s", "± 100 Mb/s",
           _fig7_at_16("fqcn", 900, 100), holds_here=False, note=FIG7_FQCN_NOTE),
     Claim("fqcn", "fig8-weights", "Fig. 8", "Weights 4, 3, 2, 1: the rates follow the weights",
@@ -302,9 +320,15 @@ CLAIMS = [
                "per interval, the larger the bias: two flows weighted 2 : 1 give 0.99, 4 : 1 0.96. QCN's "
                "reaction point adds to it: a culprit is cut once per negative sample whatever its rate, but "
                "recovers per byte-counter cycle (150 KB), 4 times slower at 1 Gb/s than at 4; with the timer "
-               "alone (`scheme.byte_counter=false`) the weight-1 flow gets 0.96. Both are properties of the "
-               "scheme at the paper's settings, not of the simulator. The paper says only \"fairly consistent\" "
-               "with the weights."),
+               "alone (`scheme.byte_counter=false`) the weight-1 flow gets 0.98, 1.09, 0.96 (the queue then "
+               "at 12 KB). Both are properties of the "
+               "scheme at the paper's settings, not of the simulator. (`fixed` p = 0.002 holds the weights but not the "
+               "queue: 53-57 KB, std 32-35 KB.) Ruled out, one change each (3 seeds, weight-1 flow): eq. 9's split "
+               "without 6-bit rounding (`--set scheme.fb_bits=16`) 0.88; 1000 or 500 B frames 0.90-0.91; TR ← CR "
+               "on every CNM, as eq. 3 writes it (`--set scheme.hold_target=false`) 0.90-0.91; no target reduction "
+               "(`scheme.target_reduction=false`) 0.91; "
+               "and, in a build whose eq. 7 sums the weights of every flow seen at the port rather than of those "
+               "seen since the last sample, 0.90-0.91. The paper says only \"fairly consistent\" with the weights."),
     Claim("fqcn", "fig8-capped", "Fig. 8", "Flow 1 capped at 1 Gb/s: the rest is shared by weight",
           "1 : 4.5 : 3 : 1.5 Gb/s", "each flow within 5 % (3.5–6 s)", _fig8_weights(1)),
 ]

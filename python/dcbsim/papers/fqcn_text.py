@@ -107,13 +107,19 @@ def _fig7_qcn_delays(runs: Runs) -> Outcome:
 PARKING_PORTS = ("sw1:sw2", "sw2:sw3")
 
 FIG5_QUEUE_NOTE = (
-    "Every phase holds but the last (5.5-7 s), the only one with both sw1:sw2 and sw2:sw3 congested at "
-    "once: there (seed 1) FQCN's queues average 22.4 and 28.8 KB with std 10.8 and 8.4 KB, and sw1:sw2 "
-    "runs empty at times (AF-QCN: 14.7 and 20.4 KB, std 10.1 and 11.0), while QCN on the same run keeps "
-    "std 3.8 and 3.0 KB and every single-bottleneck phase keeps std 2-3 KB under all three schemes. Cause "
-    "not found. Ruled out by runs, one change each (seed 1, FQCN): departure timing off (unchanged, 10.8 "
-    "and 8.4 KB); the standard's byte-count sampling instead of eq. 2 (`--set scheme.sampling=table`: "
-    "10.2 and 4.9 KB, sw1:sw2 still empties). The paper shows no parking-lot queue (\"not shown here "
+    "Every phase holds but the last (5.5-7 s), the only one with both trunks congested at once. There our "
+    "parking lot (the paper's Fig. 3(b) is not in its text) saturates both exactly: f6 takes the 4 Gb/s that "
+    "f1-f3 leave on sw1:sw2, so sw1:sw2's only culprit is f6 (f1-f3, at 2 Gb/s, are below its eq. 7 share of "
+    "2.5 and never notified by it) while 6 of its 10 Gb/s are set by sw2:sw3. FQCN's queues (seed 1) average "
+    "22.4 and 28.8 KB with std 10.8 and 8.4 KB, swinging within 5-10 ms (AF-QCN: 14.7 and 20.4 KB, std 10.1 "
+    "and 11.0). Shown by a run: with f6 capped just below what sw1:sw2 leaves it (`--set "
+    "'flows[5].max_rate_gbps=3.9'`, sw1:sw2 at 99 %) FQCN's worst phase std is 3.3 KB (seeds 1-3: 3.3, 3.3, "
+    "3.1), as in every single-bottleneck phase, and FQCN's part of the claim holds; AF-QCN's sw2:sw3 then "
+    "keeps 32.9 ± 3.1 KB, but its sw1:sw2, no longer held at Qeq, runs at 5 ± 9 KB. Ruled out, one change "
+    "each (seed 1, FQCN, last phase, std of sw1:sw2 and sw2:sw3): departure timing off (10.8, 8.4 KB); "
+    "byte-count sampling (`--set scheme.sampling=table`: 10.2, 4.9 KB, sw1:sw2 still empties); TR ← CR on "
+    "every CNM (`--set scheme.hold_target=false`: 12.2, 13.9 KB); 1000 B frames (11.3, 8.8 KB); no timer "
+    "(`--set scheme.timer=false`: 10.9, 8.7 KB). The paper shows no parking-lot queue (\"not shown here "
     "owing to the space limit\")."
 )
 

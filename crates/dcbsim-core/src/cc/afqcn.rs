@@ -169,11 +169,21 @@ impl CongestionPoint for AfQcnCp {
         let k = arrival.now.0 / self.params.interval.0;
         let gain = self.params.gain;
         self.estimator.add(k, arrival.flow, arrival.bytes, arrival.weight, gain);
-        let Some(Feedback::Quantized { psi: psi_qcn @ 1.., q_off, q_delta }) = self.qcn.sample(arrival) else { return };
+        let Some(Feedback::Quantized { psi: psi_qcn, q_off, q_delta }) = self.qcn.sample(arrival) else { return };
+        let qcn = self.qcn.params().magnitude(psi_qcn, q_off, q_delta);
+        if qcn <= 0.0 {
+            return;
+        }
         let (rate, total, weights) = self.estimator.rates(k, arrival.flow, gain);
         let fair = if weights > 0.0 { arrival.weight / weights * total } else { total };
-        let psi = mixed_feedback(psi_qcn, fairness_feedback(rate, fair), self.params.alpha);
-        if psi > 0 {
+        let (psi_af, alpha) = (fairness_feedback(rate, fair), self.params.alpha);
+        let psi = mixed_feedback(psi_qcn, psi_af, alpha);
+        // A reaction point reading Fb from Qoff and Qδ (more than 6 feedback bits) must
+        // see the mix too: scale them by the mix over QCN's own magnitude.
+        let k = ((1.0 - alpha) * qcn + alpha * psi_af as f64) / qcn;
+        let scaled = |x: i32| (x as f64 * k).round().clamp(i32::MIN as f64, i32::MAX as f64) as i32;
+        let (q_off, q_delta) = (scaled(q_off), scaled(q_delta));
+        if self.qcn.params().magnitude(psi, q_off, q_delta) > 0.0 {
             out.push(Notify { flow: arrival.flow, feedback: Feedback::Quantized { psi, q_off, q_delta } });
         }
     }
@@ -259,5 +269,31 @@ mod tests {
             }
         }
         assert!(last[0] > last[1], "{last:?}");
+    }
+
+    #[test]
+    fn finer_feedback_carries_the_mix() {
+        // With fb_bits > 6 the reaction point reads Fb from the CNM's Qoff and Qδ: they
+        // must carry the mix, not QCN's feedback alone. Flow 1 sends a quarter of the
+        // frames, below its half share, so with α = 1 its feedback is 0: no notification.
+        let params = QcnParams { sampling: super::super::qcn::Sampling::Fixed, p: 1.0, fb_bits: 16, ..QcnParams::default() };
+        let af = AfQcnParams { alpha: 1.0, ..AfQcnParams::default() };
+        let mut cp = AfQcnCp::new(params.clone(), af, Rng::stream(1, "t"));
+        let mut out = Vec::new();
+        let mut seen = [0.0f64; 2];
+        for n in 0..4000u64 {
+            let flow = if n % 4 == 3 { 1 } else { 0 };
+            let a = Arrival { now: Time::from_ns(n * 100), flow, weight: 1.0, bytes: 1000, queue_bytes: 100_000, dropped: false };
+            out.clear();
+            cp.on_arrival(&a, &mut out);
+            for m in &out {
+                if let Feedback::Quantized { psi, q_off, q_delta } = m.feedback {
+                    seen[m.flow as usize] = params.magnitude(psi, q_off, q_delta);
+                }
+            }
+        }
+        assert_eq!(seen[1], 0.0, "{seen:?}");
+        // Flow 0 at 1.5 times its share: [1 - 1/1.5]^+ = 1/3 of 64, about 21.
+        assert!((seen[0] - 64.0 / 3.0).abs() < 1.5, "{seen:?}");
     }
 }

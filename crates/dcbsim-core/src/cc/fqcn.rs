@@ -83,8 +83,11 @@ fn at_or_above_share(f: &FlowBytes, sum_b: f64, sum_w: f64) -> bool {
 }
 
 /// FQCN's notifications for a sample whose feedback is `sample` (Ψ > 0): one to each
-/// overrated flow, carrying its share of Ψ (eqs. 7–9) and the sample's queue figures.
-pub fn notify_culprits(flows: &[FlowBytes], sample: Feedback, out: &mut Vec<Notify>) {
+/// overrated flow, carrying its share of Ψ (eqs. 7–9). The sample's `Qoff` and `Qδ` are
+/// scaled by the same share, so that a reaction point reading `Fb` from them (more than
+/// 6 feedback bits) also sees its share of `Fb`, not the whole; a culprit is notified when
+/// the share it would act on is above 0 (`params.magnitude`).
+pub fn notify_culprits(flows: &[FlowBytes], sample: Feedback, params: &QcnParams, out: &mut Vec<Notify>) {
     let Feedback::Quantized { psi, q_off, q_delta } = sample else { return };
     let (sum_b, sum_w) = flows.iter().fold((0.0, 0.0), |(b, w), f| (b + f.bytes as f64, w + f.weight));
     let high = |f: &&FlowBytes| at_or_above_share(f, sum_b, sum_w);
@@ -94,9 +97,12 @@ pub fn notify_culprits(flows: &[FlowBytes], sample: Feedback, out: &mut Vec<Noti
     if norm <= 0.0 {
         return;
     }
+    let scaled = |x: i32, s: f64| (x as f64 * s).round() as i32;
     for f in flows.iter().filter(culprit) {
-        let share = (psi as f64 * (f.bytes as f64 / f.weight) / norm).round().min(63.0) as u8;
-        if share > 0 {
+        let s = (f.bytes as f64 / f.weight) / norm;
+        let share = (psi as f64 * s).round().min(63.0) as u8;
+        let (q_off, q_delta) = (scaled(q_off, s), scaled(q_delta, s));
+        if params.magnitude(share, q_off, q_delta) > 0.0 {
             out.push(Notify { flow: f.flow, feedback: Feedback::Quantized { psi: share, q_off, q_delta } });
         }
     }
@@ -121,8 +127,8 @@ impl CongestionPoint for FqcnCp {
     fn on_arrival(&mut self, arrival: &Arrival, out: &mut Vec<Notify>) {
         self.counts.add(arrival.flow, arrival.bytes, arrival.weight);
         let Some(sample) = self.qcn.sample(arrival) else { return };
-        if matches!(sample, Feedback::Quantized { psi: 1.., .. }) {
-            notify_culprits(self.counts.flows(), sample, out);
+        if matches!(sample, Feedback::Quantized { psi, q_off, q_delta } if self.qcn.params().magnitude(psi, q_off, q_delta) > 0.0) {
+            notify_culprits(self.counts.flows(), sample, self.qcn.params(), out);
         }
         self.counts.restart();
     }

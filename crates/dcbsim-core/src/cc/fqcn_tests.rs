@@ -11,7 +11,7 @@ fn table(bytes: &[u64], weights: &[f64]) -> Vec<FlowBytes> {
 /// (flow, Ψ_i) of every notification for `psi`.
 fn split(bytes: &[u64], weights: &[f64], psi: u8) -> Vec<(u32, u8)> {
     let mut out = Vec::new();
-    notify_culprits(&table(bytes, weights), Feedback::quantized(psi), &mut out);
+    notify_culprits(&table(bytes, weights), Feedback::quantized(psi), &QcnParams::default(), &mut out);
     out.iter()
         .map(|n| match n.feedback {
             Feedback::Quantized { psi, .. } => (n.flow, psi),
@@ -102,4 +102,44 @@ fn the_cp_notifies_the_culprit_not_the_sampled_source() {
     assert_eq!(out.len(), 1);
     assert_eq!(out[0].flow, 0);
     assert!(matches!(out[0].feedback, Feedback::Quantized { psi, .. } if psi > 0));
+}
+
+#[test]
+fn finer_feedback_is_split_like_psi() {
+    // With fb_bits > 6 the reaction point reads Fb from the CNM's Qoff and Qδ, not
+    // from Ψ; each culprit must then see its share of Fb (eq. 9), not the whole.
+    let params = QcnParams { fb_bits: 16, ..QcnParams::default() };
+    let sample = Feedback::Quantized { psi: 40, q_off: 40_000, q_delta: 10_000 };
+    let whole = params.magnitude(40, 40_000, 10_000);
+    let mut out = Vec::new();
+    notify_culprits(&table(&[6000, 5000, 4000, 1000], &[1.0; 4]), sample, &params, &mut out);
+    let seen: Vec<(u32, f64)> = out
+        .iter()
+        .map(|n| match n.feedback {
+            Feedback::Quantized { psi, q_off, q_delta } => (n.flow, params.magnitude(psi, q_off, q_delta)),
+            other => panic!("unexpected feedback {other:?}"),
+        })
+        .collect();
+    assert_eq!(seen.len(), 2, "{seen:?}");
+    // S_R = {0, 1} with B_i 6000 and 5000: 6/11 and 5/11 of the whole.
+    assert!((seen[0].1 - whole * 6.0 / 11.0).abs() < 0.01, "{seen:?} of {whole}");
+    assert!((seen[1].1 - whole * 5.0 / 11.0).abs() < 0.01, "{seen:?} of {whole}");
+    // Their sum is the sample's Fb, as eq. 9 says of the Ψ_i.
+    assert!((seen[0].1 + seen[1].1 - whole).abs() < 0.02);
+}
+
+#[test]
+fn finer_feedback_notifies_a_share_that_rounds_to_zero_on_six_bits() {
+    // Three equal culprits and Ψ = 1: on 6 bits each share rounds to 0 and nobody is
+    // told; with 16 bits each gets a third of Fb.
+    let params = QcnParams { fb_bits: 16, ..QcnParams::default() };
+    let q_off = (5 * 33 * 1024 / 64 + 10) as i32; // Ψ = 1 with w·Qδ = 0
+    let sample = Feedback::Quantized { psi: 1, q_off, q_delta: 0 };
+    let mut out = Vec::new();
+    notify_culprits(&table(&[3000, 3000, 3000], &[1.0; 3]), sample, &params, &mut out);
+    assert_eq!(out.len(), 3);
+    let coarse = QcnParams::default();
+    out.clear();
+    notify_culprits(&table(&[3000, 3000, 3000], &[1.0; 3]), sample, &coarse, &mut out);
+    assert!(out.is_empty());
 }

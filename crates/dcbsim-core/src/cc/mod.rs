@@ -337,11 +337,8 @@ impl SchemeConfig {
             SchemeConfig::Dcc(params) => params.set(name, value),
             SchemeConfig::Dsm(params) => params.set(name, value),
             SchemeConfig::Dcqcn(params) => params.set(name, value),
-            SchemeConfig::Fqcn(params) => {
-                six_bit_feedback(name)?;
-                params.set(name, value)
-            }
-            SchemeConfig::AfQcn { qcn, af } => match six_bit_feedback(name).and_then(|()| af.set(name, value))? {
+            SchemeConfig::Fqcn(params) => params.set(name, value),
+            SchemeConfig::AfQcn { qcn, af } => match af.set(name, value)? {
                 true => Ok(()),
                 false => qcn.set(name, value).map_err(|m| match m.strip_prefix("unknown parameter; allowed: ") {
                     Some(list) => format!("unknown parameter; allowed: {list}, {}", AfQcnParams::NAMES.join(", ")),
@@ -548,10 +545,3 @@ impl ReactionPointKind {
     }
 }
 
-/// FQCN and AF-QCN rewrite Ψ in their notifications, so their feedback stays 6-bit.
-fn six_bit_feedback(name: &str) -> Result<(), String> {
-    if name == "fb_bits" {
-        return Err("fb_bits is QCN's only: FQCN and AF-QCN rewrite the 6-bit Ψ".into());
-    }
-    Ok(())
-}
