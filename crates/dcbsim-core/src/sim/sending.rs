@@ -239,6 +239,18 @@ impl Simulation {
         let (now, conns, source_of) = (self.now, &self.conns, &self.source_of[..n]);
         let fair = self.fair.taken(n);
         let s = &mut self.sampler;
+        if s.plain_flows() {
+            let rows = self.flows[..n].iter().zip(source_of).zip(fair.iter_mut()).map(|((flow, source), fair)| {
+                // A dynamic source keeps its reaction point's rate between bursts.
+                let sending = flow.active && (flow.remaining != 0 || source.is_some());
+                let rate = if sending { flow.rate.as_f64() } else { 0.0 };
+                (rate, flow.counters.delivered_bytes, flow.sent_bytes_at(now), std::mem::take(fair))
+            });
+            s.record_plain_flows(rows);
+            self.sampler.end();
+            self.schedule_sample();
+            return;
+        }
         for (i, flow) in self.flows[..n].iter().enumerate() {
             // A dynamic source keeps its reaction point's rate between bursts.
             let sending = flow.active && (flow.remaining != 0 || source_of[i].is_some());
@@ -253,6 +265,11 @@ impl Simulation {
             }
         }
         self.sampler.end();
+        self.schedule_sample();
+    }
+
+    /// Schedules the next sample, if it falls within the run.
+    fn schedule_sample(&mut self) {
         let next = self.sampler.next_time();
         if next <= self.config.duration {
             self.queue.push(next, Event::Sample);
