@@ -133,7 +133,7 @@ fn finer_feedback_notifies_a_share_that_rounds_to_zero_on_six_bits() {
     // Three equal culprits and Ψ = 1: on 6 bits each share rounds to 0 and nobody is
     // told; with 16 bits each gets a third of Fb.
     let params = QcnParams { fb_bits: 16, ..QcnParams::default() };
-    let q_off = (5 * 33 * 1024 / 64 + 10) as i32; // Ψ = 1 with w·Qδ = 0
+    let q_off: i32 = 5 * 33 * 1024 / 64 + 10; // Ψ = 1 with w·Qδ = 0
     let sample = Feedback::Quantized { psi: 1, q_off, q_delta: 0 };
     let mut out = Vec::new();
     notify_culprits(&table(&[3000, 3000, 3000], &[1.0; 3]), sample, &params, &mut out);
