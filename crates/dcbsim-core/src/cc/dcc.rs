@@ -10,8 +10,8 @@
 //! slot `W += a` (or, with `increase_every_slot = false`, of every slot without a
 //! decrease); a halt stops the source for `T_halt`, after
 //! which it restarts at `W_min`. AIMD(a, 1.0) is the paper's misbehaving source: a
-//! decrease leaves its window as it is (and does not stop the slot's increase); it
-//! still obeys halts. `a` and `b` may differ per flow ([`Aimd`]).
+//! decrease leaves its window as it is (`W ← 1.0·W`; under eq. 2's rule that slot then
+//! adds nothing, as eq. 2 with b = 1 reads); it still obeys halts. `a` and `b` may differ per flow ([`Aimd`]).
 
 use super::{Arrival, CongestionPoint, Feedback, Notify, ParamValue, ReactionPoint};
 use crate::units::{Rate, Time};
@@ -325,7 +325,11 @@ impl ReactionPoint for DccRp {
             return false;
         }
         match feedback {
-            Feedback::Decrease if self.aimd.misbehaves() => return false,
+            // W ← 1.0·W: the rate is unchanged, but the slot saw a decrease (eq. 2's rule).
+            Feedback::Decrease if self.aimd.misbehaves() => {
+                self.decreased = true;
+                return false;
+            }
             Feedback::Decrease => {
                 self.w = (self.aimd.b * self.w).max(self.w_floor);
                 self.decreased = true;

@@ -80,9 +80,26 @@ fn a_halt_stops_the_source_then_it_restarts_at_w_min() {
 
 #[test]
 fn aimd_with_b_one_ignores_decreases_but_obeys_halts() {
+    // By default every slot adds a: the decrease changes nothing, W = 3 -> 4.
+    let params = DccParams::default();
+    let mut rp = DccRp::new(&params, Aimd { a: 1.0, b: 1.0 }, Rate::from_mbps(120), Rate::from_gbps(1), 0.0);
+    rp.on_start(Time::ZERO);
+    assert!(!rp.on_feedback(Time::ZERO, 0, &Feedback::Decrease));
+    rp.on_timer(SLOT);
+    assert_eq!(rp.window(), 4.0);
+    assert!(rp.on_feedback(SLOT, 0, &Feedback::Halt));
+    assert_eq!(rp.rate(), Rate::ZERO);
+}
+
+#[test]
+fn under_eq_2_a_decrease_freezes_aimd_with_b_one_for_its_slot() {
+    // Eq. 2 with b = 1: x(t+1) = 1.0 * x(t) in a slot that saw a decrease, so the window
+    // stays at 3; the next slot, without one, adds a.
     let mut rp = rp(1.0, 1.0);
     assert!(!rp.on_feedback(Time::ZERO, 0, &Feedback::Decrease));
     rp.on_timer(SLOT);
+    assert_eq!(rp.window(), 3.0);
+    rp.on_timer(Time::from_us(600));
     assert_eq!(rp.window(), 4.0);
     assert!(rp.on_feedback(SLOT, 0, &Feedback::Halt));
     assert_eq!(rp.rate(), Rate::ZERO);
