@@ -365,10 +365,16 @@ CLAIMS = [
           "unstable at 500 µs", "steady / oscillates / unstable",
           "as for QCN at 100 and 300 µs; at 500 µs both empty ≥ 1 % and at the buffer", _fig5a_delays("smcc"),
           holds_here=False,
-          note="Our SMCC already under- and overflows at 300 µs (44 ± 23 KB, empty 7.9 % of samples, at the 128 KB "
-               "buffer), where the paper's only oscillates; at 500 µs it is unstable as the paper says (33 ± 24 KB, "
-               "empty 14.0 %). SMCC's gains here are the SMCC paper's 1 Gb/s ones scaled to 10 Gb/s (our choice; "
-               "the DSM paper gives none); as the DSM paper argues, SMCC has no delay compensation."),
+          note="Our SMCC already under- and overflows at 300 µs (45 ± 23 KB, empty 8.2 % of samples, at the 128 KB "
+               "buffer), where the paper's only oscillates; at 500 µs it is unstable as the paper says (34 ± 25 KB, "
+               "empty 17.3 %). SMCC's gains here are the SMCC paper's 1 Gb/s ones scaled to 10 Gb/s (our choice; "
+               "the DSM paper gives none); as the DSM paper argues, SMCC has no delay compensation. The under- and "
+               "overflow at 300 µs come from R_min, which neither paper gives for SMCC (ours 10 Mb/s, QCN's): "
+               "with R_min 1 Mb/s (`--set scheme.smcc.r_min_mbps=1`, seed 1, after 0.1 s) 300 µs gives 48 ± 14 KB, "
+               "max 67 KB, never empty, as the paper says; but 100 µs is then no steadier (57 ± 14 KB, max 77 KB), "
+               "so the 300 µs swing is not 1.5 times the 100 µs one, and 500 µs gives 44 ± 16 KB, empty 1.2 %, "
+               "max 127 KB. With 100 Mb/s 300 µs is worse (37 ± 38 KB, empty 30 %). Our SMCC at 100 µs is "
+               "not as steady as the paper's at any of these floors (cause not shown by a run)."),
     Claim("dsm", "fig05b-others", "Fig. 5b", "at 100 Gb/s QCN and SMCC fail beyond tens of µs", "fail",
           "at 160 µs queue std > 16 KB or utilization < 95 %", _fig5b_others),
     Claim("dsm", "ii-b-100g", "§II-B", "at 100 Gb/s QCN and SMCC fail to work normally with only 80 µs of loop delay",
@@ -395,11 +401,22 @@ CLAIMS = [
                "and b are at 20 Mb/s or less throughout, and flow a hears 11 notifications in the whole run): 1 % sampling reaches "
                "a 10 Mb/s source about 12 times a second, so when the fast source is cut the link idles until "
                "it recovers. Scaling R_a and R_b to 10 Gb/s (`--set scheme.r_a_mbps=2560`) changes nothing, "
-               "as they already scale with the line rate."),
+               "as they already scale with the line rate. R_min, which neither paper gives for SMCC, decides it "
+               "(seed 1, one change each, `--set scheme.smcc.r_min_mbps=...`, utilization 20-100 ms after each "
+               "departure): R_min 1 Mb/s, flow b alone holds 9.8 Gb/s and the others sit at 1 Mb/s, so when b "
+               "leaves at 0.4 s the link stays idle to the end (100.0 % and 0.0 %); R_min 100 Mb/s 76.2 % and "
+               "95.9 %; 1 Gb/s 85.8 % and 81.7 %. No R_min gives SMCC's fast refill here: an increase comes only "
+               "with a sample, and 1 % sampling seldom reaches a slow source."),
     Claim("dsm", "fig06-smcc", "Fig. 6", "SMCC keeps the buffer full for a long time when flows arrive, unlike DSM and QCN",
           "full for long", "above 100 KB at least twice as long as the others", _fig6_smcc_full, holds_here=False,
           note="Our SMCC cuts the new line-rate sources within a few samples (State A from a full, still queue, "
-               "see docs/models/smcc.md), so its buffer is never held full."),
+               "see docs/models/smcc.md), so its buffer is never held full. How long it stays full depends on "
+               "R_min, which neither paper gives for SMCC (ours 10 Mb/s, QCN's): runs with one change each "
+               "(seed 1, `--set scheme.smcc.r_min_mbps=...`, time above 100 KB in 0.1-0.3 s) give 0 ms at 1 and "
+               "10 Mb/s, 13 ms at 100 Mb/s and 66 ms at 1 Gb/s (QCN 20 ms, DSM 2 ms): with a high floor the cut "
+               "sources cannot leave room for the new line-rate ones. But at 1 Gb/s SMCC's refill after the "
+               "departures falls to 85.8 % and 81.7 % (row above), so no single R_min gives both of the paper's "
+               "Fig. 6 statements about SMCC."),
     *_twins("fig07-dsm", "Fig. 7", "DSM keeps about 100 % utilization for C from 1 to 100 Gb/s and loop delays of "
             "80–320 µs", "≈ 100 %", "≥ 97 % in all 12 cases (0.2 s each)", _fig7_dsm, eq30_holds=True),
     Claim("dsm", "fig07-others", "Fig. 7", "QCN's and SMCC's utilization falls as the capacity grows",
