@@ -174,3 +174,32 @@ fn the_drop_policy_holds_between_t_sc_and_t_eq() {
     let mut off = DccCp::new(DccParams { drop_policy: false, ..DccParams::default() });
     assert!(!off.drops(200_000, lan));
 }
+
+#[test]
+fn random_sampling_samples_each_frame_with_probability_bytes_over_sample_bytes() {
+    // 4500 B between samples: each 1500 B frame sampled with probability 1/3, not every third.
+    let params = DccParams { sample_bytes: 4500, random_sampling: true, ..DccParams::default() };
+    let mut cp = DccCp::new(params);
+    let mut out = Vec::new();
+    let mut gaps = std::collections::BTreeSet::new();
+    let mut last = 0;
+    for k in 1..=30_000 {
+        let before = out.len();
+        cp.on_arrival(&arrival(60_000), &mut out);
+        if out.len() > before {
+            gaps.insert(k - last);
+            last = k;
+        }
+    }
+    // 10,000 expected; the binomial std is 82.
+    assert!((9_600..=10_400).contains(&out.len()), "{} samples", out.len());
+    assert!(gaps.len() > 5, "gaps between samples vary: {gaps:?}");
+    // Frames larger than the sampling interval are always sampled.
+    let params = DccParams { sample_bytes: 1000, random_sampling: true, ..DccParams::default() };
+    let mut cp = DccCp::new(params);
+    let mut out = Vec::new();
+    for _ in 0..100 {
+        cp.on_arrival(&arrival(60_000), &mut out);
+    }
+    assert_eq!(out.len(), 100);
+}
