@@ -390,8 +390,13 @@ CLAIMS = [
                "with R_min 1 Mb/s (`--set scheme.smcc.r_min_mbps=1`, seed 1, after 0.1 s) 300 µs gives 48 ± 14 KB, "
                "max 67 KB, never empty, as the paper says; but 100 µs is then no steadier (57 ± 14 KB, max 77 KB), "
                "so the 300 µs swing is not 1.5 times the 100 µs one, and 500 µs gives 44 ± 16 KB, empty 1.2 %, "
-               "max 127 KB. With 100 Mb/s 300 µs is worse (37 ± 38 KB, empty 30 %). Our SMCC at 100 µs is "
-               "not as steady as the paper's at any of these floors (cause not shown by a run)."),
+               "max 127 KB. With 100 Mb/s 300 µs is worse (37 ± 38 KB, empty 30 %). With the SMCC paper's gains "
+               "as it gives them for 1 Gb/s, unscaled (`--set scheme.smcc.r_a_mbps=256 --set "
+               "scheme.smcc.r_b_mbps=64`), 100 µs is steady (64 ± 11 KB, max 109 KB, never empty) but 300 µs "
+               "under- and overflows (57 ± 40 KB, empty 7.8 %, at the buffer; with R_min 1 Mb/s as well 60 ± 44 "
+               "KB, 8.3 %) and 500 µs is unstable (51 ± 36 KB, empty 11.9 %). The DSM paper sets SMCC \"as in "
+               "[21]\" without values at 10 Gb/s; neither the gains nor R_min, one at a time or together, give "
+               "all three delays as the paper draws them."),
     Claim("dsm", "fig05b-others", "Fig. 5b", "at 100 Gb/s QCN and SMCC fail beyond tens of µs", "fail",
           "at 160 µs queue std > 16 KB or utilization < 95 %", _fig5b_others),
     Claim("dsm", "ii-b-100g", "§II-B", "at 100 Gb/s QCN and SMCC fail to work normally with only 80 µs of loop delay",
@@ -423,7 +428,10 @@ CLAIMS = [
                "departure): R_min 1 Mb/s, flow b alone holds 9.8 Gb/s and the others sit at 1 Mb/s, so when b "
                "leaves at 0.4 s the link stays idle to the end (100.0 % and 0.0 %); R_min 100 Mb/s 76.2 % and "
                "95.9 %; 1 Gb/s 85.8 % and 81.7 %. No R_min gives SMCC's fast refill here: an increase comes only "
-               "with a sample, and 1 % sampling seldom reaches a slow source."),
+               "with a sample, and 1 % sampling seldom reaches a slow source. With SMCC's gains unscaled (R_a = 256, "
+               "R_b = 64 Mb/s, the SMCC paper's 1 Gb/s values; next row) SMCC refills to 99.2 % after both "
+               "departures, and the row fails on QCN's side alone: our QCN refills the link (cause not shown by a "
+               "run)."),
     Claim("dsm", "fig06-smcc", "Fig. 6", "SMCC keeps the buffer full for a long time when flows arrive, unlike DSM and QCN",
           "full for long", "above 100 KB at least twice as long as the others", _fig6_smcc_full, holds_here=False,
           note="Our SMCC cuts the new line-rate sources within a few samples (State A from a full, still queue, "
@@ -433,7 +441,14 @@ CLAIMS = [
                "10 Mb/s, 13 ms at 100 Mb/s and 66 ms at 1 Gb/s (QCN 20 ms, DSM 2 ms): with a high floor the cut "
                "sources cannot leave room for the new line-rate ones. But at 1 Gb/s SMCC's refill after the "
                "departures falls to 85.8 % and 81.7 % (row above), so no single R_min gives both of the paper's "
-               "Fig. 6 statements about SMCC."),
+               "Fig. 6 statements about SMCC. The SMCC gains decide it too: the SMCC paper recommends R_a = 256 "
+               "and R_b = 64 Mb/s for 1 Gb/s links and gives none for 10 Gb/s, and the DSM paper sets SMCC \"as "
+               "in [21]\"; we scale them with the line rate. Run with them unscaled on every DSM scenario "
+               "(`[scheme.smcc] r_a_mbps = 256, r_b_mbps = 64`, one change), this row holds (SMCC 48 ms above "
+               "100 KB; QCN 20, DSM 2 ms) and SMCC refills to 99.2 % after both departures, but Fig. 7's row "
+               "then fails (SMCC 100 % at 1 Gb/s, 99 % at 100 Gb/s), Fig. 5a's SMCC row still differs (300 µs: "
+               "57 ± 40 KB, empty 7.8 %), and no other verdict moves. One gained, one lost: we keep the scaled "
+               "gains."),
     *_twins("fig07-dsm", "Fig. 7", "DSM keeps about 100 % utilization for C from 1 to 100 Gb/s and loop delays of "
             "80–320 µs", "≈ 100 %", "≥ 97 % in all 12 cases (0.2 s each)", _fig7_dsm, eq30_holds=True),
     Claim("dsm", "fig07-others", "Fig. 7", "QCN's and SMCC's utilization falls as the capacity grows",
