@@ -176,7 +176,10 @@ CLAIMS = [
                "is above T_sc the SAN sends 87 Mb/s on average (halted 44 % of that time; 10 µs samples). "
                "Runs, one change each (seed 1, exact maximum): departure timing off 103.5 KB; link delays 1 or "
                "50 µs 103.5 KB (1 s runs); sampling every 1500 B 103.5 KB; T_halt 3 or 10 ms 105.0, 103.5 KB; "
-               "slots of 1, 3, 10 ms 103.5, 103.5, 102.0 KB. No rule of the paper keeps a lossless SAN frame out "
+               "slots of 1, 3, 10 ms 103.5, 103.5, 102.0 KB. The frames above T_sc are the ones the policy "
+               "protects: dropping the background's frames too (`--set scheme.drop_below_priority=3`) gives "
+               "102.0 KB, and the SAN's as well (=4) 100.5 KB (seeds 1-3 each), the one frame admitted at "
+               "99,000 B, which a policy acting once the queue 'exceeds T_sc' lets in. No rule of the paper keeps a lossless SAN frame out "
                "of a queue at T_sc; the paper's Fig. 7 is drawn at a scale where one to three frames do not show, "
                "and the policy itself holds (no LAN frame joins above T_sc, see the two claims above)."),
     Claim("dcc", "exp2-table5-counts", "Table V", "Frames sent: SAN 5008, LAN 4951",
@@ -195,12 +198,18 @@ CLAIMS = [
                "It lies above eq. 6 where b is small (1.75 vs 1.63 at LAN AIMD(0.6, 0.2), 2.15 vs 2.00 at "
                "(0.4, 0.2)), and the paper's own simulations follow it: Table VI 2.04 (exact 2.035, eq. 6 1.94), "
                "Table VIII 1 : 1.46 : 1.78 (exact 1 : 1.46 : 1.84, eq. 6 1 : 1.41 : 1.78). Our runs are within "
-               "4 % of the exact mean at 13 of the 15 grid points; the two others are (0.4, 0.2), 2.27 (+6 %), and "
-               "(0.6, 0.2), 1.92 (+10 %, ten seeds 1.81-1.96). Marks come only while the queue is above T_eq "
+               "4 % of the exact mean at 13 of the 15 grid points; the two others are (0.4, 0.2), 2.30 (+7 %), and "
+               "(0.6, 0.2), 1.93 (+10 %, ten seeds 1.81-1.96). Marks come only while the queue is above T_eq "
                "(eq. 8), not independently of the windows, so that point moves with the sampling interval, "
                "which the exact mean does not depend on: 1.84, 1.92, 1.96 at 2500, 2700, 3000 B "
-               "(`--set scheme.sample_bytes=...`, ten seeds). The difference from eq. 6 is the formula's, "
-               "not the simulator's."),
+               "(`--set scheme.sample_bytes=...`, ten seeds). The paper states its sampling two ways: a frame every "
+               "E[L]/p_s bytes (§IV-A, our default) and each frame with probability p_s (§V-A; §VI-E: \"the "
+               "sampling is random\"). With random sampling (`--set scheme.random_sampling=true`, five seeds) "
+               "every grid point is within 5 % of the exact mean ((0.6, 0.2) 1.80, (0.4, 0.2) 2.23) and the worst "
+               "is 11 % off eq. 6, inside the tolerance; but then Fig. 11's 2200 B improves on 2700 B (queue std "
+               "1.9 against 3.4 KB), against the paper's \"no significant improvement\", and Table VI moves away "
+               "(2.10 and 1.68; paper 2.04 and 1.61). So we keep §IV-A's byte count. The difference from eq. 6 is "
+               "the formula's and the sampling rule's, not the simulator's."),
     Claim("dcc", "fig11-sampling", "Fig. 11", "Sampling every 2200 or 2700 B keeps the buffer stable; 3600 and "
           "4300 B oscillate more", "stable; larger oscillation",
           "queue std (1 ms samples, 0.1–1 s) ≤ 5 KB at 2200 and 2700 B, ≥ twice that at 3600 and 4300 B", _fig11),

@@ -310,7 +310,13 @@ WHY = ("With the paper's gains DSM does not settle here, for two reasons (number
        "oscillating unless the true loop delay lies within about 0.94–1.03 of m·T (the §IV-C row). In the packet "
        "simulation the line-rate sources then hit their rate limits (line rate, R_min = 10 Mb/s), the absorbed "
        "adjustments break the predictor's sums, and the sources cycle between R_min and line rate with the queue "
-       "mostly empty.")
+       "mostly empty. Runs, one change each (Fig. 5a at 300 µs, seed 1, queue mean ± std and utilization): the "
+       "paper's c = H/2 = 10 kHz 2 ± 13 KB, 67 %; `--set scheme.dsm.c_hz=5000`, 4000, 3000 alike (2 ± 13, "
+       "2 ± 12, 3 ± 17 KB, 66-67 %); c_hz=2000 and 1000 64 ± 6 KB, 100 % (at 100 µs c_hz=2000 64 ± 4 KB, 100 %; "
+       "at 500 µs, m = 7, it fails: 6 ± 23 KB, 69 %); c = a (`scheme.dsm.c_rule=eq30`) 64 ± 6 KB, 100 %. Our "
+       "other choices do not move it: R_min 1 Mb/s 1 ± 11 KB, 66 %; −a·Q̂f on the Q̂v = 0 axis 5 ± 20 KB, "
+       "67 %; sampling admitted frames only 1 ± 9 KB, 66 %; H = 0.4·2/T 4 ± 19 KB, 68 %; m = 3 or 5 "
+       "2 ± 15, 2 ± 11 KB. Only the reaching gain c decides it.")
 
 START = ("The drops fall in the start, and the paper's own fluid model predicts them: the sources start at line "
          "rate into the 128 KB buffer, where Qv = 0 however large the excess, so the predictor, counting the "
@@ -322,14 +328,25 @@ EQ30_NOTES = {
     "fig08": START + "DSM has the highest utilization and never empties, but all its drops fall in the first 0.2 s "
              "(seed 1: 51,948 frames by 0.2 s, the same by 5 s; the fluid model at 800 µs: 0.84 % over 5 s, the "
              "engine 0.82 %), while SMCC drops 3,767 frames by 0.2 s and 12,078 more later: over 5 s DSM's start "
-             "outweighs SMCC's steady losses.",
+             "outweighs SMCC's steady losses. The paper gives Figs. 5-7's and 9's flows a line-rate start but "
+             "does not say for Fig. 8; we start them at line rate as there. Starting the five flows at their "
+             "fair share instead (`--set flows[0].rate_gbps=2`, seeds 1-5, one change) DSM drops 0.00 % at "
+             "100.0 % utilization, never empty, against QCN 97.4 %, 0.01 %, empty 13.0 % and SMCC 88.1 %, "
+             "0.34 %, empty 15.7 % (line-rate start, same seeds: DSM 0.83 % drops, QCN 0.22 %, SMCC 0.37 %): "
+             "the claim then holds, so its drops are the start's alone.",
     "fig09": "The verdict hinges on where the shares stand when F2 leaves at 4 s: nothing keeps DSM's rates apart "
              "(rate-proportional sampling and r ← r + F_b make each rate a random walk under the noisy feedback). "
              "Here F2 holds 9.9 Gb/s and F1 and F4 are near R_min at 4 s, so c2:c3 is empty 14 % of the last "
              "second until the 1 % sampling reaches the slow sources (largest std 23.9 KB, utilization 89 %). A "
              "constant notification latency of 0.5, 1, 2, 3 or 5 µs (run.notification_latency_us) gives DSM's "
              "largest std 15.3, 9.3, 24.2, 10.7 and 23.2 KB (with only admitted frames sampled: 22.4, 27.2, 10.4, "
-             "11.0 and 19.9 KB), against QCN's 13.6 and SMCC's 23.1 KB: below both in 2 of 5 either way.",
+             "11.0 and 19.9 KB), against QCN's 13.6 and SMCC's 23.1 KB: below both in 2 of 5 either way. DSM's run "
+             "has no random stream (every 100th frame sampled, sources paced exactly), so every seed gives the "
+             "same 23.9 KB. With the four flows' gaps varied by 1 % (`--set flows[i].jitter=0.01`, i = 0-3) and "
+             "seeds 1-6, DSM gives 15.2, 14.9, 21.4, 21.9, 13.5, 14.3 KB at 99-100 % utilization, QCN 15.7, 16.2, "
+             "15.9, 14.5, 15.2, 15.4 KB and SMCC 28.3, 21.9, 24.1, 25.3, 21.5, 29.1 KB: DSM below both in 4 of 6. "
+             "Its queues are as steady as QCN's, not clearly steadier; which side of QCN's it falls on is the "
+             "random walk's.",
     "fig10": START + "Here 20 long flows start at line rate, and every web-search flow does too, into a queue "
              "held at q0 = 64 KB, whose 64 KB of headroom a 10 Gb/s burst fills in 52 µs, before any feedback "
              "returns; QCN's and SMCC's queues run lower (29 and 46 KB at 100/s). At 100/s (seed 1) DSM drops "
@@ -365,10 +382,21 @@ CLAIMS = [
           "unstable at 500 µs", "steady / oscillates / unstable",
           "as for QCN at 100 and 300 µs; at 500 µs both empty ≥ 1 % and at the buffer", _fig5a_delays("smcc"),
           holds_here=False,
-          note="Our SMCC already under- and overflows at 300 µs (44 ± 23 KB, empty 7.9 % of samples, at the 128 KB "
-               "buffer), where the paper's only oscillates; at 500 µs it is unstable as the paper says (33 ± 24 KB, "
-               "empty 14.0 %). SMCC's gains here are the SMCC paper's 1 Gb/s ones scaled to 10 Gb/s (our choice; "
-               "the DSM paper gives none); as the DSM paper argues, SMCC has no delay compensation."),
+          note="Our SMCC already under- and overflows at 300 µs (45 ± 23 KB, empty 8.2 % of samples, at the 128 KB "
+               "buffer), where the paper's only oscillates; at 500 µs it is unstable as the paper says (34 ± 25 KB, "
+               "empty 17.3 %). SMCC's gains here are the SMCC paper's 1 Gb/s ones scaled to 10 Gb/s (our choice; "
+               "the DSM paper gives none); as the DSM paper argues, SMCC has no delay compensation. The under- and "
+               "overflow at 300 µs come from R_min, which neither paper gives for SMCC (ours 10 Mb/s, QCN's): "
+               "with R_min 1 Mb/s (`--set scheme.smcc.r_min_mbps=1`, seed 1, after 0.1 s) 300 µs gives 48 ± 14 KB, "
+               "max 67 KB, never empty, as the paper says; but 100 µs is then no steadier (57 ± 14 KB, max 77 KB), "
+               "so the 300 µs swing is not 1.5 times the 100 µs one, and 500 µs gives 44 ± 16 KB, empty 1.2 %, "
+               "max 127 KB. With 100 Mb/s 300 µs is worse (37 ± 38 KB, empty 30 %). With the SMCC paper's gains "
+               "as it gives them for 1 Gb/s, unscaled (`--set scheme.smcc.r_a_mbps=256 --set "
+               "scheme.smcc.r_b_mbps=64`), 100 µs is steady (64 ± 11 KB, max 109 KB, never empty) but 300 µs "
+               "under- and overflows (57 ± 40 KB, empty 7.8 %, at the buffer; with R_min 1 Mb/s as well 60 ± 44 "
+               "KB, 8.3 %) and 500 µs is unstable (51 ± 36 KB, empty 11.9 %). The DSM paper sets SMCC \"as in "
+               "[21]\" without values at 10 Gb/s; neither the gains nor R_min, one at a time or together, give "
+               "all three delays as the paper draws them."),
     Claim("dsm", "fig05b-others", "Fig. 5b", "at 100 Gb/s QCN and SMCC fail beyond tens of µs", "fail",
           "at 160 µs queue std > 16 KB or utilization < 95 %", _fig5b_others),
     Claim("dsm", "ii-b-100g", "§II-B", "at 100 Gb/s QCN and SMCC fail to work normally with only 80 µs of loop delay",
@@ -395,11 +423,32 @@ CLAIMS = [
                "and b are at 20 Mb/s or less throughout, and flow a hears 11 notifications in the whole run): 1 % sampling reaches "
                "a 10 Mb/s source about 12 times a second, so when the fast source is cut the link idles until "
                "it recovers. Scaling R_a and R_b to 10 Gb/s (`--set scheme.r_a_mbps=2560`) changes nothing, "
-               "as they already scale with the line rate."),
+               "as they already scale with the line rate. R_min, which neither paper gives for SMCC, decides it "
+               "(seed 1, one change each, `--set scheme.smcc.r_min_mbps=...`, utilization 20-100 ms after each "
+               "departure): R_min 1 Mb/s, flow b alone holds 9.8 Gb/s and the others sit at 1 Mb/s, so when b "
+               "leaves at 0.4 s the link stays idle to the end (100.0 % and 0.0 %); R_min 100 Mb/s 76.2 % and "
+               "95.9 %; 1 Gb/s 85.8 % and 81.7 %. No R_min gives SMCC's fast refill here: an increase comes only "
+               "with a sample, and 1 % sampling seldom reaches a slow source. With SMCC's gains unscaled (R_a = 256, "
+               "R_b = 64 Mb/s, the SMCC paper's 1 Gb/s values; next row) SMCC refills to 99.2 % after both "
+               "departures, and the row fails on QCN's side alone: our QCN refills the link (cause not shown by a "
+               "run)."),
     Claim("dsm", "fig06-smcc", "Fig. 6", "SMCC keeps the buffer full for a long time when flows arrive, unlike DSM and QCN",
           "full for long", "above 100 KB at least twice as long as the others", _fig6_smcc_full, holds_here=False,
           note="Our SMCC cuts the new line-rate sources within a few samples (State A from a full, still queue, "
-               "see docs/models/smcc.md), so its buffer is never held full."),
+               "see docs/models/smcc.md), so its buffer is never held full. How long it stays full depends on "
+               "R_min, which neither paper gives for SMCC (ours 10 Mb/s, QCN's): runs with one change each "
+               "(seed 1, `--set scheme.smcc.r_min_mbps=...`, time above 100 KB in 0.1-0.3 s) give 0 ms at 1 and "
+               "10 Mb/s, 13 ms at 100 Mb/s and 66 ms at 1 Gb/s (QCN 20 ms, DSM 2 ms): with a high floor the cut "
+               "sources cannot leave room for the new line-rate ones. But at 1 Gb/s SMCC's refill after the "
+               "departures falls to 85.8 % and 81.7 % (row above), so no single R_min gives both of the paper's "
+               "Fig. 6 statements about SMCC. The SMCC gains decide it too: the SMCC paper recommends R_a = 256 "
+               "and R_b = 64 Mb/s for 1 Gb/s links and gives none for 10 Gb/s, and the DSM paper sets SMCC \"as "
+               "in [21]\"; we scale them with the line rate. Run with them unscaled on every DSM scenario "
+               "(`[scheme.smcc] r_a_mbps = 256, r_b_mbps = 64`, one change), this row holds (SMCC 48 ms above "
+               "100 KB; QCN 20, DSM 2 ms) and SMCC refills to 99.2 % after both departures, but Fig. 7's row "
+               "then fails (SMCC 100 % at 1 Gb/s, 99 % at 100 Gb/s), Fig. 5a's SMCC row still differs (300 µs: "
+               "57 ± 40 KB, empty 7.8 %), and no other verdict moves. One gained, one lost: we keep the scaled "
+               "gains."),
     *_twins("fig07-dsm", "Fig. 7", "DSM keeps about 100 % utilization for C from 1 to 100 Gb/s and loop delays of "
             "80–320 µs", "≈ 100 %", "≥ 97 % in all 12 cases (0.2 s each)", _fig7_dsm, eq30_holds=True),
     Claim("dsm", "fig07-others", "Fig. 7", "QCN's and SMCC's utilization falls as the capacity grows",

@@ -10,10 +10,11 @@
 //! slot `W += a` (or, with `increase_every_slot = false`, of every slot without a
 //! decrease); a halt stops the source for `T_halt`, after
 //! which it restarts at `W_min`. AIMD(a, 1.0) is the paper's misbehaving source: a
-//! decrease leaves its window as it is (and does not stop the slot's increase); it
-//! still obeys halts. `a` and `b` may differ per flow ([`Aimd`]).
+//! decrease leaves its window as it is (`W ← 1.0·W`; under eq. 2's rule that slot then
+//! adds nothing, as eq. 2 with b = 1 reads); it still obeys halts. `a` and `b` may differ per flow ([`Aimd`]).
 
 use super::{Arrival, CongestionPoint, Feedback, Notify, ParamValue, ReactionPoint};
+use crate::rng::Rng;
 use crate::units::{Rate, Time};
 
 /// A source's AIMD setting: `+a` per slot, `×b` per decrease.
@@ -84,6 +85,12 @@ pub struct DccParams {
     /// starts every source's first slot when it starts, so sources started together
     /// add `a` at the same instants.
     pub random_slot_phase: bool,
+    /// Whether each arriving frame is sampled at random, with probability
+    /// `frame bytes / bytes_per_sample` (capped at 1), instead of one frame every
+    /// `bytes_per_sample` bytes. `false` (the default) is §IV-A's fixed byte count; `true`
+    /// is eq. 8's "each incoming packet is sampled ... with a constant probability of
+    /// p_s" and §VI-E's "the sampling is random".
+    pub random_sampling: bool,
     /// Whether the congestion point applies its drop policy.
     pub drop_policy: bool,
     /// Frames whose 802.1p priority is below this are "low" (dropped by the policy);
@@ -107,6 +114,7 @@ impl Default for DccParams {
             aimd: Aimd::default(),
             increase_every_slot: true,
             random_slot_phase: true,
+            random_sampling: false,
             drop_policy: true,
             drop_below_priority: 2,
         }
@@ -117,7 +125,8 @@ impl DccParams {
     /// Every parameter name [`DccParams::set`] accepts.
     pub const NAMES: &'static [&'static str] = &[
         "t_eq_bytes", "t_sc_bytes", "mean_frame_bytes", "p_s", "sample_bytes", "u_mbps", "slot_us", "t_halt_ms",
-        "w_min", "w_floor", "a", "b", "increase_every_slot", "random_slot_phase", "drop_policy", "drop_below_priority",
+        "w_min", "w_floor", "a", "b", "increase_every_slot", "random_slot_phase", "random_sampling", "drop_policy",
+        "drop_below_priority",
     ];
 
     /// Sets one parameter by its scenario name, checking its range.
@@ -126,6 +135,7 @@ impl DccParams {
             "drop_policy" => return value.bool(name).map(|x| self.drop_policy = x),
             "increase_every_slot" => return value.bool(name).map(|x| self.increase_every_slot = x),
             "random_slot_phase" => return value.bool(name).map(|x| self.random_slot_phase = x),
+            "random_sampling" => return value.bool(name).map(|x| self.random_sampling = x),
             _ => {}
         }
         let x = value.number(name)?;
@@ -180,20 +190,41 @@ impl DccParams {
     }
 }
 
-/// A DCC congestion point: deterministic sampling, two thresholds, the drop policy.
+/// A DCC congestion point: sampling (by byte count, or at random), two thresholds, the
+/// drop policy.
 #[derive(Clone, Debug)]
 pub struct DccCp {
     params: DccParams,
     sample_bytes: i64,
     bytes_to_sample: i64,
     dropping: bool,
+    rng: Rng,
 }
 
 impl DccCp {
-    /// A congestion point with the given parameters.
+    /// A congestion point with the given parameters (random sampling, if asked, from a
+    /// fixed stream).
     pub fn new(params: DccParams) -> DccCp {
+        DccCp::with_rng(params, Rng::stream(0, "dcc-cp"))
+    }
+
+    /// A congestion point drawing its random samples from `rng`.
+    pub fn with_rng(params: DccParams, rng: Rng) -> DccCp {
         let sample_bytes = params.bytes_per_sample() as i64;
-        DccCp { params, sample_bytes, bytes_to_sample: sample_bytes, dropping: false }
+        DccCp { params, sample_bytes, bytes_to_sample: sample_bytes, dropping: false, rng }
+    }
+
+    /// Whether the frame just arrived (of `bytes`) is sampled.
+    fn sampled(&mut self, bytes: u64) -> bool {
+        if self.params.random_sampling {
+            return self.rng.chance((bytes as f64 / self.sample_bytes as f64).min(1.0));
+        }
+        self.bytes_to_sample -= bytes as i64;
+        if self.bytes_to_sample > 0 {
+            return false;
+        }
+        self.bytes_to_sample += self.sample_bytes;
+        true
     }
 
     /// The message for a sample at queue `q`, if any.
@@ -230,11 +261,9 @@ impl DccCp {
 impl CongestionPoint for DccCp {
     #[inline]
     fn on_arrival(&mut self, arrival: &Arrival, out: &mut Vec<Notify>) {
-        self.bytes_to_sample -= arrival.bytes as i64;
-        if self.bytes_to_sample > 0 {
+        if !self.sampled(arrival.bytes as u64) {
             return;
         }
-        self.bytes_to_sample += self.sample_bytes;
         if let Some(feedback) = self.message(arrival.queue_bytes) {
             out.push(Notify { flow: arrival.flow, feedback });
         }
@@ -325,7 +354,11 @@ impl ReactionPoint for DccRp {
             return false;
         }
         match feedback {
-            Feedback::Decrease if self.aimd.misbehaves() => return false,
+            // W ← 1.0·W: the rate is unchanged, but the slot saw a decrease (eq. 2's rule).
+            Feedback::Decrease if self.aimd.misbehaves() => {
+                self.decreased = true;
+                return false;
+            }
             Feedback::Decrease => {
                 self.w = (self.aimd.b * self.w).max(self.w_floor);
                 self.decreased = true;

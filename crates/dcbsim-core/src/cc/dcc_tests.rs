@@ -80,9 +80,26 @@ fn a_halt_stops_the_source_then_it_restarts_at_w_min() {
 
 #[test]
 fn aimd_with_b_one_ignores_decreases_but_obeys_halts() {
+    // By default every slot adds a: the decrease changes nothing, W = 3 -> 4.
+    let params = DccParams::default();
+    let mut rp = DccRp::new(&params, Aimd { a: 1.0, b: 1.0 }, Rate::from_mbps(120), Rate::from_gbps(1), 0.0);
+    rp.on_start(Time::ZERO);
+    assert!(!rp.on_feedback(Time::ZERO, 0, &Feedback::Decrease));
+    rp.on_timer(SLOT);
+    assert_eq!(rp.window(), 4.0);
+    assert!(rp.on_feedback(SLOT, 0, &Feedback::Halt));
+    assert_eq!(rp.rate(), Rate::ZERO);
+}
+
+#[test]
+fn under_eq_2_a_decrease_freezes_aimd_with_b_one_for_its_slot() {
+    // Eq. 2 with b = 1: x(t+1) = 1.0 * x(t) in a slot that saw a decrease, so the window
+    // stays at 3; the next slot, without one, adds a.
     let mut rp = rp(1.0, 1.0);
     assert!(!rp.on_feedback(Time::ZERO, 0, &Feedback::Decrease));
     rp.on_timer(SLOT);
+    assert_eq!(rp.window(), 3.0);
+    rp.on_timer(Time::from_us(600));
     assert_eq!(rp.window(), 4.0);
     assert!(rp.on_feedback(SLOT, 0, &Feedback::Halt));
     assert_eq!(rp.rate(), Rate::ZERO);
@@ -156,4 +173,33 @@ fn the_drop_policy_holds_between_t_sc_and_t_eq() {
     assert!(!cp.drops(70_000, lan), "and it does not start again below T_sc");
     let mut off = DccCp::new(DccParams { drop_policy: false, ..DccParams::default() });
     assert!(!off.drops(200_000, lan));
+}
+
+#[test]
+fn random_sampling_samples_each_frame_with_probability_bytes_over_sample_bytes() {
+    // 4500 B between samples: each 1500 B frame sampled with probability 1/3, not every third.
+    let params = DccParams { sample_bytes: 4500, random_sampling: true, ..DccParams::default() };
+    let mut cp = DccCp::new(params);
+    let mut out = Vec::new();
+    let mut gaps = std::collections::BTreeSet::new();
+    let mut last = 0;
+    for k in 1..=30_000 {
+        let before = out.len();
+        cp.on_arrival(&arrival(60_000), &mut out);
+        if out.len() > before {
+            gaps.insert(k - last);
+            last = k;
+        }
+    }
+    // 10,000 expected; the binomial std is 82.
+    assert!((9_600..=10_400).contains(&out.len()), "{} samples", out.len());
+    assert!(gaps.len() > 5, "gaps between samples vary: {gaps:?}");
+    // Frames larger than the sampling interval are always sampled.
+    let params = DccParams { sample_bytes: 1000, random_sampling: true, ..DccParams::default() };
+    let mut cp = DccCp::new(params);
+    let mut out = Vec::new();
+    for _ in 0..100 {
+        cp.on_arrival(&arrival(60_000), &mut out);
+    }
+    assert_eq!(out.len(), 100);
 }

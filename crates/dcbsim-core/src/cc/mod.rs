@@ -382,7 +382,7 @@ impl SchemeConfig {
             SchemeConfig::AfQcn { qcn, af } => {
                 Some(CongestionPointKind::AfQcn(AfQcnCp::new(qcn.clone(), af.clone(), rng)))
             }
-            SchemeConfig::Dcc(params) => Some(CongestionPointKind::Dcc(DccCp::new(params.clone()))),
+            SchemeConfig::Dcc(params) => Some(CongestionPointKind::Dcc(DccCp::with_rng(params.clone(), rng))),
             // DCQCN's congestion point is the port's RED marker (set up by the engine).
             SchemeConfig::Dcqcn(_) => None,
         }
