@@ -61,6 +61,8 @@ pub enum Admission {
 ///
 /// Laid out in declaration order (`repr(C)`), what every frame reads first: at
 /// thousands of ports a frame then touches the first few cache lines of its ports.
+/// A host's NIC sends from the first three alone (its transmitter, its link and its
+/// early sending; the test `a_nic_sends_from_three_cache_lines` holds them there).
 #[derive(Clone, Debug)]
 #[repr(C)]
 pub struct Port {
@@ -76,21 +78,28 @@ pub struct Port {
     pub rate: Rate,
     /// Propagation delay.
     pub delay: Time,
-    /// Minimum time per frame (zero: none).
-    pub frame_service: Time,
     serialize: TransmitMemo,
     /// Frames on the wire, with the time each reaches the far end.
     pub link: VecDeque<(Time, Packet)>,
-    /// One FIFO per class; class 0 is served first (see [`Port::class_of`]).
-    queues: Vec<VecDeque<Packet>>,
-    /// The node that owns the port.
-    pub node: u32,
     /// The node at the far end of the link.
     pub peer: u32,
-    /// The port of the same link in the other direction (from `peer` to `node`).
-    pub reverse: u32,
-    /// The ingress port of the frame [`Port::dequeue`] returned last.
-    pub last_ingress: u32,
+    /// Under early sending (see `sim/early.rs`), the flow this NIC sends early
+    /// (`u32::MAX`: the port does not send early).
+    pub early_flow: u32,
+    /// When the flow's next frame goes, sent as the last frame on the link arrives
+    /// ([`Time::NEVER`]: none waits).
+    pub early_at: Time,
+    /// From then on the flow no longer sends early (a timeline entry concerns it).
+    pub early_until: Time,
+    /// Frames transmitted.
+    pub tx_frames: u64,
+    /// Bytes transmitted.
+    pub tx_bytes: u64,
+    /// Minimum time per frame (zero: none).
+    pub frame_service: Time,
+    /// The flow's wake-up generation when its early send was set: a later wake-up
+    /// (its reaction point changed the rate meanwhile) supersedes the early send.
+    pub early_generation: u32,
     /// Whether the owner is a host (its NIC) rather than a switch.
     pub is_host: bool,
     /// Whether a `PortFree` event is pending.
@@ -101,21 +110,18 @@ pub struct Port {
     /// Whether frames that need nothing at their arrival but counting are delivered
     /// without an event of their own (see `sim/delivery.rs`; ports facing a host).
     pub quiet_delivery: bool,
+    /// The node that owns the port.
+    pub node: u32,
+    /// The port of the same link in the other direction (from `peer` to `node`).
+    pub reverse: u32,
+    /// The ingress port of the frame [`Port::dequeue`] returned last.
+    pub last_ingress: u32,
     /// Under quiet delivery: frames on the link that need their arrival event.
     pub loud_on_link: u32,
     /// Under quiet delivery: when the pending arrival event fires ([`Time::NEVER`]: none).
     pub arrival_due: Time,
-    /// Under early sending (see `sim/early.rs`), the flow this NIC sends early
-    /// (`u32::MAX`: the port does not send early).
-    pub early_flow: u32,
-    /// When the flow's next frame goes, sent as the last frame on the link arrives
-    /// ([`Time::NEVER`]: none waits).
-    pub early_at: Time,
-    /// From then on the flow no longer sends early (a timeline entry concerns it).
-    pub early_until: Time,
-    /// The flow's wake-up generation when its early send was set: a later wake-up
-    /// (its reaction point changed the rate meanwhile) supersedes the early send.
-    pub early_generation: u32,
+    /// One FIFO per class; class 0 is served first (see [`Port::class_of`]).
+    queues: Vec<VecDeque<Packet>>,
     /// Whether the port takes part in PFC (it may be paused, send PAUSEs or account
     /// ingress bytes): it then frees through the PFC path.
     pub in_pfc: bool,
@@ -129,10 +135,6 @@ pub struct Port {
     /// Whether the port remembers, for each queued frame, the port it arrived over
     /// (at switches where some ingress is lossless); see [`Port::track_ingress`].
     tracks_ingress: bool,
-    /// Frames transmitted.
-    pub tx_frames: u64,
-    /// Bytes transmitted.
-    pub tx_bytes: u64,
     /// Time-weighted queue statistics.
     pub monitor: QueueMonitor,
     /// Buffer limit in bytes (drop-tail).
@@ -446,7 +448,11 @@ impl Port {
     pub fn transmit(&mut self, now: Time, pkt: Packet) -> (Time, bool) {
         let serialize = self.serialization(pkt.bytes);
         self.busy_until = now + serialize;
-        self.monitor.add_busy(serialize);
+        if !self.is_host {
+            // Only switch ports report their utilization: a NIC's busy time stays out
+            // of the cache line it would cost.
+            self.monitor.add_busy(serialize);
+        }
         self.tx_frames += 1;
         self.tx_bytes += pkt.bytes as u64;
         self.put_on_link(pkt)
@@ -489,6 +495,32 @@ impl Port {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_nic_sends_from_three_cache_lines() {
+        use std::mem::offset_of;
+        let ends = [
+            offset_of!(Port, busy_until) + 8,
+            offset_of!(Port, rate) + 8,
+            offset_of!(Port, delay) + 8,
+            offset_of!(Port, serialize) + std::mem::size_of::<TransmitMemo>(),
+            offset_of!(Port, link) + std::mem::size_of::<VecDeque<(Time, Packet)>>(),
+            offset_of!(Port, peer) + 4,
+            offset_of!(Port, early_flow) + 4,
+            offset_of!(Port, early_at) + 8,
+            offset_of!(Port, early_until) + 8,
+            offset_of!(Port, early_generation) + 4,
+            offset_of!(Port, tx_frames) + 8,
+            offset_of!(Port, tx_bytes) + 8,
+            offset_of!(Port, frame_service) + 8,
+            offset_of!(Port, is_host) + 1,
+            offset_of!(Port, free_pending) + 1,
+            offset_of!(Port, quiet_delivery) + 1,
+        ];
+        assert!(ends.iter().all(|&end| end <= 192), "{ends:?}");
+        // The sample's check reads the queue and the waiting frames from one line.
+        assert!(offset_of!(Port, waiting) + std::mem::size_of::<VecDeque<u8>>() <= 64);
+    }
 
     fn frame(bytes: u32) -> Packet {
         Packet::new(0, bytes, 1, 0, PacketKind::DATA)

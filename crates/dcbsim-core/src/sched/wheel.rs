@@ -5,7 +5,8 @@
 //! before) wait in a small binary heap ordered by (time, insertion): almost every event
 //! is scheduled a few microseconds ahead, so the heap holds the few dozen events of a
 //! busy stretch, not the thousands of far wake-ups of a large run. Events of the next
-//! SLOTS buckets wait on the wheel, each bucket a list in insertion order; when the
+//! SLOTS buckets wait on the wheel, each bucket a vector in insertion order (read in
+//! one sequential pass, not a chain of nodes to chase through memory); when the
 //! heap empties, the wheel turns to the next bucket with events (found by an occupancy
 //! bitmap) and pours it into the heap, numbered afresh in list order. Events beyond the wheel wait in a second heap and move onto the wheel as it
 //! turns, before any event of their bucket can be pushed directly. The queue thus pops
@@ -22,38 +23,21 @@ const SLOTS: usize = 1 << 10;
 const MASK: u64 = SLOTS as u64 - 1;
 const WORDS: usize = SLOTS / 64;
 const SUMMARY: usize = WORDS.div_ceil(64);
-/// No node (end of a list, empty bucket, empty free list).
-const NIL: u32 = u32::MAX;
-
-/// A pending event on the wheel, linked to the next one of its bucket.
-#[derive(Clone, Copy, Debug)]
-struct Node {
-    time: u64,
-    event: u64,
-    next: u32,
-}
-
-/// One bucket: the first and last node of its list.
-#[derive(Clone, Copy, Debug)]
-struct Bucket {
-    head: u32,
-    tail: u32,
-}
+/// A pending event on the wheel: its time and its packed form.
+type Pending = (u64, u64);
 
 /// A priority queue of events keyed by (time, insertion order).
 #[derive(Debug)]
 pub struct EventQueue {
     /// Events of the current bucket and before.
     now: Heap,
-    /// The wheel's buckets, by absolute bucket number modulo SLOTS.
-    buckets: Box<[Bucket]>,
+    /// The wheel's buckets, by absolute bucket number modulo SLOTS, each in insertion
+    /// order (a poured bucket keeps its vector's room for the next turn).
+    buckets: Box<[Vec<Pending>]>,
     /// One bit per bucket slot: whether it holds an event.
     words: Box<[u64]>,
     /// One bit per word of `words`: whether it is non-zero.
     summary: Box<[u64]>,
-    /// Node storage; free nodes are chained from `free`.
-    nodes: Vec<Node>,
-    free: u32,
     /// The absolute number of the current bucket.
     cur: u64,
     /// Events on the wheel.
@@ -76,11 +60,9 @@ impl EventQueue {
     pub fn new() -> EventQueue {
         EventQueue {
             now: Heap::default(),
-            buckets: vec![Bucket { head: NIL, tail: NIL }; SLOTS].into_boxed_slice(),
+            buckets: (0..SLOTS).map(|_| Vec::new()).collect(),
             words: vec![0; WORDS].into_boxed_slice(),
             summary: vec![0; SUMMARY].into_boxed_slice(),
-            nodes: Vec::new(),
-            free: NIL,
             cur: 0,
             wheel: 0,
             far: Heap::default(),
@@ -113,33 +95,16 @@ impl EventQueue {
         }
     }
 
-    /// Appends an event to bucket `bucket`'s list. A list is in insertion order: far
+    /// Appends an event to bucket `bucket`. A bucket is in insertion order: far
     /// events join it before anything can be pushed into it directly.
     #[inline]
     fn insert(&mut self, bucket: u64, time: u64, event: u64) {
-        let node = self.alloc(Node { time, event, next: NIL });
         let slot = (bucket & MASK) as usize;
-        let tail = self.buckets[slot].tail;
-        self.wheel += 1;
-        if tail == NIL {
-            self.buckets[slot] = Bucket { head: node, tail: node };
+        if self.buckets[slot].is_empty() {
             self.mark(slot);
-        } else {
-            self.nodes[tail as usize].next = node;
-            self.buckets[slot].tail = node;
         }
-    }
-
-    #[inline]
-    fn alloc(&mut self, node: Node) -> u32 {
-        if self.free == NIL {
-            self.nodes.push(node);
-            return (self.nodes.len() - 1) as u32;
-        }
-        let i = self.free;
-        self.free = self.nodes[i as usize].next;
-        self.nodes[i as usize] = node;
-        i
+        self.buckets[slot].push((time, event));
+        self.wheel += 1;
     }
 
     #[inline]
@@ -197,13 +162,8 @@ impl EventQueue {
             return Some(Time(e.time));
         }
         if self.wheel != 0 {
-            let mut node = self.buckets[(self.first_on_wheel() & MASK) as usize].head;
-            let mut first = u64::MAX;
-            while node != NIL {
-                first = first.min(self.nodes[node as usize].time);
-                node = self.nodes[node as usize].next;
-            }
-            return Some(Time(first));
+            let bucket = &self.buckets[(self.first_on_wheel() & MASK) as usize];
+            return bucket.iter().map(|&(time, _)| Time(time)).min();
         }
         self.far.peek().map(|e| Time(e.time))
     }
@@ -261,35 +221,21 @@ impl EventQueue {
         true
     }
 
-    /// Moves bucket `bucket`'s events into the (empty) heap, numbered afresh in list
-    /// order, which is their insertion order: the heap sorts them by time.
+    /// Moves bucket `bucket`'s events into the (empty) heap, numbered afresh in
+    /// insertion order: the heap sorts them by time.
     fn pour(&mut self, bucket: u64) {
         let slot = (bucket & MASK) as usize;
-        let first = self.buckets[slot].head;
-        if first == NIL {
+        if self.buckets[slot].is_empty() {
             return;
         }
-        self.buckets[slot] = Bucket { head: NIL, tail: NIL };
+        let mut events = std::mem::take(&mut self.buckets[slot]);
         self.unmark(slot);
-        let (nodes, seq) = (&mut self.nodes, &mut self.next_seq);
-        let mut node = first;
-        let mut last = NIL;
-        let mut poured = 0;
-        self.now.fill(std::iter::from_fn(|| {
-            if node == NIL {
-                return None;
-            }
-            let Node { time, event, next } = nodes[node as usize];
-            *seq += 1;
-            poured += 1;
-            last = node;
-            node = next;
-            Some(Entry { time, seq: *seq - 1, event })
-        }));
-        // The bucket's nodes, still chained, join the free list whole.
-        self.nodes[last as usize].next = self.free;
-        self.free = first;
-        self.wheel -= poured;
+        let first = self.next_seq;
+        self.now.fill(events.iter().zip(first..).map(|(&(time, event), seq)| Entry { time, seq, event }));
+        self.next_seq += events.len() as u64;
+        self.wheel -= events.len();
+        events.clear();
+        self.buckets[slot] = events;
     }
 
     /// Moves the far events that the wheel now reaches onto it, in (time, insertion)

@@ -145,7 +145,7 @@ impl Simulation {
         match self.queue.peek_near() {
             Some(Event::LinkArrival { port }) => {
                 let p = &self.ports[port as usize];
-                std::hint::black_box(p.quiet_delivery);
+                std::hint::black_box((p.busy_until, p.quiet_delivery));
                 std::hint::black_box(p.link.front().map(|(t, _)| *t));
                 if let Some(flow) = self.flows.get(p.early_flow as usize) {
                     std::hint::black_box(flow.wake_generation);
