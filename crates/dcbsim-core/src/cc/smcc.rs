@@ -5,7 +5,8 @@
 //! point moves its rate by `−a·Qoff` when `Qoff` and `Qδ` have the same sign (State A)
 //! and by `−b·Qδ` otherwise (State B), with `a` and `b` set so that no change exceeds
 //! `R_a` and `R_b`, and accepts increases only from the congestion point that last
-//! caused a decrease.
+//! caused a decrease with its queue above q0 (as BCN, whose negative feedback names the
+//! congested point).
 
 use super::{Arrival, CongestionPoint, CpidRule, Feedback, Notify, ParamValue, ReactionPoint};
 use crate::rng::Rng;
@@ -44,6 +45,20 @@ pub struct SmccParams {
     /// rate variable stays below, and rises must first repay them). Off by default: the
     /// paper's reaction point remembers nothing but its rate (§4.2, §5.1).
     pub floor_memory: bool,
+    /// Which decreases name the congestion point whose increases the source then accepts
+    /// (default: only those with the queue above q0, as BCN's negative feedback).
+    pub cpid_naming: CpidNaming,
+}
+
+/// Which decreases name the congestion point (the CPID rule, §4.2: "similar to BCN").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CpidNaming {
+    /// Every decrease, whatever the queue, names its congestion point (an earlier choice
+    /// of ours, kept to show its effect).
+    AnyDecrease,
+    /// Only a decrease with the queue above q0 (`Qoff > 0`) names it; a decrease below
+    /// q0 (State B, the queue growing toward q0) applies without naming it.
+    AboveQ0,
 }
 
 impl Default for SmccParams {
@@ -62,6 +77,7 @@ impl Default for SmccParams {
             t1: 8 * 1024,
             r_min: Rate::from_mbps(10),
             floor_memory: false,
+            cpid_naming: CpidNaming::AboveQ0,
         }
     }
 }
@@ -75,7 +91,7 @@ impl SmccParams {
     /// Every parameter name [`SmccParams::set`] accepts.
     pub const NAMES: &'static [&'static str] = &[
         "q0_kb", "buffer_kb", "delta_span_kb", "zero_rule", "p", "r_a_mbps", "r_b_mbps", "two_stage", "r_large_mbps", "r_small_mbps", "t1_kb",
-        "r_min_mbps", "floor_memory",
+        "r_min_mbps", "floor_memory", "cpid_naming",
     ];
 
     /// Sets one parameter by its scenario name, checking its range.
@@ -87,6 +103,14 @@ impl SmccParams {
             }
             "floor_memory" => {
                 self.floor_memory = value.bool(name)?;
+                return Ok(());
+            }
+            "cpid_naming" => {
+                self.cpid_naming = match value {
+                    ParamValue::Text(s) if s == "any_decrease" => CpidNaming::AnyDecrease,
+                    ParamValue::Text(s) if s == "above_q0" => CpidNaming::AboveQ0,
+                    _ => return Err("cpid_naming must be \"any_decrease\" or \"above_q0\"".into()),
+                };
                 return Ok(());
             }
             "zero_rule" => {
@@ -248,7 +272,8 @@ impl ReactionPoint for SmccRp {
     fn on_feedback(&mut self, _now: Time, cpid: u32, feedback: &Feedback) -> bool {
         let Feedback::QueueState { q_off, q_delta } = *feedback else { return false };
         let delta = self.change(q_off, q_delta);
-        if !self.cpid.admit(cpid, delta) {
+        let names = !(delta < 0.0 && q_off <= 0 && self.params.cpid_naming == CpidNaming::AboveQ0);
+        if names && !self.cpid.admit(cpid, delta) {
             return false;
         }
         let floor = if self.params.floor_memory { f64::NEG_INFINITY } else { self.params.r_min.as_f64() };
@@ -388,6 +413,31 @@ mod tests {
         p.set("delta_span_kb", &ParamValue::Number(64.0)).unwrap();
         assert_eq!(p.delta_span(), 64.0 * 1024.0);
         assert!(p.set("delta_span_kb", &ParamValue::Number(-1.0)).is_err());
+    }
+
+    #[test]
+    fn a_cut_below_q0_does_not_name_its_congestion_point() {
+        // As in BCN, only a congested CP (queue above q0) names itself: a small State B
+        // cut from a CP whose queue grows well below q0 must not let that CP's next
+        // State A rise (up to R_a) through.
+        let mut r = rp(SmccParams::default());
+        let congested = Feedback::QueueState { q_off: 16 * KB, q_delta: KB };
+        let idle_growing = Feedback::QueueState { q_off: -63 * KB, q_delta: KB };
+        let idle_falling = Feedback::QueueState { q_off: -64 * KB, q_delta: -KB };
+        assert!(r.on_feedback(Time::ZERO, 4, &congested));
+        let before = r.rate();
+        assert!(r.on_feedback(Time::ZERO, 5, &idle_growing), "the cut still applies");
+        assert!(r.rate() < before);
+        assert!(!r.on_feedback(Time::ZERO, 5, &idle_falling), "CP 5 did not become the named CP");
+        assert!(r.on_feedback(Time::ZERO, 4, &idle_falling));
+        let mut any = rp(SmccParams { cpid_naming: CpidNaming::AnyDecrease, ..SmccParams::default() });
+        any.on_feedback(Time::ZERO, 4, &congested);
+        any.on_feedback(Time::ZERO, 5, &idle_growing);
+        assert!(any.on_feedback(Time::ZERO, 5, &idle_falling), "every decrease names its CP");
+        let mut p = SmccParams::default();
+        p.set("cpid_naming", &ParamValue::Text("any_decrease".into())).unwrap();
+        assert_eq!(p.cpid_naming, CpidNaming::AnyDecrease);
+        assert!(p.set("cpid_naming", &ParamValue::Text("x".into())).unwrap_err().contains("above_q0"));
     }
 
     #[test]
