@@ -320,7 +320,8 @@ WHY_FIG19 = ("The same starvation as Fig. 18 at 875 Mb/s. With R_a = 256 alone t
              "samples after 1.1 s (seeds 1-3), the sources delivering 34-40 Mb/s of the 125 Mb/s left, so its std "
              "(26.6 KB) is that of spikes from an empty queue; the two-stage a cuts by less, lifts the queue (empty "
              "20-39 %, mean 41 vs 9 KB) and swings around it (36.0 KB). The two-stage rule with r_small = r_large "
-             "= 256 Mb/s gives the one-stage run exactly. With five times the sampling (`--set "
+             "= 256 Mb/s gives the one-stage run exactly, and §5.3.3's signed test \"ΔQ > T1\" (`--set "
+             "scheme.smcc.t1_signed=true`, against §4.4's |ΔQ| > T1) 35.9 KB. With five times the sampling (`--set "
              "scheme.smcc.p=0.05`, a demonstration, not the paper's p) the sources recover from their cuts and "
              "the two-stage a reduces the std as in the paper: 23.6 vs 33.2 KB.")
 

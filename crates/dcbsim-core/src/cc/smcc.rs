@@ -39,6 +39,9 @@ pub struct SmccParams {
     pub r_small: Option<Rate>,
     /// Two-stage threshold `T1`, bytes.
     pub t1: u64,
+    /// Two-stage test on `Qδ > T1` (§5.3.3's wording) instead of `|Qδ| > T1` (§4.4, the
+    /// default).
+    pub t1_signed: bool,
     /// Minimum rate.
     pub r_min: Rate,
     /// Keep the cuts that fall below `R_min` (a source then sends at `R_min` while its
@@ -75,6 +78,7 @@ impl Default for SmccParams {
             r_large: None,
             r_small: None,
             t1: 8 * 1024,
+            t1_signed: false,
             r_min: Rate::from_mbps(10),
             floor_memory: false,
             cpid_naming: CpidNaming::AboveQ0,
@@ -91,7 +95,7 @@ impl SmccParams {
     /// Every parameter name [`SmccParams::set`] accepts.
     pub const NAMES: &'static [&'static str] = &[
         "q0_kb", "buffer_kb", "delta_span_kb", "zero_rule", "p", "r_a_mbps", "r_b_mbps", "two_stage", "r_large_mbps", "r_small_mbps", "t1_kb",
-        "r_min_mbps", "floor_memory", "cpid_naming",
+        "t1_signed", "r_min_mbps", "floor_memory", "cpid_naming",
     ];
 
     /// Sets one parameter by its scenario name, checking its range.
@@ -103,6 +107,10 @@ impl SmccParams {
             }
             "floor_memory" => {
                 self.floor_memory = value.bool(name)?;
+                return Ok(());
+            }
+            "t1_signed" => {
+                self.t1_signed = value.bool(name)?;
                 return Ok(());
             }
             "cpid_naming" => {
@@ -251,7 +259,7 @@ impl SmccRp {
         let p = &self.params;
         if !p.two_stage {
             per_gbps(p.r_a, 256.0, self.line)
-        } else if q_delta.unsigned_abs() as u64 > p.t1 {
+        } else if (if p.t1_signed { q_delta as i64 } else { q_delta.unsigned_abs() as i64 }) > p.t1 as i64 {
             per_gbps(p.r_large, 256.0, self.line)
         } else {
             per_gbps(p.r_small, 128.0, self.line)
@@ -361,6 +369,12 @@ mod tests {
         assert!((r.change(32 * KB, 16 * KB) + 128e6).abs() < 1e-3);
         // |Qdelta| = 4 KB <= T1: R_small = 128: -64 Mb/s.
         assert!((r.change(32 * KB, 4 * KB) + 64e6).abs() < 1e-3);
+        // Below q0 and falling fast: |Qdelta| > T1 takes R_large (+128 Mb/s for 32 KB);
+        // with the signed test (§5.3.3's "Qdelta > T1") R_small (+64 Mb/s).
+        assert!((r.change(-32 * KB, -16 * KB) - 128e6).abs() < 1e-3);
+        let signed = rp(SmccParams { two_stage: true, t1_signed: true, ..SmccParams::default() });
+        assert!((signed.change(-32 * KB, -16 * KB) - 64e6).abs() < 1e-3);
+        assert!((signed.change(32 * KB, 16 * KB) + 128e6).abs() < 1e-3);
     }
 
     #[test]
