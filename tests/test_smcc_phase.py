@@ -42,3 +42,12 @@ def test_the_zero_rule_is_checked_and_changes_the_run():
     a = dcbsim.run(dcbsim.load(path, short), seed=1).ports["sw0:r0"].queue_bytes
     b = dcbsim.run(dcbsim.load(path, short + ["scheme.smcc.zero_rule=sign_bit"]), seed=1).ports["sw0:r0"].queue_bytes
     assert not np.array_equal(a, b)
+
+
+def test_fig22_runs_the_two_stage_a_with_the_captions_r_b_of_32():
+    # Fig. 22's caption: T1 = 8 KB, R_large = 256, R_small = 128 and R_b = 32 (Fig. 19 keeps 64).
+    from dcbsim.papers import smcc
+
+    assert "scheme.smcc.r_b_mbps=32" in smcc.FIG22
+    assert set(smcc.TWO_STAGE) <= set(smcc.FIG22)
+    assert not any("r_b" in o for o in smcc.TWO_STAGE), "Fig. 19's two-stage run keeps R_b = 64"

@@ -340,7 +340,7 @@ EQ30_NOTES = {
              "second until the 1 % sampling reaches the slow sources (largest std 23.9 KB, utilization 89 %). A "
              "constant notification latency of 0.5, 1, 2, 3 or 5 µs (run.notification_latency_us) gives DSM's "
              "largest std 15.3, 9.3, 24.2, 10.7 and 23.2 KB (with only admitted frames sampled: 22.4, 27.2, 10.4, "
-             "11.0 and 19.9 KB), against QCN's 13.6 and SMCC's 23.1 KB: below both in 2 of 5 either way. DSM's run "
+             "11.0 and 19.9 KB), against QCN's 13.6 and SMCC's 23.9 KB: below both in 2 of 5 either way. DSM's run "
              "has no random stream (every 100th frame sampled, sources paced exactly), so every seed gives the "
              "same 23.9 KB. With the four flows' gaps varied by 1 % (`--set flows[i].jitter=0.01`, i = 0-3) and "
              "seeds 1-6, DSM gives 15.2, 14.9, 21.4, 21.9, 13.5, 14.3 KB at 99-100 % utilization, QCN 15.7, 16.2, "
@@ -349,7 +349,7 @@ EQ30_NOTES = {
              "random walk's.",
     "fig10": START + "Here 20 long flows start at line rate, and every web-search flow does too, into a queue "
              "held at q0 = 64 KB, whose 64 KB of headroom a 10 Gb/s burst fills in 52 µs, before any feedback "
-             "returns; QCN's and SMCC's queues run lower (29 and 46 KB at 100/s). At 100/s (seed 1) DSM drops "
+             "returns; QCN's and SMCC's queues run lower (29 and 45 KB at 100/s). At 100/s (seed 1) DSM drops "
              "2.09 % of the frames sent after 0.2 s (QCN 1.65 %, SMCC 0.73 %); with the short flows starting at "
              "1 Gb/s (arrivals.0.rate_gbps=1) 0.02 % (QCN 0.08 %, SMCC 0.17 %), its drops over the run then all "
              "in the long flows' start. A queue mean below QCN's and SMCC's cannot come from a scheme that holds "

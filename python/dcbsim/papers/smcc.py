@@ -64,7 +64,7 @@ SHRINK = ("The sampler decides it. With the paper's \"with probability p\" (`sam
           "as wide as the T = 150 KB one. With a counter sampling every 100th frame "
           "(`--set scheme.sampling=periodic`, the paper's \"periodically\", §2.2) the std is 25.7 → 17.6 → 3.1 KB "
           "and both steps hold (8 seeds), but P(q = 0) in [2, 4] s falls to 4.9 % and [0, 2] s becomes tighter "
-          "(2.2 KB) than SMCC's Fig. 15 queue (4.5 KB), against the paper's comparison of the two; the scenarios "
+          "(3.3 KB) than SMCC's Fig. 15 queue (4.5 KB), against the paper's comparison of the two; the scenarios "
           "keep the literal reading. Pacing jitter (0.02, 0.1), 6-bit feedback and departure timing leave the "
           "4 s step under 10 % (docs/models/qcn.md).")
 
@@ -150,6 +150,8 @@ def _fig18(runs: Runs) -> Outcome:
 
 
 TWO_STAGE = ("scheme.two_stage=true", "scheme.r_large_mbps=256", "scheme.r_small_mbps=128", "scheme.t1_kb=8")
+#: Fig. 22's two-stage run: its caption gives R_b = 32 (Fig. 19 keeps R_b = 64, §5.3.3).
+FIG22 = TWO_STAGE + ("scheme.smcc.r_b_mbps=32",)
 FROM_1S = ("flows[1].rate_mbps=875", "flows[1].start_ms=1000")
 
 
@@ -165,23 +167,29 @@ PATTERN_II = ("run.duration_ms=5000", "flows[1].start_ms=1000", "flows[1].stop_m
 PATTERNS = {"I": ((), [(0.1, 2.0, "c1:c2"), (2.1, 4.0, "c2:c3")]), "II": (PATTERN_II, [(1.1, 3.0, "c1:c2"), (3.1, 5.0, "c2:c3")])}
 
 
-def parking_std(runs: Runs, scheme: str, pattern: str, phase: int) -> float:
-    """Median over 3 seeds of the queue std (KB) at the bottleneck of one phase."""
+def parking_stds(runs: Runs, scheme: str, pattern: str, phase: int) -> list[float]:
+    """The queue std (KB) at the bottleneck of one phase, per seed (seeds 1-3)."""
     overrides, phases = PATTERNS[pattern]
     lo, hi, port = phases[phase]
     stds = []
     for seed in runs.seeds(3):
         r = runs.get("fig20_parking_lot", overrides + (f"scheme.name={scheme}",), seed)
         inside = (r.time_s > lo) & (r.time_s <= hi)
-        stds.append(r.ports[port].queue_bytes[inside].std() / 1024)
-    return float(np.median(stds))
+        stds.append(float(r.ports[port].queue_bytes[inside].std() / 1024))
+    return stds
+
+
+def parking_std(runs: Runs, scheme: str, pattern: str, phase: int) -> float:
+    """Median over 3 seeds of the queue std (KB) at the bottleneck of one phase."""
+    return float(np.median(parking_stds(runs, scheme, pattern, phase)))
 
 
 def _parking(phase: int) -> Callable[[Runs], Outcome]:
     def measure(runs: Runs) -> Outcome:
-        pairs = {p: (parking_std(runs, "smcc", p, phase), parking_std(runs, "qcn", p, phase)) for p in PATTERNS}
-        ours = "; ".join(f"pattern {p}: SMCC {s:.1f} vs QCN {q:.1f} KB" for p, (s, q) in pairs.items())
-        return Outcome(ours, all(s < q for s, q in pairs.values()))
+        pairs = {p: (parking_stds(runs, "smcc", p, phase), parking_stds(runs, "qcn", p, phase)) for p in PATTERNS}
+        ours = "; ".join(f"pattern {p}: SMCC {'/'.join(f'{x:.1f}' for x in s)} vs QCN {'/'.join(f'{x:.1f}' for x in q)} KB"
+                         for p, (s, q) in pairs.items())
+        return Outcome(ours, all(a < b for s, q in pairs.values() for a, b in zip(s, q)))
 
     return measure
 
@@ -211,11 +219,11 @@ def _fig22(runs: Runs) -> Outcome:
     lo, hi, port = phases[1]
     stds = []
     for seed in runs.seeds(3):
-        r = runs.get("fig20_parking_lot", overrides + TWO_STAGE + ("scheme.name=smcc",), seed)
+        r = runs.get("fig20_parking_lot", overrides + FIG22 + ("scheme.name=smcc",), seed)
         inside = (r.time_s > lo) & (r.time_s <= hi)
         stds.append(r.ports[port].queue_bytes[inside].std() / 1024)
     two = float(np.median(stds))
-    return Outcome(f"queue std at c2→c3 with 750 Mb/s: {two:.1f} KB two-stage vs {one:.1f} KB", two < one)
+    return Outcome(f"queue std at c2→c3 with 750 Mb/s: {two:.1f} KB two-stage (R_b = 32) vs {one:.1f} KB", two < one)
 
 
 M2O = "fig23_many_to_one"
@@ -274,24 +282,59 @@ def _fig23_empty(runs: Runs) -> Outcome:
 
 WHY_SMCC_FAIR = ("Eq. (25) moves a sampled source by the same absolute amount whatever its rate, and the congestion "
                  "point samples frames, so each source hears a share of the feedback equal to its share of the bytes "
-                 "(10 s runs, seed 1: 19.7/14.2/66.1 % of the notifications for 19.8/14.5/65.7 % of the bytes): the "
-                 "expected relative change of every rate is the same, nothing pulls the rates together, and the "
-                 "start-up cuts, which land on whichever source is sampled, leave them apart (128/226/648 Mb/s at "
-                 "50 ms, seed 1). The paper's fairness argument (§4.2: eq. 13 in eq. 25 gives AIMD) takes ΔQ as "
-                 "N·r − C with the source's own r, true only for the fluid model's identical sources.")
+                 "(10 s runs, seed 1: 6.4/2.9/90.7 % of the notifications for 6.4/2.9/90.7 % of the bytes): rises and "
+                 "cuts both arrive at a rate proportional to the source's rate, so eq. 25's fixed steps act as a "
+                 "multiplicative increase and decrease, the expected relative change of every rate is the same, and "
+                 "nothing pulls the rates together. The start-up cuts, which land on whichever source is sampled, "
+                 "leave them apart (314/194/504 Mb/s at 50 ms, seed 1) and the rates then walk apart: mean rates "
+                 "after 5 s 15/26/960, 28/84/888 and 735/249/15 Mb/s (seeds 1-3; `dcbsim run fig15.toml --set "
+                 "run.duration_ms=10000`). The paper's fairness argument (§4.2: eq. 13 in eq. 25 gives AIMD) takes "
+                 "ΔQ as N·r − C with the source's own r, true only for the fluid model's identical sources.")
 
-WHY_DEAL_BREAKER = ("The deal-breaker appears in our runs only as a transient. With the paper's hardware rule for the "
-                    "state (the XOR of the sign bits, `--set scheme.smcc.zero_rule=\"sign_bit\"`), a still queue "
-                    "below q0 gets no change and R_a = 64 holds the queue 8+ KB below q0 for 14, 14 and 21 ms "
-                    "(seeds 1–3; 9, 6 and 8 ms with our default), until the first sample with Qδ < 0 (State A) raises "
-                    "a rate by a·|Qoff|; the mean after 0.5 s is 63.3 KB. A lasting offset below q0 needs State A's "
-                    "raises and State B's cuts to balance there: with rises and falls of the queue equally likely, at "
-                    "|Qoff| = (b/a)·E[Qδ | Qδ > 0], half of E[Qδ | Qδ > 0] for (64, 64). Our queue moves by about a "
-                    "frame between samples (E[Qδ | Qδ > 0] ≈ 1.1 KB in a trace of seed 1's samples, a local build), "
-                    "which puts the balance about 0.5 KB below q0 (mean 63.5 KB); 16 KB would need rises some 30 "
-                    "times larger, which the paper does not give. Jittered sources (`--set flows[0].jitter=0.5`) "
-                    "move the mean by under 2 KB, and `b` scaled to 64 KB instead of B (`--set "
-                    "scheme.smcc.delta_span_kb=64`) gives 63.5 KB.")
+WHY_DEAL_BREAKER = ("Not reproduced, and the cause is not demonstrated. Our queue after 0.5 s holds q0 within 1 KB "
+                    "with R_a = 64 (3 seeds pooled) under every variant tried, one at a time: the paper's hardware "
+                    "rule for the state (the XOR of the sign bits, `--set scheme.smcc.zero_rule=\"sign_bit\"`, "
+                    "where a still queue below q0 gets no change) 63.2 and 63.1 KB for R_b = 64 and 32, its longest "
+                    "stretch 8+ KB below q0 13, 14 and 21 ms (seeds 1-3, R_b = 64; 11, 9 and 8 ms with our "
+                    "default), a transient deal-breaker only; jittered sources (`--set flows[0].jitter=0.5`) 63.5 "
+                    "and 63.3 KB; `b` scaled to 64 KB instead of B (`--set scheme.smcc.delta_span_kb=64`) 63.5 KB. "
+                    "A lasting offset below q0 needs State A's raises (a·|Qoff|, 16 Mb/s at 48 KB) and State B's "
+                    "cuts (b·Qδ) to balance there, which with b = R_b/B needs queue rises of some 32 KB per sample; "
+                    "ours rise by about a frame between 1 ms samples (E[Δq | Δq > 0] 1.1 KB, seeds 1-3; 3.8-4.3 KB "
+                    "with the jitter, which still leaves the mean at 63.3-63.5 KB). The paper gives neither its "
+                    "queue's step per sample nor how its hardware quantizes Qδ (§5.1: \"as many bit as possible\").")
+
+WHY_FIG18 = ("Ours grows from 500 to 750 Mb/s but is smaller at 875 because the queue there is mostly empty: "
+             "74-89 % of the samples after 2.1 s are 0 (seeds 1-3), the two sources delivering 24-44 Mb/s of the "
+             "125 Mb/s left, and the std of a queue that sits at 0 between spikes is smaller. R_a = 256 Mb/s, twice "
+             "what is left (the paper's reason for the oscillation), cuts a source to R_min = 10 Mb/s, where its "
+             "frames, and so its samples, are rare (p = 0.01 per frame: about one per 80 ms at 10 Mb/s): each "
+             "source is at 20 Mb/s or less 91-99 % of the time (33-52 % at 750 Mb/s). Our floor does not keep the "
+             "swing small: with R_min = 1 Mb/s (`--set scheme.smcc.r_min_mbps=1`) the sources starve further, the "
+             "queue empty 98-100 % of the time (std 6.3 KB). With five times the sampling (`--set "
+             "scheme.smcc.p=0.05`, a demonstration, not the paper's p) the std is 4.5 / 21.9 / 33.5 KB, growing "
+             "with G as in the paper. The paper gives p = 0.01 per frame and does not say whether its queue "
+             "empties at 875 Mb/s.")
+
+WHY_FIG19 = ("The same starvation as Fig. 18 at 875 Mb/s. With R_a = 256 alone the queue is empty 78-80 % of the "
+             "samples after 1.1 s (seeds 1-3), the sources delivering 34-40 Mb/s of the 125 Mb/s left, so its std "
+             "(26.6 KB) is that of spikes from an empty queue; the two-stage a cuts by less, lifts the queue (empty "
+             "20-39 %, mean 41 vs 9 KB) and swings around it (36.0 KB). The two-stage rule with r_small = r_large "
+             "= 256 Mb/s gives the one-stage run exactly, and §5.3.3's signed test \"ΔQ > T1\" (`--set "
+             "scheme.smcc.t1_signed=true`, against §4.4's |ΔQ| > T1) 35.9 KB. With five times the sampling (`--set "
+             "scheme.smcc.p=0.05`, a demonstration, not the paper's p) the sources recover from their cuts and "
+             "the two-stage a reduces the std as in the paper: 23.6 vs 33.2 KB.")
+
+WHY_SECOND = ("Pattern I holds on every seed (SMCC's queue std at c2→c3 under half of QCN's). Pattern II does "
+              "not: over seeds 1-8 SMCC's std at c2→c3 in [3, 5] s is 30.8-36.3 KB (median 34.0), QCN's "
+              "26.9-38.2 KB (median 35.0), SMCC lower on 4 of 8; the median of seeds 1-3 alone (30.8 vs 33.7 KB) "
+              "would pass on seed 2's loss (35.3 vs 26.9 KB). The 750 Mb/s background leaves 250 Mb/s, below R_a "
+              "= 256 Mb/s, which the paper gives as why SMCC oscillates more there (Fig. 21, which holds); as in "
+              "Fig. 18 a source cut to R_min is sampled rarely and SMCC's queue is empty 9-59 % of [3, 5] s (seeds "
+              "1-8) while QCN's is empty 0-2 %. With five times SMCC's sampling (`--set scheme.smcc.p=0.05`, a "
+              "demonstration, not the paper's p) its std is 11.0/14.2/17.7 KB (seeds 1-3), well below QCN's; with "
+              "the paper's remedy, the two-stage a of Fig. 22, 17.0 KB (median). The paper does not say how far "
+              "its SMCC queue fell at 750 Mb/s.")
 
 CLAIMS = [
     Claim("smcc", "fig15-chatter", "Fig. 15", "SMCC with R_a = 256 (R_b = 64 and 32): the queue chatters around q0 = 64 KB",
@@ -311,37 +354,26 @@ CLAIMS = [
           note=WHY_SMCC_FAIR),
     Claim("smcc", "fig18", "Fig. 18", "the oscillation grows with the background rate G = 500, 750, 875 Mb/s",
           "grows", "queue std after 2 s increasing in G (3 seeds)", _fig18, holds_here=False,
-          note="Ours grows from 500 to 750 Mb/s but is smaller at 875 than at 750 Mb/s: with 125 Mb/s left for "
-               "two sources, each sits at 20 Mb/s or less 91–99 % of the time after 2 s (seeds 1–3; 33–52 % at "
-               "750 Mb/s), R_min = 10 Mb/s bounds the cuts, and the queue swings less."),
+          note=WHY_FIG18),
     Claim("smcc", "fig20-first", "Figs. 20–22", "parking lot: SMCC's queue oscillates less than QCN's (BC = 30 KB) "
-          "at the first bottleneck (c1→c2)", "smaller", "queue std lower in patterns I and II (3 seeds)", _parking(0)),
+          "at the first bottleneck (c1→c2)", "smaller", "queue std lower in patterns I and II on each of seeds 1–3", _parking(0)),
     Claim("smcc", "fig20-second", "Figs. 20–22", "parking lot: … and at the second bottleneck (c2→c3) once the "
-          "bottleneck moves", "smaller", "queue std lower in patterns I and II (3 seeds)", _parking(1), holds_here=False,
-          note="Pattern I: SMCC 22.9 vs QCN 27.3 KB at c2→c3, below but not by much. The flows from s1 and s2 also "
-               "cross c1's congestion point: with a congestion point at c2→c3 only (`--set "
-               "'scheme.congestion_points=[\"c2:c3\"]'`) SMCC's std there is 11.9 KB. The CPID rule is not the "
-               "cause (disabled in a local build, with the earlier gains: 40.0 KB). Pattern II: SMCC 37.8 vs QCN "
-               "33.7 KB, 36.3 KB with c2's congestion point alone: the 750 Mb/s background leaves 250 Mb/s, below R_a = 256 Mb/s, "
-               "which the paper itself gives as why SMCC's oscillation grows there (Fig. 21, which holds)."),
+          "bottleneck moves", "smaller", "queue std lower in patterns I and II on each of seeds 1–3", _parking(1), holds_here=False,
+          note=WHY_SECOND),
     Claim("smcc", "fig18-vs-5a", "Figs. 18, 5a", "with the same 500 Mb/s background, SMCC's queue is more stable than "
           "QCN's", "more stable", "SMCC's queue std after 2 s (Fig. 18, G = 500) below QCN's in [2, 4] s of Fig. 5a",
           _fig18_vs_5a),
     Claim("smcc", "fig20-unchanged", "Fig. 20", "pattern I: after the bottleneck moves to c2 at 2 s, the queue's "
           "evolution is almost unchanged, for QCN and SMCC", "almost unchanged",
           "queue std at the new bottleneck (2–4 s) within 0.67–1.5× the old one's (0–2 s), both schemes (3 seeds)",
-          _pattern_one_unchanged, holds_here=False,
-          note="QCN's holds (ratio 0.93). Our SMCC's queue std grows 2.5-fold at c2→c3 (9.3 → 22.9 KB): the flows "
-               "from s1 and s2 also cross c1's congestion point, whose feedback keeps moving them; with a congestion "
-               "point at c2→c3 only (`--set 'scheme.congestion_points=[\"c2:c3\"]'`) it is 11.9 KB (ratio 1.28). "
-               "The CPID rule is not the cause: with it disabled (a local build, with the earlier gains) both "
-               "bottlenecks swing more, 29.8 and 40.0 KB."),
+          _pattern_one_unchanged),
     Claim("smcc", "fig21", "Fig. 21", "pattern II: with the background at 750 instead of 500 Mb/s QCN oscillates more, "
           "and SMCC, unchanged at 500, oscillates much more at 750", "larger; much larger",
           "QCN's queue std larger in the 750 Mb/s phase; SMCC's at least twice its 500 Mb/s phase's (3 seeds)",
           _pattern_two_grows),
     Claim("smcc", "fig22", "Fig. 22", "pattern II with the two-stage a: the oscillation at 750 Mb/s is smaller",
-          "smaller", "SMCC's queue std at c2→c3 (3–5 s) lower with the two-stage a (3 seeds)", _fig22),
+          "smaller", "SMCC's queue std at c2→c3 (3–5 s) lower with the two-stage a (R_large = 256, R_small = 128, T1 = 8 KB, "
+          "R_b = 32 as the caption gives) than with (R_a, R_b) = (256, 64) (3 seeds)", _fig22),
     Claim("smcc", "fig23-burst", "Fig. 23", "many-to-one (15 senders): SMCC absorbs the initial burst faster than QCN",
           "faster", "bottleneck queue (tor0→h0_0) below 96 KB at least 2x sooner (median of 3 seeds)", _fig23_burst),
     Claim("smcc", "fig23-target", "Fig. 23", "long-lived flows: both SMCC and QCN hold the queue at the target point",
@@ -350,11 +382,7 @@ CLAIMS = [
           "longer", "receiver queue empty a larger share of the time under QCN (median of 3 seeds)", _fig23_empty),
     Claim("smcc", "fig19", "Fig. 19", "the two-stage a (256/128 Mb/s, T1 = 8 KB) reduces the oscillation at 875 Mb/s",
           "smaller", "queue std lower than with R_a = 256 alone (3 seeds)", _fig19, holds_here=False,
-          note="With R_a = 256 alone our queue barely swings because it sits low: more than T1 below q0 "
-               "91-93 % of the time after 1.1 s (seeds 1-3), the sources at 20 Mb/s or less 44-48 % of the time. "
-               "The two-stage a lifts it (more than T1 below q0 52-58 %) but overshoots (more than T1 above q0 "
-               "13-28 % against 6-7 %), so its std is larger (35-37 vs 26-28 KB). The smaller step is the cause: "
-               "the two-stage rule with r_small = r_large = 256 Mb/s gives the one-stage run exactly."),
+          note=WHY_FIG19),
 
     Claim("smcc", "theorem2", "§3.2, Theorem 2; Figs. 4, 6", "where Theorem 2's conditions hold (Fig. 5a after 6 s: "
           "T = 30 KB, so 2T < w/(pC) and (24) holds at every x0 > 0), QCN reaches the switching line Fb = 0 and slides "

@@ -35,7 +35,7 @@ pub use dsm::{DsmCp, DsmParams, DsmRp, ReachingGain};
 pub use ecm::{EcmCp, EcmParams, EcmRp};
 pub use fixed::FixedRate;
 pub use qcn::{QcnCp, QcnParams, QcnRp};
-pub use smcc::{SmccCp, SmccParams, SmccRp, ZeroRule};
+pub use smcc::{CpidNaming, SmccCp, SmccParams, SmccRp, ZeroRule};
 
 use crate::rng::Rng;
 use crate::units::{Rate, Time};

@@ -5,7 +5,8 @@
 //! point moves its rate by `−a·Qoff` when `Qoff` and `Qδ` have the same sign (State A)
 //! and by `−b·Qδ` otherwise (State B), with `a` and `b` set so that no change exceeds
 //! `R_a` and `R_b`, and accepts increases only from the congestion point that last
-//! caused a decrease.
+//! caused a decrease with its queue above q0 (as BCN, whose negative feedback names the
+//! congested point).
 
 use super::{Arrival, CongestionPoint, CpidRule, Feedback, Notify, ParamValue, ReactionPoint};
 use crate::rng::Rng;
@@ -38,12 +39,29 @@ pub struct SmccParams {
     pub r_small: Option<Rate>,
     /// Two-stage threshold `T1`, bytes.
     pub t1: u64,
+    /// Two-stage test on `Qδ > T1` (§5.3.3's wording) instead of `|Qδ| > T1` (§4.4, the
+    /// default).
+    pub t1_signed: bool,
     /// Minimum rate.
     pub r_min: Rate,
     /// Keep the cuts that fall below `R_min` (a source then sends at `R_min` while its
     /// rate variable stays below, and rises must first repay them). Off by default: the
     /// paper's reaction point remembers nothing but its rate (§4.2, §5.1).
     pub floor_memory: bool,
+    /// Which decreases name the congestion point whose increases the source then accepts
+    /// (default: only those with the queue above q0, as BCN's negative feedback).
+    pub cpid_naming: CpidNaming,
+}
+
+/// Which decreases name the congestion point (the CPID rule, §4.2: "similar to BCN").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CpidNaming {
+    /// Every decrease, whatever the queue, names its congestion point (an earlier choice
+    /// of ours, kept to show its effect).
+    AnyDecrease,
+    /// Only a decrease with the queue above q0 (`Qoff > 0`) names it; a decrease below
+    /// q0 (State B, the queue growing toward q0) applies without naming it.
+    AboveQ0,
 }
 
 impl Default for SmccParams {
@@ -60,8 +78,10 @@ impl Default for SmccParams {
             r_large: None,
             r_small: None,
             t1: 8 * 1024,
+            t1_signed: false,
             r_min: Rate::from_mbps(10),
             floor_memory: false,
+            cpid_naming: CpidNaming::AboveQ0,
         }
     }
 }
@@ -75,7 +95,7 @@ impl SmccParams {
     /// Every parameter name [`SmccParams::set`] accepts.
     pub const NAMES: &'static [&'static str] = &[
         "q0_kb", "buffer_kb", "delta_span_kb", "zero_rule", "p", "r_a_mbps", "r_b_mbps", "two_stage", "r_large_mbps", "r_small_mbps", "t1_kb",
-        "r_min_mbps", "floor_memory",
+        "t1_signed", "r_min_mbps", "floor_memory", "cpid_naming",
     ];
 
     /// Sets one parameter by its scenario name, checking its range.
@@ -87,6 +107,18 @@ impl SmccParams {
             }
             "floor_memory" => {
                 self.floor_memory = value.bool(name)?;
+                return Ok(());
+            }
+            "t1_signed" => {
+                self.t1_signed = value.bool(name)?;
+                return Ok(());
+            }
+            "cpid_naming" => {
+                self.cpid_naming = match value {
+                    ParamValue::Text(s) if s == "any_decrease" => CpidNaming::AnyDecrease,
+                    ParamValue::Text(s) if s == "above_q0" => CpidNaming::AboveQ0,
+                    _ => return Err("cpid_naming must be \"any_decrease\" or \"above_q0\"".into()),
+                };
                 return Ok(());
             }
             "zero_rule" => {
@@ -227,7 +259,7 @@ impl SmccRp {
         let p = &self.params;
         if !p.two_stage {
             per_gbps(p.r_a, 256.0, self.line)
-        } else if q_delta.unsigned_abs() as u64 > p.t1 {
+        } else if (if p.t1_signed { q_delta as i64 } else { q_delta.unsigned_abs() as i64 }) > p.t1 as i64 {
             per_gbps(p.r_large, 256.0, self.line)
         } else {
             per_gbps(p.r_small, 128.0, self.line)
@@ -248,7 +280,8 @@ impl ReactionPoint for SmccRp {
     fn on_feedback(&mut self, _now: Time, cpid: u32, feedback: &Feedback) -> bool {
         let Feedback::QueueState { q_off, q_delta } = *feedback else { return false };
         let delta = self.change(q_off, q_delta);
-        if !self.cpid.admit(cpid, delta) {
+        let names = !(delta < 0.0 && q_off <= 0 && self.params.cpid_naming == CpidNaming::AboveQ0);
+        if names && !self.cpid.admit(cpid, delta) {
             return false;
         }
         let floor = if self.params.floor_memory { f64::NEG_INFINITY } else { self.params.r_min.as_f64() };
@@ -336,6 +369,12 @@ mod tests {
         assert!((r.change(32 * KB, 16 * KB) + 128e6).abs() < 1e-3);
         // |Qdelta| = 4 KB <= T1: R_small = 128: -64 Mb/s.
         assert!((r.change(32 * KB, 4 * KB) + 64e6).abs() < 1e-3);
+        // Below q0 and falling fast: |Qdelta| > T1 takes R_large (+128 Mb/s for 32 KB);
+        // with the signed test (§5.3.3's "Qdelta > T1") R_small (+64 Mb/s).
+        assert!((r.change(-32 * KB, -16 * KB) - 128e6).abs() < 1e-3);
+        let signed = rp(SmccParams { two_stage: true, t1_signed: true, ..SmccParams::default() });
+        assert!((signed.change(-32 * KB, -16 * KB) - 64e6).abs() < 1e-3);
+        assert!((signed.change(32 * KB, 16 * KB) + 128e6).abs() < 1e-3);
     }
 
     #[test]
@@ -388,6 +427,31 @@ mod tests {
         p.set("delta_span_kb", &ParamValue::Number(64.0)).unwrap();
         assert_eq!(p.delta_span(), 64.0 * 1024.0);
         assert!(p.set("delta_span_kb", &ParamValue::Number(-1.0)).is_err());
+    }
+
+    #[test]
+    fn a_cut_below_q0_does_not_name_its_congestion_point() {
+        // As in BCN, only a congested CP (queue above q0) names itself: a small State B
+        // cut from a CP whose queue grows well below q0 must not let that CP's next
+        // State A rise (up to R_a) through.
+        let mut r = rp(SmccParams::default());
+        let congested = Feedback::QueueState { q_off: 16 * KB, q_delta: KB };
+        let idle_growing = Feedback::QueueState { q_off: -63 * KB, q_delta: KB };
+        let idle_falling = Feedback::QueueState { q_off: -64 * KB, q_delta: -KB };
+        assert!(r.on_feedback(Time::ZERO, 4, &congested));
+        let before = r.rate();
+        assert!(r.on_feedback(Time::ZERO, 5, &idle_growing), "the cut still applies");
+        assert!(r.rate() < before);
+        assert!(!r.on_feedback(Time::ZERO, 5, &idle_falling), "CP 5 did not become the named CP");
+        assert!(r.on_feedback(Time::ZERO, 4, &idle_falling));
+        let mut any = rp(SmccParams { cpid_naming: CpidNaming::AnyDecrease, ..SmccParams::default() });
+        any.on_feedback(Time::ZERO, 4, &congested);
+        any.on_feedback(Time::ZERO, 5, &idle_growing);
+        assert!(any.on_feedback(Time::ZERO, 5, &idle_falling), "every decrease names its CP");
+        let mut p = SmccParams::default();
+        p.set("cpid_naming", &ParamValue::Text("any_decrease".into())).unwrap();
+        assert_eq!(p.cpid_naming, CpidNaming::AnyDecrease);
+        assert!(p.set("cpid_naming", &ParamValue::Text("x".into())).unwrap_err().contains("above_q0"));
     }
 
     #[test]
