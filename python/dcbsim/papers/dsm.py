@@ -344,7 +344,7 @@ EQ30_NOTES = {
              "has no random stream (every 100th frame sampled, sources paced exactly), so every seed gives the "
              "same 23.9 KB. With the four flows' gaps varied by 1 % (`--set flows[i].jitter=0.01`, i = 0-3) and "
              "seeds 1-6, DSM gives 15.2, 14.9, 21.4, 21.9, 13.5, 14.3 KB at 99-100 % utilization, QCN 15.7, 16.2, "
-             "15.9, 14.5, 15.2, 15.4 KB and SMCC 28.3, 21.9, 24.1, 25.3, 21.5, 29.1 KB: DSM below both in 4 of 6. "
+             "15.9, 14.5, 15.2, 15.4 KB and SMCC 19.9, 27.1, 24.1, 26.6, 17.8, 29.1 KB: DSM below both in 4 of 6. "
              "Its queues are as steady as QCN's, not clearly steadier; which side of QCN's it falls on is the "
              "random walk's.",
     "fig10": START + "Here 20 long flows start at line rate, and every web-search flow does too, into a queue "
