@@ -358,7 +358,8 @@ EQ30_NOTES = {
              "held at q0 = 64 KB, whose 64 KB of headroom a 10 Gb/s burst fills in 52 µs, before any feedback "
              "returns; QCN's and SMCC's queues run lower (29 and 45 KB at 100/s). At 100/s (seed 1) DSM drops "
              "2.09 % of the frames sent after 0.2 s (QCN 1.65 %, SMCC 0.73 %); with the short flows starting at "
-             "1 Gb/s (arrivals.0.rate_gbps=1) 0.02 % (QCN 0.08 %, SMCC 0.17 %), its drops over the run then all "
+             "1 Gb/s (arrivals.0.rate_gbps=1) 0.02 % (QCN 0.08 %, SMCC 0.17 %; SMCC's two figures measured before "
+             "its congestion-point naming rule, which moved its queue by 1 KB here), its drops over the run then all "
              "in the long flows' start. A queue mean below QCN's and SMCC's cannot come from a scheme that holds "
              "q0 while theirs run below it.",
 }
