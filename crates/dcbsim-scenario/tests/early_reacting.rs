@@ -136,3 +136,20 @@ jitter = 0.3
 "#;
     assert_eq!(assert_same(text), 0);
 }
+
+#[test]
+fn a_run_in_stretches_reports_what_one_run_does() {
+    // Stretch ends fall between a frame's arrival and its successor's time: the early
+    // send must not cross them.
+    let text = dumbbell("qcn");
+    let scenario = load_str(&text, "early.toml", &[]).unwrap();
+    let mut sim = scenario.build(11).unwrap();
+    for us in (0..40_000).step_by(777) {
+        sim.run_until(dcbsim_core::units::Time::from_us(us));
+    }
+    sim.run_until(dcbsim_core::units::Time::from_ms(40));
+    let mut stretches = sim.finish();
+    stretches.wall_seconds = 0.0;
+    stretches.events = 0;
+    assert_eq!(stretches, run(&text, true).0);
+}
