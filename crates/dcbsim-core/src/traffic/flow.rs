@@ -88,6 +88,10 @@ pub struct Flow {
     pub counters: FlowCounters,
     gap: TransmitMemo,
     jitter: f64,
+    /// The jitter factor's range, [1 − jitter, 1 + jitter): its low end and width,
+    /// worked out once (the same values `uniform_range` would work out per frame).
+    jitter_low: f64,
+    jitter_width: f64,
     gap_factor: f64,
     rng: Rng,
     /// Bytes to deliver before the flow completes (`None`: not a finite flow).
@@ -162,6 +166,8 @@ impl Flow {
             conn: NO_CONN,
             gap: TransmitMemo::default(),
             jitter: spec.jitter,
+            jitter_low: 1.0 - spec.jitter,
+            jitter_width: (1.0 + spec.jitter) - (1.0 - spec.jitter),
             gap_factor: 1.0,
             rng,
         }
@@ -201,7 +207,7 @@ impl Flow {
         self.last_bytes = bytes;
         self.ahead = false;
         if self.jitter > 0.0 {
-            self.gap_factor = self.rng.uniform_range(1.0 - self.jitter, 1.0 + self.jitter);
+            self.gap_factor = self.jitter_low + self.jitter_width * self.rng.uniform();
         }
         self.counters.sent_frames += 1;
         self.counters.sent_bytes += bytes as u64;
