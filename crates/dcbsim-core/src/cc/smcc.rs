@@ -101,18 +101,9 @@ impl SmccParams {
     /// Sets one parameter by its scenario name, checking its range.
     pub fn set(&mut self, name: &str, value: &ParamValue) -> Result<(), String> {
         match name {
-            "two_stage" => {
-                self.two_stage = value.bool(name)?;
-                return Ok(());
-            }
-            "floor_memory" => {
-                self.floor_memory = value.bool(name)?;
-                return Ok(());
-            }
-            "t1_signed" => {
-                self.t1_signed = value.bool(name)?;
-                return Ok(());
-            }
+            "two_stage" => return value.bool(name).map(|x| self.two_stage = x),
+            "floor_memory" => return value.bool(name).map(|x| self.floor_memory = x),
+            "t1_signed" => return value.bool(name).map(|x| self.t1_signed = x),
             "cpid_naming" => {
                 self.cpid_naming = match value {
                     ParamValue::Text(s) if s == "any_decrease" => CpidNaming::AnyDecrease,

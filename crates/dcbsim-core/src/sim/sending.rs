@@ -239,23 +239,16 @@ impl Simulation {
         let (now, conns, source_of) = (self.now, &self.conns, &self.source_of[..n]);
         let fair = self.fair.taken(n);
         let s = &mut self.sampler;
+        let flows = self.flows[..n].iter().zip(source_of).zip(fair.iter_mut());
+        let rows = flows.map(|((flow, source), fair)| flow_sample(flow, source.is_some(), now, std::mem::take(fair)));
         if s.plain_flows() {
-            let rows = self.flows[..n].iter().zip(source_of).zip(fair.iter_mut()).map(|((flow, source), fair)| {
-                // A dynamic source keeps its reaction point's rate between bursts.
-                let sending = flow.active && (flow.remaining != 0 || source.is_some());
-                let rate = if sending { flow.rate.as_f64() } else { 0.0 };
-                (rate, flow.counters.delivered_bytes, flow.sent_bytes_at(now), std::mem::take(fair))
-            });
             s.record_plain_flows(rows);
             self.sampler.end();
             self.schedule_sample();
             return;
         }
-        for (i, flow) in self.flows[..n].iter().enumerate() {
-            // A dynamic source keeps its reaction point's rate between bursts.
-            let sending = flow.active && (flow.remaining != 0 || source_of[i].is_some());
-            let rate = if sending { flow.rate.as_f64() } else { 0.0 };
-            s.record_flow(i, rate, flow.counters.delivered_bytes, flow.sent_bytes_at(now), std::mem::take(&mut fair[i]));
+        for (i, (flow, (rate, delivered, sent, fair))) in self.flows[..n].iter().zip(rows).enumerate() {
+            s.record_flow(i, rate, delivered, sent, fair);
             if flow.conn != NO_CONN {
                 let conn = &conns[flow.conn as usize];
                 s.record(conn.sender.cwnd());
@@ -275,4 +268,14 @@ impl Simulation {
             self.queue.push(next, Event::Sample);
         }
     }
+}
+
+/// What a sample records of a flow: its rate (0 when it is not sending; a dynamic
+/// source keeps its reaction point's rate between bursts), the bytes delivered and sent
+/// by `now`, and its mean fair share over the interval.
+#[inline]
+fn flow_sample(flow: &crate::traffic::Flow, has_source: bool, now: Time, fair: f64) -> (f64, u64, u64, f64) {
+    let sending = flow.active && (flow.remaining != 0 || has_source);
+    let rate = if sending { flow.rate.as_f64() } else { 0.0 };
+    (rate, flow.counters.delivered_bytes, flow.sent_bytes_at(now), fair)
 }

@@ -87,9 +87,9 @@ pub struct Flow {
     /// Counters (next to the fields above: a frame and a sample read them together).
     pub counters: FlowCounters,
     gap: TransmitMemo,
-    jitter: f64,
-    /// The jitter factor's range, [1 − jitter, 1 + jitter): its low end and width,
-    /// worked out once (the same values `uniform_range` would work out per frame).
+    /// The jitter factor's range, [1 − jitter, 1 + jitter): its low end and width
+    /// (zero: no jitter), worked out once (the values `uniform_range` would work out
+    /// per frame).
     jitter_low: f64,
     jitter_width: f64,
     gap_factor: f64,
@@ -165,7 +165,6 @@ impl Flow {
             generator: None,
             conn: NO_CONN,
             gap: TransmitMemo::default(),
-            jitter: spec.jitter,
             jitter_low: 1.0 - spec.jitter,
             jitter_width: (1.0 + spec.jitter) - (1.0 - spec.jitter),
             gap_factor: 1.0,
@@ -206,7 +205,7 @@ impl Flow {
         self.last_send = now;
         self.last_bytes = bytes;
         self.ahead = false;
-        if self.jitter > 0.0 {
+        if self.jitter_width > 0.0 {
             self.gap_factor = self.jitter_low + self.jitter_width * self.rng.uniform();
         }
         self.counters.sent_frames += 1;
@@ -221,7 +220,7 @@ impl Flow {
             return Time::ZERO;
         }
         let gap = self.gap.get(self.rate, Bytes(self.last_bytes as u64));
-        if self.jitter > 0.0 && gap != Time::NEVER {
+        if self.jitter_width > 0.0 && gap != Time::NEVER {
             return self.last_send + Time((gap.0 as f64 * self.gap_factor) as u64);
         }
         self.last_send + gap
