@@ -5,6 +5,7 @@
 //! boxed. [`EventQueue`] (in `wheel.rs`) keeps near events on a timing wheel and far
 //! ones in a heap (`heap.rs`).
 
+mod fine;
 mod heap;
 mod wheel;
 

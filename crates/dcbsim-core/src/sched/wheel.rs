@@ -8,11 +8,15 @@
 //! SLOTS buckets wait on the wheel, each bucket a vector in insertion order (read in
 //! one sequential pass, not a chain of nodes to chase through memory); when the
 //! heap empties, the wheel turns to the next bucket with events (found by an occupancy
-//! bitmap) and pours it into the heap, numbered afresh in list order. Events beyond the wheel wait in a second heap and move onto the wheel as it
-//! turns, before any event of their bucket can be pushed directly. The queue thus pops
-//! exactly in (time, insertion) order, as one heap would.
+//! bitmap) and pours it into the heap, numbered afresh in list order. A bucket that
+//! arrives crowded (more than 16 events, as when thousands of senders each wake every
+//! few milliseconds) is first cut into 64 sub-buckets (`fine.rs`), poured into the
+//! heap one at a time. Events beyond the wheel wait in a second heap and move onto the
+//! wheel as it turns, before any event of their bucket can be pushed directly. The
+//! queue thus pops exactly in (time, insertion) order, as one heap would.
 
 use super::Event;
+use super::fine::{CUT_ABOVE, Fine, Pending};
 use super::heap::{Entry, Heap};
 use crate::units::Time;
 
@@ -23,14 +27,15 @@ const SLOTS: usize = 1 << 10;
 const MASK: u64 = SLOTS as u64 - 1;
 const WORDS: usize = SLOTS / 64;
 const SUMMARY: usize = WORDS.div_ceil(64);
-/// A pending event on the wheel: its time and its packed form.
-type Pending = (u64, u64);
 
 /// A priority queue of events keyed by (time, insertion order).
 #[derive(Debug)]
 pub struct EventQueue {
-    /// Events of the current bucket and before.
+    /// Events of the current bucket and before (of its sub-buckets poured, when
+    /// it is cut).
     now: Heap,
+    /// The current bucket's later sub-buckets, when it is cut.
+    fine: Fine,
     /// The wheel's buckets, by absolute bucket number modulo SLOTS, each in insertion
     /// order (a poured bucket keeps its vector's room for the next turn).
     buckets: Box<[Vec<Pending>]>,
@@ -60,6 +65,7 @@ impl EventQueue {
     pub fn new() -> EventQueue {
         EventQueue {
             now: Heap::default(),
+            fine: Fine::new(SHIFT),
             buckets: (0..SLOTS).map(|_| Vec::new()).collect(),
             words: vec![0; WORDS].into_boxed_slice(),
             summary: vec![0; SUMMARY].into_boxed_slice(),
@@ -78,7 +84,9 @@ impl EventQueue {
         self.next_seq += 1;
         let bucket = time.0 >> SHIFT;
         if bucket <= self.cur {
-            self.now.push(Entry { time: time.0, seq, event: event.pack() });
+            if !self.fine.keep(bucket, time.0, event.pack()) {
+                self.now.push(Entry { time: time.0, seq, event: event.pack() });
+            }
         } else {
             self.push_later(bucket, Entry { time: time.0, seq, event: event.pack() });
         }
@@ -161,6 +169,9 @@ impl EventQueue {
         if let Some(e) = self.now.peek() {
             return Some(Time(e.time));
         }
+        if let Some(time) = self.fine.peek_time() {
+            return Some(Time(time));
+        }
         if self.wheel != 0 {
             let bucket = &self.buckets[(self.first_on_wheel() & MASK) as usize];
             return bucket.iter().map(|&(time, _)| Time(time)).min();
@@ -206,6 +217,9 @@ impl EventQueue {
     /// whatever is pushed later into the current bucket or before goes to the heap.)
     #[inline(never)]
     fn turn(&mut self) -> bool {
+        if self.fine.pour_next(&mut self.now, &mut self.next_seq) {
+            return true;
+        }
         self.cur = if self.wheel != 0 {
             self.first_on_wheel()
         } else {
@@ -230,6 +244,13 @@ impl EventQueue {
         }
         let mut events = std::mem::take(&mut self.buckets[slot]);
         self.unmark(slot);
+        if events.len() > CUT_ABOVE {
+            self.wheel -= events.len();
+            self.fine.cut(bucket, &mut events);
+            self.buckets[slot] = events;
+            self.fine.pour_next(&mut self.now, &mut self.next_seq);
+            return;
+        }
         let first = self.next_seq;
         self.now.fill(events.iter().zip(first..).map(|(&(time, event), seq)| Entry { time, seq, event }));
         self.next_seq += events.len() as u64;
@@ -251,7 +272,7 @@ impl EventQueue {
 
     /// Number of pending events.
     pub fn len(&self) -> usize {
-        self.now.len() + self.wheel + self.far.len()
+        self.now.len() + self.fine.len() + self.wheel + self.far.len()
     }
 
     /// Whether no event is pending.
@@ -304,6 +325,38 @@ mod tests {
         agrees_with_the_heap(1, 8);
         agrees_with_the_heap(2, 1);
         agrees_with_the_heap(3, 1 << 20);
+    }
+
+    #[test]
+    fn a_crowded_bucket_is_cut_and_still_pops_as_the_heap_does() {
+        let mut rng = crate::rng::Rng::stream(4, "wheel");
+        let (mut wheel, mut heap) = (EventQueue::new(), Heap::default());
+        let mut seq = 0u64;
+        let mut push = |wheel: &mut EventQueue, heap: &mut Heap, time: u64| {
+            let event = Event::Timeline { entry: seq as u32 };
+            wheel.push(Time(time), event);
+            heap.push(Entry { time, seq, event: event.pack() });
+            seq += 1;
+        };
+        // A bucket's worth of events, some at equal times, pushed before the wheel
+        // reaches it; then, as it pops, more pushed into it (before and after the
+        // sub-buckets poured so far).
+        let base = 5u64 << SHIFT;
+        for _ in 0..2000 {
+            push(&mut wheel, &mut heap, base + (rng.next_u64() % 64) * ((1 << SHIFT) / 64));
+        }
+        let mut cut = false;
+        while let Some(e) = heap.pop() {
+            assert_eq!(wheel.pop(), Some((Time(e.time), Event::unpack(e.event))));
+            cut |= wheel.fine.len() > 0;
+            if rng.chance(0.3) {
+                let ahead = rng.next_u64() % (1 << (SHIFT - 3));
+                push(&mut wheel, &mut heap, e.time + ahead);
+            }
+            assert_eq!(wheel.peek_time(), heap.peek().map(|e| Time(e.time)));
+        }
+        assert!(cut, "the bucket was cut");
+        assert!(wheel.is_empty());
     }
 
     #[test]

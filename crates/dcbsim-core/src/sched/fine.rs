@@ -1,0 +1,123 @@
+//! The current bucket cut finer: a bucket that reaches the wheel's turn with many
+//! events (thousands of senders, each waking every few milliseconds, put dozens in
+//! every 67 µs bucket) is spread over 64 sub-buckets, and the heap takes one
+//! sub-bucket at a time. The heap then stays a few events deep however many are
+//! pending, where pouring the whole bucket made every pop sift through dozens of
+//! entries in an order no branch predictor can guess.
+//!
+//! Order is kept exactly: a sub-bucket keeps its events in insertion order, every
+//! event in the heap lies in an earlier sub-bucket than any still waiting here (a push
+//! into the sub-bucket last poured, or before it, goes to the heap), and a sub-bucket
+//! is poured only into an empty heap, numbered afresh in its order.
+
+use super::heap::{Entry, Heap};
+
+/// A pending event: its time and its packed form.
+pub(super) type Pending = (u64, u64);
+
+/// Sub-buckets per bucket.
+const SUBS: u32 = 64;
+
+/// A bucket poured with more events than this is cut into sub-buckets; a smaller
+/// one goes to the heap whole, as cutting it would cost more than sifting it.
+pub(super) const CUT_ABOVE: usize = 16;
+
+/// The sub-buckets of the current bucket, while it is cut.
+#[derive(Debug)]
+pub(super) struct Fine {
+    subs: Box<[Vec<Pending>]>,
+    /// One bit per sub-bucket: whether it holds an event.
+    occupied: u64,
+    /// The absolute number of the bucket cut (`u64::MAX`: none).
+    bucket: u64,
+    /// The first sub-bucket not yet poured: a push before it goes to the heap.
+    open_from: u32,
+    /// Bits of the time below a sub-bucket's number.
+    shift: u32,
+    /// Events waiting in the sub-buckets.
+    len: usize,
+}
+
+impl Fine {
+    /// No bucket cut, for buckets of 2^`bucket_shift` ps.
+    pub fn new(bucket_shift: u32) -> Fine {
+        Fine {
+            subs: (0..SUBS).map(|_| Vec::new()).collect(),
+            occupied: 0,
+            bucket: u64::MAX,
+            open_from: 0,
+            shift: bucket_shift - SUBS.trailing_zeros(),
+            len: 0,
+        }
+    }
+
+    /// Events waiting.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    #[inline(always)]
+    fn sub(&self, time: u64) -> u32 {
+        ((time >> self.shift) & (SUBS as u64 - 1)) as u32
+    }
+
+    /// Keeps the event if it falls in the cut bucket `bucket`, after the sub-buckets
+    /// already poured; otherwise gives it back (it goes to the heap).
+    #[inline(always)]
+    pub fn keep(&mut self, bucket: u64, time: u64, event: u64) -> bool {
+        if bucket != self.bucket {
+            return false;
+        }
+        let sub = self.sub(time);
+        if sub < self.open_from {
+            return false;
+        }
+        self.subs[sub as usize].push((time, event));
+        self.occupied |= 1 << sub;
+        self.len += 1;
+        true
+    }
+
+    /// Cuts `bucket`, whose events (in insertion order) are `events`, which it empties;
+    /// the sub-buckets must be empty.
+    pub fn cut(&mut self, bucket: u64, events: &mut Vec<Pending>) {
+        debug_assert_eq!(self.len, 0);
+        self.bucket = bucket;
+        self.open_from = 0;
+        for &(time, event) in events.iter() {
+            let sub = self.sub(time);
+            self.subs[sub as usize].push((time, event));
+            self.occupied |= 1 << sub;
+        }
+        self.len = events.len();
+        events.clear();
+    }
+
+    /// Pours the next sub-bucket into the empty heap `heap`, numbering its events
+    /// from `next_seq` on; false (and no bucket cut any more) when none is left.
+    pub fn pour_next(&mut self, heap: &mut Heap, next_seq: &mut u64) -> bool {
+        debug_assert_eq!(heap.len(), 0);
+        if self.occupied == 0 {
+            self.bucket = u64::MAX;
+            return false;
+        }
+        let sub = self.occupied.trailing_zeros();
+        self.occupied &= !(1 << sub);
+        self.open_from = sub + 1;
+        let events = &mut self.subs[sub as usize];
+        let first = *next_seq;
+        heap.fill(events.iter().zip(first..).map(|(&(time, event), seq)| Entry { time, seq, event }));
+        *next_seq += events.len() as u64;
+        self.len -= events.len();
+        events.clear();
+        true
+    }
+
+    /// The earliest time waiting, if any.
+    pub fn peek_time(&self) -> Option<u64> {
+        if self.occupied == 0 {
+            return None;
+        }
+        self.subs[self.occupied.trailing_zeros() as usize].iter().map(|&(time, _)| time).min()
+    }
+}
