@@ -237,10 +237,10 @@ impl Simulation {
         self.deliver_quiet(self.now);
         let n = self.config.flows.len();
         let (now, conns, source_of) = (self.now, &self.conns, &self.source_of[..n]);
-        let fair = self.fair.taken(n);
+        let fair = self.fair.means(n);
         let s = &mut self.sampler;
-        let flows = self.flows[..n].iter().zip(source_of).zip(fair.iter_mut());
-        let rows = flows.map(|((flow, source), fair)| flow_sample(flow, source.is_some(), now, std::mem::take(fair)));
+        let flows = self.flows[..n].iter().zip(source_of).zip(fair);
+        let rows = flows.map(|((flow, source), &fair)| flow_sample(flow, source.is_some(), now, fair));
         if s.plain_flows() {
             s.record_plain_flows(rows);
             self.sampler.end();
