@@ -138,27 +138,20 @@ impl DsmParams {
                 return Ok(());
             }
             "c_rule" => {
-                self.c_rule = match value {
-                    ParamValue::Text(s) if s == "fast" => ReachingGain::Fast,
-                    ParamValue::Text(s) if s == "eq30" => ReachingGain::Eq30,
-                    _ => return Err("c_rule must be \"fast\" (c = H/2, the paper's default) or \"eq30\"".into()),
-                };
+                let modes = [("fast", ReachingGain::Fast), ("eq30", ReachingGain::Eq30)];
+                self.c_rule = value.choice(&modes, "c_rule must be \"fast\" (c = H/2, the paper's default) or \"eq30\"")?;
                 return Ok(());
             }
             "on_axis" => {
-                self.on_axis = match value {
-                    ParamValue::Text(s) if s == "state_a" => AxisRule::StateA,
-                    ParamValue::Text(s) if s == "nothing" => AxisRule::Nothing,
-                    _ => return Err("on_axis must be \"nothing\" (eq. 24 as written, the default) or \"state_a\" (-a·Q̂f)".into()),
-                };
+                let modes = [("state_a", AxisRule::StateA), ("nothing", AxisRule::Nothing)];
+                let expected = "on_axis must be \"nothing\" (eq. 24 as written, the default) or \"state_a\" (-a·Q̂f)";
+                self.on_axis = value.choice(&modes, expected)?;
                 return Ok(());
             }
             "sampling" => {
-                self.sampling = match value {
-                    ParamValue::Text(s) if s == "admitted" => Sampling::Admitted,
-                    ParamValue::Text(s) if s == "arriving" => Sampling::Arriving,
-                    _ => return Err("sampling must be \"arriving\" (every arriving frame, dropped ones included: the default) or \"admitted\" (frames admitted to the queue only)".into()),
-                };
+                let modes = [("admitted", Sampling::Admitted), ("arriving", Sampling::Arriving)];
+                let expected = "sampling must be \"arriving\" (every arriving frame, dropped ones included: the default) or \"admitted\" (frames admitted to the queue only)";
+                self.sampling = value.choice(&modes, expected)?;
                 return Ok(());
             }
             _ => {}

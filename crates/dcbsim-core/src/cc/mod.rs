@@ -80,6 +80,13 @@ impl ParamValue {
             _ => Err(format!("{name} must be true or false")),
         }
     }
+    /// The value as one of the named modes `modes` (name, mode), or `expected`.
+    pub fn choice<T: Copy>(&self, modes: &[(&str, T)], expected: &str) -> Result<T, String> {
+        match self {
+            ParamValue::Text(s) => modes.iter().find(|(m, _)| m == s).map(|&(_, mode)| mode).ok_or_else(|| expected.to_string()),
+            _ => Err(expected.to_string()),
+        }
+    }
 }
 
 /// What a notification frame carries from a congestion point to a reaction point.

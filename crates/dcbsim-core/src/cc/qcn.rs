@@ -164,13 +164,9 @@ impl QcnParams {
             "q_eq_kb" => self.q_eq = (value.positive(name)? * 1024.0).round() as u64,
             "w" => self.w = num(value).and_then(|x| if x >= 0.0 { Ok(x) } else { Err(format!("w must be >= 0 (got {x})")) })?,
             "sampling" => {
-                self.sampling = match value {
-                    ParamValue::Text(s) if s == "table" => Sampling::Table,
-                    ParamValue::Text(s) if s == "linear" => Sampling::Linear,
-                    ParamValue::Text(s) if s == "fixed" => Sampling::Fixed,
-                    ParamValue::Text(s) if s == "periodic" => Sampling::Periodic,
-                    _ => return Err("sampling must be \"table\", \"linear\", \"fixed\" or \"periodic\"".into()),
-                }
+                let modes =
+                    [("table", Sampling::Table), ("linear", Sampling::Linear), ("fixed", Sampling::Fixed), ("periodic", Sampling::Periodic)];
+                self.sampling = value.choice(&modes, "sampling must be \"table\", \"linear\", \"fixed\" or \"periodic\"")?;
             }
             "p" => self.p = fraction(name, value.positive(name)?)?,
             "sample_jitter" => self.sample_jitter = value.bool(name)?,

@@ -105,19 +105,13 @@ impl SmccParams {
             "floor_memory" => return value.bool(name).map(|x| self.floor_memory = x),
             "t1_signed" => return value.bool(name).map(|x| self.t1_signed = x),
             "cpid_naming" => {
-                self.cpid_naming = match value {
-                    ParamValue::Text(s) if s == "any_decrease" => CpidNaming::AnyDecrease,
-                    ParamValue::Text(s) if s == "above_q0" => CpidNaming::AboveQ0,
-                    _ => return Err("cpid_naming must be \"any_decrease\" or \"above_q0\"".into()),
-                };
+                let modes = [("any_decrease", CpidNaming::AnyDecrease), ("above_q0", CpidNaming::AboveQ0)];
+                self.cpid_naming = value.choice(&modes, "cpid_naming must be \"any_decrease\" or \"above_q0\"")?;
                 return Ok(());
             }
             "zero_rule" => {
-                self.zero_rule = match value {
-                    ParamValue::Text(s) if s == "sign_bit" => ZeroRule::SignBit,
-                    ParamValue::Text(s) if s == "toward_q0" => ZeroRule::TowardQ0,
-                    _ => return Err("zero_rule must be \"sign_bit\" or \"toward_q0\"".into()),
-                };
+                let modes = [("sign_bit", ZeroRule::SignBit), ("toward_q0", ZeroRule::TowardQ0)];
+                self.zero_rule = value.choice(&modes, "zero_rule must be \"sign_bit\" or \"toward_q0\"")?;
                 return Ok(());
             }
             _ => {}
