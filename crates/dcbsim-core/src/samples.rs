@@ -190,16 +190,18 @@ impl Sampler {
     pub fn record_plain_flows(&mut self, rows: impl Iterator<Item = (f64, u64, u64, f64)>) {
         debug_assert!(self.plain_flows());
         let per_second = self.per_second;
-        self.staged.reserve(4 * self.last_delivered.len());
-        for (((rate, delivered, sent, fair), last_delivered), last_sent) in
-            rows.zip(self.last_delivered.iter_mut()).zip(self.last_sent.iter_mut())
-        {
-            let throughput = (delivered - *last_delivered) as f64 * per_second;
-            let send = (sent - *last_sent) as f64 * per_second;
-            self.staged.extend_from_slice(&[rate, throughput, send, fair]);
-            *last_delivered = delivered;
-            *last_sent = sent;
-        }
+        // One extend of known length: pushing each flow's values in turn would store
+        // and reload the vector's length per flow.
+        let values = rows.zip(self.last_delivered.iter_mut()).zip(self.last_sent.iter_mut()).map(
+            |(((rate, delivered, sent, fair), last_delivered), last_sent)| {
+                let throughput = (delivered - *last_delivered) as f64 * per_second;
+                let send = (sent - *last_sent) as f64 * per_second;
+                *last_delivered = delivered;
+                *last_sent = sent;
+                [rate, throughput, send, fair]
+            },
+        );
+        self.staged.extend(values.flatten());
     }
 
     /// Records one more value of the row (a window, an α).
