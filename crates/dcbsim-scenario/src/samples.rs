@@ -117,6 +117,9 @@ impl Drop for SpillFile {
     }
 }
 
+/// Bytes the writer turns and writes at a time.
+const BLOCK_BYTES: usize = 64 * 1024;
+
 /// The writer thread's side: turns a chunk column-major and appends it.
 struct ChunkWriter {
     file: File,
@@ -128,18 +131,27 @@ struct ChunkWriter {
 }
 
 impl ChunkWriter {
+    /// Writes a chunk of `rows` rows, column-major, a block of columns at a time:
+    /// the block's buffer stays in this core's cache, where turning the whole chunk
+    /// at once streamed another chunk's worth of memory through the cache the
+    /// simulation shares (at 4,096 flows sampled every millisecond that cost the
+    /// simulation about a tenth of its time).
     fn write(&mut self, rows: usize, values: &[f64]) {
-        if self.status.check().is_err() {
+        if self.status.check().is_err() || rows == 0 {
             return;
         }
-        self.bytes.resize(values.len() * 8, 0);
-        for (c, column) in self.bytes.chunks_exact_mut(8 * rows).enumerate() {
-            for (out, v) in column.chunks_exact_mut(8).zip(values[c..].iter().step_by(self.columns)) {
-                out.copy_from_slice(&v.to_le_bytes());
+        let per_block = (BLOCK_BYTES / (8 * rows)).max(1);
+        for first in (0..self.columns).step_by(per_block) {
+            self.bytes.clear();
+            for c in first..(first + per_block).min(self.columns) {
+                for v in values[c..].iter().step_by(self.columns) {
+                    self.bytes.extend_from_slice(&v.to_le_bytes());
+                }
             }
-        }
-        if let Err(e) = self.file.write_all(&self.bytes) {
-            self.status.fail(format!("{}: cannot write the samples: {e}", self.name));
+            if let Err(e) = self.file.write_all(&self.bytes) {
+                self.status.fail(format!("{}: cannot write the samples: {e}", self.name));
+                return;
+            }
         }
     }
 }
@@ -161,6 +173,25 @@ mod tests {
         let bytes = std::fs::read(&path).unwrap();
         let values: Vec<f64> = bytes.chunks(8).map(|b| f64::from_le_bytes(b.try_into().unwrap())).collect();
         assert_eq!(values, vec![1.0, 4.0, 2.0, 5.0, 3.0, 6.0, 7.0, 8.0, 9.0]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_wide_chunk_is_written_column_major_block_by_block() {
+        let dir = std::env::temp_dir().join(format!("dcbsim-spill-wide-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("s.bin");
+        // Three rows of 5,000 columns: 120 KB, more than one block.
+        let (rows, columns) = (3, 5000);
+        let (mut spill, status) = SpillFile::create(&path, columns).unwrap();
+        let mut values: Vec<f64> = (0..rows * columns).map(|i| i as f64).collect();
+        spill.take(0, &[Time(1), Time(2), Time(3)], &mut values);
+        drop(spill);
+        status.check().unwrap();
+        let bytes = std::fs::read(&path).unwrap();
+        let written: Vec<f64> = bytes.chunks(8).map(|b| f64::from_le_bytes(b.try_into().unwrap())).collect();
+        let expected: Vec<f64> = (0..columns).flat_map(|c| (0..rows).map(move |r| (r * columns + c) as f64)).collect();
+        assert_eq!(written, expected);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
