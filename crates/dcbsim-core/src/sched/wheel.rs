@@ -212,9 +212,11 @@ impl EventQueue {
         Some((Time(e.time), Event::unpack(e.event)))
     }
 
-    /// With the current bucket spent, turns to the next bucket with events and pours
-    /// it into the heap; returns whether there was one. (Turning early is harmless:
-    /// whatever is pushed later into the current bucket or before goes to the heap.)
+    /// With the heap empty, pours the current bucket's next sub-bucket, if it is cut
+    /// and one is left, or else turns to the next bucket with events and pours it;
+    /// returns whether there was one. (Turning early is harmless: whatever is pushed
+    /// later into the current bucket or before goes to the heap, or to a sub-bucket
+    /// not poured yet.)
     #[inline(never)]
     fn turn(&mut self) -> bool {
         if self.fine.pour_next(&mut self.now, &mut self.next_seq) {
