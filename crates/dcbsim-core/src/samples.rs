@@ -14,11 +14,11 @@ use crate::units::Time;
 pub const CHUNK_VALUES: usize = 64 * 1024;
 
 /// Rows a chunk holds at least, so that moving a chunk column by column costs little
-/// per value however many columns a row has. Four rather than more: at 4,096 flows a
-/// row is 131 KB, and a smaller chunk passes between the run and the sample file's
-/// thread while still in cache (4,096 senders sampled every millisecond, paired
-/// rounds: 88.9–99.3 ns per event against 91.3–102.0 with 16; 2 and 8 no better).
-pub const MIN_CHUNK_ROWS: usize = 4;
+/// per value however many columns a row has. (Four made the 4,096-sender run with
+/// 1 ms samples about 4 ns per event faster, 88.9–99.3 against 91.3–102.0 in paired
+/// rounds, but the sample file then took twice as long to read back into the tidy
+/// table: 0.25 against 0.12 s per 4 s simulated, against a gain of 0.03 s.)
+pub const MIN_CHUNK_ROWS: usize = 16;
 
 /// Where full chunks of sample rows go when a run streams its samples.
 ///
