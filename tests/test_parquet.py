@@ -43,6 +43,22 @@ def test_pages_split_runs_and_values(tmp_path, monkeypatch):
     assert table["seed"].dtype == pl.UInt64 and table["seed"].to_list() == [7] * 40
 
 
+def test_a_repeating_column_reads_back_as_its_values_repeated(tmp_path, monkeypatch):
+    # Pages of 7 rows start anywhere in a cycle of 5 and end part-way through one.
+    monkeypatch.setattr(parquet, "PAGE_ROWS", 7)
+    times = np.arange(5, dtype=float) * 0.001 + 0.001
+    parquet.write(str(tmp_path / "c.parquet"), 20, [parquet.Cycle("t", times, 4), parquet.Unsigned("seed", 1)])
+    assert pl.read_parquet(tmp_path / "c.parquet")["t"].to_list() == np.tile(times, 4).tolist()
+    pq = pytest.importorskip("pyarrow.parquet")
+    assert pq.read_table(tmp_path / "c.parquet")["t"].to_pylist() == np.tile(times, 4).tolist()
+
+
+def test_a_long_repeating_column_takes_four_byte_indices(tmp_path):
+    times = np.arange(70_000, dtype=float) / 7
+    parquet.write(str(tmp_path / "l.parquet"), 140_000, [parquet.Cycle("t", times, 2)])
+    assert np.array_equal(pl.read_parquet(tmp_path / "l.parquet")["t"].to_numpy(), np.tile(times, 2))
+
+
 def test_an_empty_table_keeps_its_schema(tmp_path):
     parquet.write(str(tmp_path / "e.parquet"), 0, [parquet.Doubles("x", np.zeros(0)), parquet.StringRuns("s", [], [])])
     table = pl.read_parquet(tmp_path / "e.parquet")
@@ -52,6 +68,8 @@ def test_an_empty_table_keeps_its_schema(tmp_path):
 def test_a_column_of_the_wrong_length_is_refused(tmp_path):
     with pytest.raises(ValueError, match="column s"):
         parquet.write(str(tmp_path / "w.parquet"), 3, [parquet.StringRuns("s", ["a"], [2])])
+    with pytest.raises(ValueError, match="column t"):
+        parquet.write(str(tmp_path / "w.parquet"), 3, [parquet.Cycle("t", np.zeros(2), 2)])
 
 
 def test_run_writes_results_without_loading_polars_or_matplotlib(tmp_path):

@@ -2,9 +2,12 @@
 import polars (about a quarter of a second) to write ``results.parquet``.
 
 It writes required (non-null) columns, uncompressed, in one row group or in several
-given one after another (a table larger than memory): doubles and
-64-bit unsigned integers PLAIN-encoded from numpy arrays, strings dictionary-encoded
-as runs (the tidy table's metric and entity columns are long runs of one value).
+given one after another (a table larger than memory): doubles PLAIN-encoded from
+numpy arrays; a 64-bit unsigned integer holding one value (the seed) as one run;
+strings dictionary-encoded as runs (the tidy table's metric and entity columns are
+long runs of one value); and doubles that repeat one sequence (the time column: the
+sample times once per series) dictionary-encoded, two bytes a row where plain
+doubles take eight.
 Readers (polars, pyarrow, DuckDB) see the same schema as polars' own
 ``write_parquet`` gives: Float64, String and UInt64 columns.
 """
@@ -55,8 +58,17 @@ class StringRuns:
     runs: Sequence[int]
 
 
+@dataclass(frozen=True)
+class Cycle:
+    """A float64 column holding ``values`` over and over, ``times`` times."""
+
+    name: str
+    values: np.ndarray
+    times: int
+
+
 #: A column of the table.
-Column = Union[Doubles, Unsigned, StringRuns]
+Column = Union[Doubles, Cycle, Unsigned, StringRuns]
 
 
 def _varint(n: int) -> bytes:
@@ -167,8 +179,13 @@ def _pages(column: Column, rows: int) -> tuple[list[bytes], int, list[int]]:
         values = np.ascontiguousarray(column.values, dtype="<f8")
         return [_data_page(min(PAGE_ROWS, rows - a), _PLAIN, values[a:a + PAGE_ROWS].tobytes()) for a in starts], 0, [_PLAIN, _RLE]
     if isinstance(column, Unsigned):
-        word = struct.pack("<Q", column.value)
-        return [_data_page(min(PAGE_ROWS, rows - a), _PLAIN, word * min(PAGE_ROWS, rows - a)) for a in starts], 0, [_PLAIN, _RLE]
+        # The one value as the dictionary, then each page one run of index 0.
+        dictionary = _page(_DICTIONARY_PAGE, struct.pack("<Q", column.value), _Struct().i32(1, 1).i32(2, _PLAIN))
+        runs = [_data_page(min(PAGE_ROWS, rows - a), _RLE_DICTIONARY, bytes([1]) + _varint(min(PAGE_ROWS, rows - a) << 1) + b"\x00")
+                for a in starts]
+        return [dictionary] + runs, 1, [_PLAIN, _RLE, _RLE_DICTIONARY]
+    if isinstance(column, Cycle):
+        return _cycle_pages(column, rows, starts), 1, [_PLAIN, _RLE, _RLE_DICTIONARY]
     dictionary = sorted(set(column.strings))
     index = {s: i for i, s in enumerate(dictionary)}
     width = max(1, (len(dictionary) - 1).bit_length())
@@ -192,9 +209,30 @@ def _pages(column: Column, rows: int) -> tuple[list[bytes], int, list[int]]:
     return pages, 1, [_PLAIN, _RLE, _RLE_DICTIONARY]
 
 
+def _cycle_pages(column: Cycle, rows: int, starts: range) -> list[bytes]:
+    """A repeating column's pages: its sequence once as the dictionary, then each data
+    page's indices as one bit-packed run of 16-bit words (32-bit beyond 65,536 values),
+    which are the indices' little-endian bytes as they are."""
+    period = len(column.values)
+    plain = np.ascontiguousarray(column.values, dtype="<f8").tobytes()
+    pages = [_page(_DICTIONARY_PAGE, plain, _Struct().i32(1, period).i32(2, _PLAIN))]
+    if not rows:
+        return pages
+    word = np.dtype("<u2") if period <= 1 << 16 else np.dtype("<u4")
+    # The indices 0..period-1 repeated, long enough for a page starting anywhere in them.
+    cycle = np.tile(np.arange(period, dtype=word), min(PAGE_ROWS, rows) // period + 2)
+    for a in starts:
+        n = min(PAGE_ROWS, rows - a)
+        groups = -(-n // 8)
+        indices = cycle[a % period:a % period + n].tobytes() + bytes((8 * groups - n) * word.itemsize)
+        body = bytes([8 * word.itemsize]) + _varint(groups << 1 | 1) + indices
+        pages.append(_data_page(n, _RLE_DICTIONARY, body))
+    return pages
+
+
 def _schema(column: Column) -> _Struct:
     s = _Struct()
-    if isinstance(column, Doubles):
+    if isinstance(column, (Doubles, Cycle)):
         return s.i32(1, _DOUBLE).i32(3, _REQUIRED).binary(4, column.name)
     if isinstance(column, Unsigned):
         integer = _Struct().i8(1, 64).boolean(2, False)
@@ -205,7 +243,7 @@ def _schema(column: Column) -> _Struct:
 
 
 def _physical(column: Column) -> int:
-    return _DOUBLE if isinstance(column, Doubles) else _INT64 if isinstance(column, Unsigned) else _BYTE_ARRAY
+    return _DOUBLE if isinstance(column, (Doubles, Cycle)) else _INT64 if isinstance(column, Unsigned) else _BYTE_ARRAY
 
 
 #: Where each data page of a float64 column keeps its values: ``(first row, rows,
@@ -218,7 +256,8 @@ RowGroup = Tuple[int, Sequence[Column]]
 
 def _check(rows: int, columns: Sequence[Column]) -> None:
     for c in columns:
-        if isinstance(c, Doubles) and len(c.values) != rows or isinstance(c, StringRuns) and sum(c.runs) != rows:
+        if (isinstance(c, Doubles) and len(c.values) != rows or isinstance(c, StringRuns) and sum(c.runs) != rows
+                or isinstance(c, Cycle) and len(c.values) * c.times != rows):
             raise ValueError(f"column {c.name} does not have {rows} rows")
 
 

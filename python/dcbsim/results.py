@@ -575,7 +575,7 @@ class Result:
         n, parts = self._tidy_parts()
         runs = [n] * len(parts)
         parquet.write(path, n * len(parts), [
-            parquet.Doubles("time_s", np.tile(np.asarray(self.time_s, dtype=float), len(parts))),
+            parquet.Cycle("time_s", np.asarray(self.time_s, dtype=float), len(parts)),
             parquet.StringRuns("metric", [m for m, _, _ in parts], runs),
             parquet.StringRuns("entity", [e for _, e, _ in parts], runs),
             parquet.Doubles("value", np.concatenate([v for _, _, v in parts]) if parts else np.zeros(0)),

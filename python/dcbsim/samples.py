@@ -104,7 +104,7 @@ def _groups(spill: str, time_s: np.ndarray, names: Sequence[tuple[str, str]], ch
         values[:, whole:] = tail[a:a + g]
         runs = [n] * g
         yield n * g, [
-            parquet.Doubles("time_s", np.tile(time_s, g)),
+            parquet.Cycle("time_s", time_s, g),
             parquet.StringRuns("metric", [m for m, _ in group], runs),
             parquet.StringRuns("entity", [e for _, e in group], runs),
             parquet.Doubles("value", values.reshape(-1)),
@@ -118,7 +118,7 @@ def to_parquet(spill: str, path: str, time_s: np.ndarray, names: Sequence[tuple[
     as fit ``budget_bytes``, time and value columns together) and removes the spill."""
     n = len(time_s)
     per_group = max(1, int(budget_bytes // max(1, 16 * n)))
-    schema = [parquet.Doubles("time_s", np.zeros(0)), parquet.StringRuns("metric", [], []),
+    schema = [parquet.Cycle("time_s", np.zeros(0), 0), parquet.StringRuns("metric", [], []),
               parquet.StringRuns("entity", [], []), parquet.Doubles("value", np.zeros(0)), parquet.Unsigned("seed", seed)]
     groups = _groups(spill, np.asarray(time_s, dtype="<f8"), names, chunk_rows, seed, per_group) if n else iter(())
     index = parquet.write_groups(path, schema, groups)
