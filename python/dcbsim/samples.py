@@ -81,41 +81,47 @@ class SampleFile:
         return out
 
 
+def _chunks(samples: int, chunk_rows: int, columns: int) -> list[tuple[int, int, int]]:
+    """``(first sample, rows, file offset)`` of each chunk of a spill file."""
+    out, offset = [], 0
+    for start in range(0, samples, chunk_rows):
+        rows = min(chunk_rows, samples - start)
+        out.append((start, rows, offset))
+        offset += 8 * rows * columns
+    return out
+
+
 def _groups(spill: str, time_s: np.ndarray, names: Sequence[tuple[str, str]], chunk_rows: int, seed: int,
             per_group: int) -> Iterator[parquet.RowGroup]:
     """The tidy table's row groups, ``per_group`` series each, read from the spill file
-    mapped in memory: its full chunks form one array (chunk, column, row), so a group's
-    series are copied out of all of them at once, however small the chunks."""
-    n, columns = len(time_s), len(names)
-    if os.path.getsize(spill) < 8 * n * columns:
-        raise OSError(f"{spill}: the sample file ends early")
-    full, last = divmod(n, chunk_rows)
-    whole = full * chunk_rows
-    spilled = np.memmap(spill, dtype="<f8", mode="r", shape=(n * columns,))
-    body = spilled[:whole * columns].reshape(full, columns, chunk_rows)
-    tail = spilled[whole * columns:].reshape(columns, last)
-    for a in range(0, columns, per_group):
-        group = names[a:a + per_group]
-        g = len(group)
-        values = np.empty((g, n), dtype="<f8")
-        # The full chunks' part of each series, seen as (series, chunk, row).
-        head = np.lib.stride_tricks.as_strided(values, shape=(g, full, chunk_rows), strides=(8 * n, 8 * chunk_rows, 8))
-        np.copyto(head, body[:, a:a + g].transpose(1, 0, 2))
-        values[:, whole:] = tail[a:a + g]
-        runs = [n] * g
-        yield n * g, [
-            parquet.Cycle("time_s", time_s, g),
-            parquet.StringRuns("metric", [m for m, _ in group], runs),
-            parquet.StringRuns("entity", [e for _, e in group], runs),
-            parquet.Doubles("value", values.reshape(-1)),
-            parquet.Unsigned("seed", seed),
-        ]
+    with one read per chunk and group."""
+    n = len(time_s)
+    chunks = _chunks(n, chunk_rows, len(names))
+    with open(spill, "rb") as f:
+        for a in range(0, len(names), per_group):
+            group = names[a:a + per_group]
+            values = np.empty((len(group), n), dtype="<f8")
+            for start, rows, offset in chunks:
+                f.seek(offset + 8 * a * rows)
+                block = np.fromfile(f, dtype="<f8", count=len(group) * rows)
+                if block.size != len(group) * rows:
+                    raise OSError(f"{spill}: the sample file ends early")
+                values[:, start:start + rows] = block.reshape(len(group), rows)
+            runs = [n] * len(group)
+            yield n * len(group), [
+                parquet.Cycle("time_s", time_s, len(group)),
+                parquet.StringRuns("metric", [m for m, _ in group], runs),
+                parquet.StringRuns("entity", [e for _, e in group], runs),
+                parquet.Doubles("value", values.reshape(-1)),
+                parquet.Unsigned("seed", seed),
+            ]
 
 
 def to_parquet(spill: str, path: str, time_s: np.ndarray, names: Sequence[tuple[str, str]], chunk_rows: int, seed: int,
                budget_bytes: float) -> SampleFile:
     """Writes the tidy table of a spill file to ``path`` (row groups of as many series
-    as fit ``budget_bytes``, time and value columns together) and removes the spill."""
+    as fit ``budget_bytes`` at 16 bytes a row, which leaves room beside the values)
+    and removes the spill."""
     n = len(time_s)
     per_group = max(1, int(budget_bytes // max(1, 16 * n)))
     schema = [parquet.Cycle("time_s", np.zeros(0), 0), parquet.StringRuns("metric", [], []),
