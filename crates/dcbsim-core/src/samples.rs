@@ -17,7 +17,7 @@ pub const CHUNK_VALUES: usize = 64 * 1024;
 /// per value however many columns a row has. (Four made the 4,096-sender run with
 /// 1 ms samples about 4 ns per event faster, 88.9–99.3 against 91.3–102.0 in paired
 /// rounds, but the sample file then took twice as long to read back into the tidy
-/// table: 0.25 against 0.12 s per 4 s simulated, against a gain of 0.03 s.)
+/// table: 0.33 against 0.16 s per 4 s simulated, against a gain of 0.03 s.)
 pub const MIN_CHUNK_ROWS: usize = 16;
 
 /// Where full chunks of sample rows go when a run streams its samples.
