@@ -166,6 +166,11 @@ def _page(kind: int, body: bytes, header: _Struct) -> bytes:
     return page.end() + body
 
 
+def _dictionary_page(count: int, plain: bytes) -> bytes:
+    """A dictionary page of ``count`` values, PLAIN-encoded in ``plain``."""
+    return _page(_DICTIONARY_PAGE, plain, _Struct().i32(1, count).i32(2, _PLAIN))
+
+
 def _data_page(rows: int, encoding: int, body: bytes) -> bytes:
     header = _Struct().i32(1, rows).i32(2, encoding).i32(3, _RLE).i32(4, _RLE)
     return _page(_DATA_PAGE, body, header)
@@ -180,7 +185,7 @@ def _pages(column: Column, rows: int) -> tuple[list[bytes], int, list[int]]:
         return [_data_page(min(PAGE_ROWS, rows - a), _PLAIN, values[a:a + PAGE_ROWS].tobytes()) for a in starts], 0, [_PLAIN, _RLE]
     if isinstance(column, Unsigned):
         # The one value as the dictionary, then each page one run of index 0.
-        dictionary = _page(_DICTIONARY_PAGE, struct.pack("<Q", column.value), _Struct().i32(1, 1).i32(2, _PLAIN))
+        dictionary = _dictionary_page(1, struct.pack("<Q", column.value))
         runs = [_data_page(min(PAGE_ROWS, rows - a), _RLE_DICTIONARY, bytes([1]) + _varint(min(PAGE_ROWS, rows - a) << 1) + b"\x00")
                 for a in starts]
         return [dictionary] + runs, 1, [_PLAIN, _RLE, _RLE_DICTIONARY]
@@ -191,7 +196,7 @@ def _pages(column: Column, rows: int) -> tuple[list[bytes], int, list[int]]:
     width = max(1, (len(dictionary) - 1).bit_length())
     value_bytes = (width + 7) // 8
     plain = b"".join(struct.pack("<I", len(b)) + b for b in (s.encode() for s in dictionary))
-    pages = [_page(_DICTIONARY_PAGE, plain, _Struct().i32(1, len(dictionary)).i32(2, _PLAIN))]
+    pages = [_dictionary_page(len(dictionary), plain)]
     runs = [(index[s], n) for s, n in zip(column.strings, column.runs) if n > 0]
     r, left = 0, runs[0][1] if runs else 0
     for a in starts:
@@ -215,7 +220,7 @@ def _cycle_pages(column: Cycle, rows: int, starts: range) -> list[bytes]:
     which are the indices' little-endian bytes as they are."""
     period = len(column.values)
     plain = np.ascontiguousarray(column.values, dtype="<f8").tobytes()
-    pages = [_page(_DICTIONARY_PAGE, plain, _Struct().i32(1, period).i32(2, _PLAIN))]
+    pages = [_dictionary_page(period, plain)]
     if not rows:
         return pages
     word = np.dtype("<u2") if period <= 1 << 16 else np.dtype("<u4")

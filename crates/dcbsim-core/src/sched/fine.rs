@@ -10,10 +10,7 @@
 //! into the sub-bucket last poured, or before it, goes to the heap), and a sub-bucket
 //! is poured only into an empty heap, numbered afresh in its order.
 
-use super::heap::{Entry, Heap};
-
-/// A pending event: its time and its packed form.
-pub(super) type Pending = (u64, u64);
+use super::heap::{Heap, Pending};
 
 /// Sub-buckets per bucket.
 const SUBS: u32 = 64;
@@ -34,8 +31,6 @@ pub(super) struct Fine {
     open_from: u32,
     /// Bits of the time below a sub-bucket's number.
     shift: u32,
-    /// Events waiting in the sub-buckets.
-    len: usize,
 }
 
 impl Fine {
@@ -47,13 +42,19 @@ impl Fine {
             bucket: u64::MAX,
             open_from: 0,
             shift: bucket_shift - SUBS.trailing_zeros(),
-            len: 0,
         }
     }
 
     /// Events waiting.
     pub fn len(&self) -> usize {
-        self.len
+        self.subs.iter().map(Vec::len).sum()
+    }
+
+    /// Puts an event in its sub-bucket.
+    #[inline(always)]
+    fn place(&mut self, sub: u32, time: u64, event: u64) {
+        self.subs[sub as usize].push((time, event));
+        self.occupied |= 1 << sub;
     }
 
     #[inline(always)]
@@ -72,24 +73,19 @@ impl Fine {
         if sub < self.open_from {
             return false;
         }
-        self.subs[sub as usize].push((time, event));
-        self.occupied |= 1 << sub;
-        self.len += 1;
+        self.place(sub, time, event);
         true
     }
 
     /// Cuts `bucket`, whose events (in insertion order) are `events`, which it empties;
     /// the sub-buckets must be empty.
     pub fn cut(&mut self, bucket: u64, events: &mut Vec<Pending>) {
-        debug_assert_eq!(self.len, 0);
+        debug_assert_eq!(self.occupied, 0);
         self.bucket = bucket;
         self.open_from = 0;
         for &(time, event) in events.iter() {
-            let sub = self.sub(time);
-            self.subs[sub as usize].push((time, event));
-            self.occupied |= 1 << sub;
+            self.place(self.sub(time), time, event);
         }
-        self.len = events.len();
         events.clear();
     }
 
@@ -105,10 +101,7 @@ impl Fine {
         self.occupied &= !(1 << sub);
         self.open_from = sub + 1;
         let events = &mut self.subs[sub as usize];
-        let first = *next_seq;
-        heap.fill(events.iter().zip(first..).map(|(&(time, event), seq)| Entry { time, seq, event }));
-        *next_seq += events.len() as u64;
-        self.len -= events.len();
+        heap.fill(events, next_seq);
         events.clear();
         true
     }

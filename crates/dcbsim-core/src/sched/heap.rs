@@ -1,6 +1,9 @@
 //! The event queue's heaps (the current stretch and the far events): binary min-heaps
 //! of packed events keyed by (time, sequence).
 
+/// An event waiting outside the heap: its time and its packed form.
+pub(super) type Pending = (u64, u64);
+
 /// One pending event: its time, its insertion number and its packed form.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Entry {
@@ -84,10 +87,13 @@ impl Heap {
         heap[hole] = entry;
     }
 
-    /// Adds entries to an empty heap at once (in linear time).
-    pub fn fill(&mut self, entries: impl Iterator<Item = Entry>) {
+    /// Adds the events `events`, in insertion order, to an empty heap at once (in
+    /// linear time), numbering them from `next_seq` on.
+    pub fn fill(&mut self, events: &[Pending], next_seq: &mut u64) {
         debug_assert!(self.heap.is_empty());
-        self.heap.extend(entries);
+        let first = *next_seq;
+        self.heap.extend(events.iter().zip(first..).map(|(&(time, event), seq)| Entry { time, seq, event }));
+        *next_seq += events.len() as u64;
         for i in (0..self.heap.len() / 2).rev() {
             let entry = self.heap[i];
             Self::sift_down(&mut self.heap, i, entry);

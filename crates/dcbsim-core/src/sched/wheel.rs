@@ -16,8 +16,8 @@
 //! queue thus pops exactly in (time, insertion) order, as one heap would.
 
 use super::Event;
-use super::fine::{CUT_ABOVE, Fine, Pending};
-use super::heap::{Entry, Heap};
+use super::fine::{CUT_ABOVE, Fine};
+use super::heap::{Entry, Heap, Pending};
 use crate::units::Time;
 
 /// Bucket width: 2^SHIFT picoseconds (67 µs).
@@ -253,9 +253,7 @@ impl EventQueue {
             self.fine.pour_next(&mut self.now, &mut self.next_seq);
             return;
         }
-        let first = self.next_seq;
-        self.now.fill(events.iter().zip(first..).map(|(&(time, event), seq)| Entry { time, seq, event }));
-        self.next_seq += events.len() as u64;
+        self.now.fill(&events, &mut self.next_seq);
         self.wheel -= events.len();
         events.clear();
         self.buckets[slot] = events;
