@@ -67,6 +67,9 @@ impl SampleLayout {
     }
 }
 
+/// [`Sampler`]'s column of a port whose queue is not sampled.
+const NOT_SAMPLED: u32 = u32::MAX;
+
 /// Where the rows go once a chunk is full.
 enum Store {
     /// One series per column, in memory (made at the first chunk, each sized for the
@@ -83,6 +86,8 @@ pub struct Sampler {
     /// Sample times so far (8 bytes per sample, whatever the number of series).
     pub times: Vec<Time>,
     layout: SampleLayout,
+    /// Per port index, its column among the ports ([`NOT_SAMPLED`]: none).
+    port_column: Vec<u32>,
     /// Values per row.
     columns: usize,
     /// Rows per chunk.
@@ -110,7 +115,12 @@ impl Sampler {
         let columns = layout.columns();
         let chunk_rows = (CHUNK_VALUES / columns.max(1)).max(MIN_CHUNK_ROWS);
         let flows = layout.flows.len();
+        let mut port_column = vec![NOT_SAMPLED; layout.ports.iter().max().map_or(0, |&p| p as usize + 1)];
+        for (column, &p) in layout.ports.iter().enumerate() {
+            port_column[p as usize] = column as u32;
+        }
         Sampler {
+            port_column,
             interval,
             times: Vec::with_capacity(samples),
             columns,
@@ -161,11 +171,17 @@ impl Sampler {
         self.staged.reserve(self.columns);
     }
 
-    /// Records the queue of each monitored port, `queued(port)` bytes.
+    /// Records the queue of each monitored port: `queued` gives the bytes of the
+    /// ports whose queue may not be empty, each once (a port not monitored is
+    /// skipped); every other monitored port's queue is empty.
     #[inline]
-    pub fn record_ports(&mut self, queued: impl Fn(u32) -> u64) {
-        for &p in &self.layout.ports {
-            self.staged.push(queued(p) as f64);
+    pub fn record_queues(&mut self, queued: impl Iterator<Item = (u32, u64)>) {
+        let row = self.staged.len();
+        self.staged.resize(row + self.layout.ports.len(), 0.0);
+        for (port, bytes) in queued {
+            if let Some(&column) = self.port_column.get(port as usize).filter(|&&c| c != NOT_SAMPLED) {
+                self.staged[row + column as usize] = bytes as f64;
+            }
         }
     }
 
@@ -283,7 +299,7 @@ mod tests {
 
     fn sample(s: &mut Sampler, k: u64) {
         s.begin(Time(k * 1000));
-        s.record_ports(|p| p as u64 * k);
+        s.record_queues([(3, 3 * k), (5, 99)].into_iter());
         s.record_flow(0, 1.0, 100 * k, 200 * k, 5.0);
         s.record_flow(1, 2.0, 10 * k, 20 * k, 6.0);
         s.record(k as f64);

@@ -57,6 +57,21 @@ pub enum Admission {
     },
 }
 
+/// Whether a port's queue is sampled, and whether a sample must read it.
+///
+/// A sample reads only the sampled ports that may hold frames: a port goes on the
+/// list when a frame is queued at it and leaves it at a sample that finds it empty,
+/// so an idle port's queue (zero) is written without reading the port.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SampleWatch {
+    /// Samples do not record the port.
+    Unsampled,
+    /// Sampled, and empty since the last sample that read it.
+    Idle,
+    /// Sampled, and on the list of ports a sample reads.
+    Listed,
+}
+
 /// One egress port and the link it feeds.
 ///
 /// Laid out in declaration order (`repr(C)`), what every frame reads first: at
@@ -112,6 +127,12 @@ pub struct Port {
     /// Whether frames that need nothing at their arrival but counting are delivered
     /// without an event of their own (see `sim/delivery.rs`; ports facing a host).
     pub quiet_delivery: bool,
+    /// Under quiet delivery: whether the port is on the simulation's list of quiet
+    /// ports whose links may hold frames (see `sim/delivery.rs`).
+    pub quiet_listed: bool,
+    /// Whether samples record this port's queue, and if so whether it is on the
+    /// simulation's list of sampled ports that may hold frames (see `sim/sending.rs`).
+    pub sample_watch: SampleWatch,
     /// The node that owns the port.
     pub node: u32,
     /// The port of the same link in the other direction (from `peer` to `node`).
@@ -184,6 +205,8 @@ impl Port {
             free_pending: false,
             timed: false,
             quiet_delivery: false,
+            quiet_listed: false,
+            sample_watch: SampleWatch::Unsampled,
             loud_on_link: 0,
             arrival_due: Time::NEVER,
             early_flow: u32::MAX,
@@ -441,6 +464,13 @@ impl Port {
     #[inline]
     pub fn has_queued(&self) -> bool {
         self.queued_bytes != 0
+    }
+
+    /// Whether any frame waits, counting a departure-timed port's frames that have
+    /// not started (including any of zero bytes).
+    #[inline]
+    pub fn holds_frames(&self) -> bool {
+        self.queued_bytes != 0 || !self.waiting.is_empty()
     }
 
     /// Starts transmitting `pkt` at `now` and puts it on the link. Returns the time it

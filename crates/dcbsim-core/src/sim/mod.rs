@@ -23,7 +23,7 @@ use crate::cc::{Arrival, Notify};
 use crate::config::{SimConfig, TimelineEntry};
 use crate::monitor::Sampler;
 use crate::net::pfc::NO_INGRESS;
-use crate::net::{Admission, Host, Port, Routes};
+use crate::net::{Admission, Host, Port, Routes, SampleWatch};
 use crate::packet::{Packet, PacketKind};
 use crate::report::RunReport;
 use crate::sched::{Event, EventQueue};
@@ -74,8 +74,12 @@ pub struct Simulation {
     traces: Vec<crate::trace::PortTrace>,
     /// Per port, the index of its trace in `traces` (empty until one is asked for).
     trace_of: Vec<u32>,
-    /// The ports that deliver quietly (see `delivery.rs`).
-    quiet_ports: Vec<u32>,
+    /// The ports that deliver quietly and whose links may hold frames (see
+    /// `delivery.rs`): a sample visits these, not every port facing a host.
+    quiet_occupied: Vec<u32>,
+    /// The sampled ports that may hold frames (see [`crate::net::SampleWatch`]): a
+    /// sample reads these, and records every other sampled port's queue as empty.
+    sample_watch: Vec<u32>,
     /// Whether the loop reads the next event's state ahead: only where ports and
     /// flows outgrow the caches (see [`Simulation::fetch_ahead`]).
     fetch_ahead: bool,
@@ -257,6 +261,10 @@ impl Simulation {
         } else {
             port.admit_plain(now, pkt)
         };
+        if port.sample_watch == SampleWatch::Idle && matches!(admission, Admission::Queued | Admission::Departs { .. }) {
+            port.sample_watch = SampleWatch::Listed;
+            self.sample_watch.push(out);
+        }
         match admission {
             Admission::SendNow => self.transmit(out, pkt),
             Admission::Departs { arrival, was_empty } => self.on_link_push(out, &pkt, arrival, was_empty),

@@ -9,7 +9,7 @@ impl Simulation {
     /// it, and with it early sending (see `early.rs`). Either way the results are those of a queue served frame by frame; only
     /// the order of events at equal times may differ. Call before running.
     pub fn set_departure_timing(&mut self, on: bool) {
-        self.quiet_ports.clear();
+        self.quiet_occupied.clear();
         for p in 0..self.ports.len() {
             if !on {
                 self.untime_port(p as u32);
@@ -23,8 +23,9 @@ impl Simulation {
             if port.link.is_empty() {
                 port.quiet_delivery = on && faces_host;
             }
-            if port.quiet_delivery {
-                self.quiet_ports.push(p as u32);
+            port.quiet_listed = port.quiet_delivery && !port.link.is_empty();
+            if port.quiet_listed {
+                self.quiet_occupied.push(p as u32);
             }
         }
         self.set_early_sending(on);
