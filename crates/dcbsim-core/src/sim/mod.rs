@@ -261,14 +261,20 @@ impl Simulation {
         } else {
             port.admit_plain(now, pkt)
         };
-        if port.sample_watch == SampleWatch::Idle && matches!(admission, Admission::Queued | Admission::Departs { .. }) {
-            port.sample_watch = SampleWatch::Listed;
-            self.sample_watch.push(out);
-        }
         match admission {
             Admission::SendNow => self.transmit(out, pkt),
-            Admission::Departs { arrival, was_empty } => self.on_link_push(out, &pkt, arrival, was_empty),
+            Admission::Departs { arrival, was_empty } => {
+                if port.sample_watch == SampleWatch::Idle {
+                    port.sample_watch = SampleWatch::Listed;
+                    self.sample_watch.push(out);
+                }
+                self.on_link_push(out, &pkt, arrival, was_empty)
+            }
             Admission::Queued => {
+                if port.sample_watch == SampleWatch::Idle {
+                    port.sample_watch = SampleWatch::Listed;
+                    self.sample_watch.push(out);
+                }
                 if !port.free_pending {
                     port.free_pending = true;
                     let at = port.busy_until;

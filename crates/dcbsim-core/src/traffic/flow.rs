@@ -221,7 +221,7 @@ impl Flow {
         }
         let gap = self.gap.get(self.rate, Bytes(self.last_bytes as u64));
         if self.jitter_width > 0.0 && gap != Time::NEVER {
-            return self.last_send + Time((gap.0 as f64 * self.gap_factor) as u64);
+            return self.last_send + gap.scaled(self.gap_factor);
         }
         self.last_send + gap
     }
