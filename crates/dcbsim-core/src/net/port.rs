@@ -127,12 +127,6 @@ pub struct Port {
     /// Whether frames that need nothing at their arrival but counting are delivered
     /// without an event of their own (see `sim/delivery.rs`; ports facing a host).
     pub quiet_delivery: bool,
-    /// Under quiet delivery: whether the port is on the simulation's list of quiet
-    /// ports whose links may hold frames (see `sim/delivery.rs`).
-    pub quiet_listed: bool,
-    /// Whether samples record this port's queue, and if so whether it is on the
-    /// simulation's list of sampled ports that may hold frames (see `sim/sending.rs`).
-    pub sample_watch: SampleWatch,
     /// The node that owns the port.
     pub node: u32,
     /// The port of the same link in the other direction (from `peer` to `node`).
@@ -186,6 +180,12 @@ pub struct Port {
     pub ecn_marks: u64,
     /// Beside each class's FIFO, the ingress port of each frame (when tracked).
     ingress: Vec<VecDeque<u32>>,
+    /// Under quiet delivery: whether the port is on the simulation's list of quiet
+    /// ports whose links may hold frames (see `sim/delivery.rs`).
+    pub quiet_listed: bool,
+    /// Whether samples record this port's queue, and if so whether it is on the
+    /// simulation's list of sampled ports that may hold frames (see `sim/sending.rs`).
+    pub sample_watch: SampleWatch,
 }
 
 impl Port {
