@@ -140,15 +140,24 @@ impl ChunkWriter {
         if self.status.check().is_err() || rows == 0 {
             return;
         }
-        let per_block = (BLOCK_BYTES / (8 * rows)).max(1);
-        for first in (0..self.columns).step_by(per_block) {
-            self.bytes.clear();
-            for c in first..(first + per_block).min(self.columns) {
-                for v in values[c..].iter().step_by(self.columns) {
-                    self.bytes.extend_from_slice(&v.to_le_bytes());
+        let (columns, per_block) = (self.columns, (BLOCK_BYTES / (8 * rows)).max(1));
+        debug_assert_eq!(values.len(), rows * columns);
+        for first in (0..columns).step_by(per_block) {
+            let last = (first + per_block).min(columns);
+            let len = (last - first) * rows * 8;
+            if self.bytes.len() < len {
+                // Grown once: every byte of the block is written below.
+                self.bytes.resize(len, 0);
+            }
+            let block = &mut self.bytes[..len];
+            // Row by row: each row's part is read in order and lands in its columns.
+            for (r, row) in values.chunks_exact(columns).enumerate() {
+                for (k, v) in row[first..last].iter().enumerate() {
+                    let at = (k * rows + r) * 8;
+                    block[at..at + 8].copy_from_slice(&v.to_le_bytes());
                 }
             }
-            if let Err(e) = self.file.write_all(&self.bytes) {
+            if let Err(e) = self.file.write_all(block) {
                 self.status.fail(format!("{}: cannot write the samples: {e}", self.name));
                 return;
             }
