@@ -171,6 +171,11 @@ impl Sampler {
         self.staged.reserve(self.columns);
     }
 
+    /// Whether samples record the queue of port `port`.
+    pub fn samples_port(&self, port: u32) -> bool {
+        self.port_column.get(port as usize).is_some_and(|&c| c != NOT_SAMPLED)
+    }
+
     /// Records the queue of each monitored port: `queued` gives the bytes of the
     /// ports whose queue may not be empty, each once (a port not monitored is
     /// skipped); every other monitored port's queue is empty.

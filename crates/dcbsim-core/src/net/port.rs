@@ -57,18 +57,20 @@ pub enum Admission {
     },
 }
 
-/// Whether a port's queue is sampled, and whether a sample must read it.
+/// Whether a sample must look at a switch port: one whose queue is sampled or whose
+/// link delivers quietly (see `sim/watch.rs`).
 ///
-/// A sample reads only the sampled ports that may hold frames: a port goes on the
-/// list when a frame is queued at it and leaves it at a sample that finds it empty,
-/// so an idle port's queue (zero) is written without reading the port.
+/// A sample looks only at the watched ports that may hold frames: a port goes on the
+/// simulation's list when a frame arrives at it, and leaves it at a sample that finds
+/// its queue empty (and, delivering quietly, its link too). So an idle port's queue
+/// (zero) is written without reading the port.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SampleWatch {
-    /// Samples do not record the port.
-    Unsampled,
-    /// Sampled, and empty since the last sample that read it.
+pub enum Watch {
+    /// Neither sampled nor delivering quietly.
+    Unwatched,
+    /// Watched, and holding no frame since the last sample that looked at it.
     Idle,
-    /// Sampled, and on the list of ports a sample reads.
+    /// On the list of ports a sample looks at.
     Listed,
 }
 
@@ -127,6 +129,8 @@ pub struct Port {
     /// Whether frames that need nothing at their arrival but counting are delivered
     /// without an event of their own (see `sim/delivery.rs`; ports facing a host).
     pub quiet_delivery: bool,
+    /// Whether a sample must look at the port, and whether it is listed to.
+    pub watch: Watch,
     /// The node that owns the port.
     pub node: u32,
     /// The port of the same link in the other direction (from `peer` to `node`).
@@ -180,12 +184,6 @@ pub struct Port {
     pub ecn_marks: u64,
     /// Beside each class's FIFO, the ingress port of each frame (when tracked).
     ingress: Vec<VecDeque<u32>>,
-    /// Under quiet delivery: whether the port is on the simulation's list of quiet
-    /// ports whose links may hold frames (see `sim/delivery.rs`).
-    pub quiet_listed: bool,
-    /// Whether samples record this port's queue, and if so whether it is on the
-    /// simulation's list of sampled ports that may hold frames (see `sim/sending.rs`).
-    pub sample_watch: SampleWatch,
 }
 
 impl Port {
@@ -205,8 +203,7 @@ impl Port {
             free_pending: false,
             timed: false,
             quiet_delivery: false,
-            quiet_listed: false,
-            sample_watch: SampleWatch::Unsampled,
+            watch: Watch::Unwatched,
             loud_on_link: 0,
             arrival_due: Time::NEVER,
             early_flow: u32::MAX,

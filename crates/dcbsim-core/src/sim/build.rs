@@ -394,8 +394,7 @@ impl Simulation {
             pfc_mtu: super::pfc::frame_limit(&config),
             traces: Vec::new(),
             trace_of: Vec::new(),
-            quiet_occupied: Vec::new(),
-            sample_watch: Vec::new(),
+            watched: Vec::new(),
             fetch_ahead: false,
             shared,
             now: crate::units::Time::ZERO,
@@ -405,9 +404,6 @@ impl Simulation {
             seed,
             config,
         };
-        for &p in &sim.sampler.layout().ports {
-            sim.ports[p as usize].sample_watch = crate::net::SampleWatch::Idle;
-        }
         sim.start_transports();
         sim.start_arrivals();
         sim.set_departure_timing(sim.config.departure_timing);

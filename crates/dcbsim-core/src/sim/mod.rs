@@ -18,12 +18,13 @@ mod transport;
 mod sources;
 mod timing;
 mod trace;
+mod watch;
 
 use crate::cc::{Arrival, Notify};
 use crate::config::{SimConfig, TimelineEntry};
 use crate::monitor::Sampler;
 use crate::net::pfc::NO_INGRESS;
-use crate::net::{Admission, Host, Port, Routes, SampleWatch};
+use crate::net::{Admission, Host, Port, Routes, Watch};
 use crate::packet::{Packet, PacketKind};
 use crate::report::RunReport;
 use crate::sched::{Event, EventQueue};
@@ -74,12 +75,9 @@ pub struct Simulation {
     traces: Vec<crate::trace::PortTrace>,
     /// Per port, the index of its trace in `traces` (empty until one is asked for).
     trace_of: Vec<u32>,
-    /// The ports that deliver quietly and whose links may hold frames (see
-    /// `delivery.rs`): a sample visits these, not every port facing a host.
-    quiet_occupied: Vec<u32>,
-    /// The sampled ports that may hold frames (see [`crate::net::SampleWatch`]): a
-    /// sample reads these, and records every other sampled port's queue as empty.
-    sample_watch: Vec<u32>,
+    /// The watched ports that may hold frames (see `watch.rs`): a sample looks at
+    /// these, not at every sampled or quietly delivering port.
+    watched: Vec<u32>,
     /// Whether the loop reads the next event's state ahead: only where ports and
     /// flows outgrow the caches (see [`Simulation::fetch_ahead`]).
     fetch_ahead: bool,
@@ -244,6 +242,9 @@ impl Simulation {
         if self.ports[out as usize].has_due(now) {
             self.catch_up_port(out, now);
         }
+        if self.ports[out as usize].watch == Watch::Idle {
+            self.list_watched(out);
+        }
         let port = &mut self.ports[out as usize];
         if pkt.is_data() && port.cp.as_mut().is_some_and(|cp| cp.drops(port.queued_bytes, pkt.priority)) {
             port.drop_by_policy(pkt.bytes);
@@ -263,18 +264,8 @@ impl Simulation {
         };
         match admission {
             Admission::SendNow => self.transmit(out, pkt),
-            Admission::Departs { arrival, was_empty } => {
-                if port.sample_watch == SampleWatch::Idle {
-                    port.sample_watch = SampleWatch::Listed;
-                    self.sample_watch.push(out);
-                }
-                self.on_link_push(out, &pkt, arrival, was_empty)
-            }
+            Admission::Departs { arrival, was_empty } => self.on_link_push(out, &pkt, arrival, was_empty),
             Admission::Queued => {
-                if port.sample_watch == SampleWatch::Idle {
-                    port.sample_watch = SampleWatch::Listed;
-                    self.sample_watch.push(out);
-                }
                 if !port.free_pending {
                     port.free_pending = true;
                     let at = port.busy_until;

@@ -225,9 +225,9 @@ impl Simulation {
     /// Takes the periodic sample and schedules the next one.
     pub(super) fn sample(&mut self) {
         self.sampler.begin(self.now);
-        self.read_watched_queues();
+        self.catch_up_watched();
         let ports = &self.ports;
-        self.sampler.record_queues(self.sample_watch.iter().map(|&p| (p, ports[p as usize].queued_bytes)));
+        self.sampler.record_queues(self.watched.iter().map(|&p| (p, ports[p as usize].queued_bytes)));
         self.take_fair_shares();
         self.deliver_quiet(self.now);
         let n = self.config.flows.len();
@@ -254,42 +254,6 @@ impl Simulation {
         }
         self.sampler.end();
         self.schedule_sample();
-    }
-
-    /// Brings the sampled ports that may hold frames up to now; those found empty
-    /// leave the list (a sample records an unlisted port's queue as empty without
-    /// reading it: at 4,096 idle ports, reading each was a cache miss per port).
-    fn read_watched_queues(&mut self) {
-        let mut i = 0;
-        while i < self.sample_watch.len() {
-            let p = self.sample_watch[i];
-            if self.ports[p as usize].has_due(self.now) {
-                self.catch_up_port(p, self.now);
-            }
-            let port = &mut self.ports[p as usize];
-            if port.holds_frames() {
-                i += 1;
-            } else {
-                port.sample_watch = crate::net::SampleWatch::Idle;
-                self.sample_watch.swap_remove(i);
-            }
-        }
-        if cfg!(debug_assertions) {
-            self.check_sample_watch();
-        }
-    }
-
-    /// Debug builds: every sampled port off the list is empty, and the list holds
-    /// each listed port once.
-    fn check_sample_watch(&self) {
-        use crate::net::SampleWatch;
-        for &p in &self.sampler.layout().ports {
-            let port = &self.ports[p as usize];
-            assert!(port.sample_watch != SampleWatch::Unsampled, "sampled port {p} unwatched");
-            assert!(port.sample_watch == SampleWatch::Listed || !port.holds_frames(), "port {p} holds frames off the list");
-        }
-        let listed = self.ports.iter().filter(|p| p.sample_watch == SampleWatch::Listed).count();
-        assert_eq!(listed, self.sample_watch.len(), "each listed port once");
     }
 
     /// Schedules the next sample, if it falls within the run.

@@ -9,7 +9,6 @@ impl Simulation {
     /// it, and with it early sending (see `early.rs`). Either way the results are those of a queue served frame by frame; only
     /// the order of events at equal times may differ. Call before running.
     pub fn set_departure_timing(&mut self, on: bool) {
-        self.quiet_occupied.clear();
         for p in 0..self.ports.len() {
             if !on {
                 self.untime_port(p as u32);
@@ -23,11 +22,8 @@ impl Simulation {
             if port.link.is_empty() {
                 port.quiet_delivery = on && faces_host;
             }
-            port.quiet_listed = port.quiet_delivery && !port.link.is_empty();
-            if port.quiet_listed {
-                self.quiet_occupied.push(p as u32);
-            }
         }
+        self.set_watches();
         self.set_early_sending(on);
     }
 
@@ -48,7 +44,7 @@ impl Simulation {
     }
 
     /// Brings departure-timed port `out` up to `now` (frames due before it start).
-    #[inline(always)]
+    #[inline]
     pub(super) fn catch_up_port(&mut self, out: u32, now: Time) {
         if self.traces.is_empty() {
             self.ports[out as usize].catch_up(now);
