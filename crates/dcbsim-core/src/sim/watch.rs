@@ -5,8 +5,9 @@
 //! idle, looking at each port costs a cache miss per port per sample. So a sample looks
 //! only at the listed ports: a watched port (sampled, or delivering quietly) goes on
 //! the list when a frame arrives at it, and leaves it at a sample that finds its queue
-//! empty and, delivering quietly, its link empty too. An unlisted port therefore holds
-//! no frame: its queue is recorded as empty without reading it.
+//! empty and, delivering quietly, its link empty too. An unlisted port therefore has
+//! an empty queue (and, delivering quietly, no frame on its link): its queue is
+//! recorded as empty without reading it.
 //!
 //! Frames reach a switch port's queue and link only through its arrivals
 //! ([`Simulation::enqueue_from`]), apart from PFC's PAUSE frames, which need their own
