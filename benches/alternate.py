@@ -5,9 +5,9 @@ round, and prints each build's best and median wall time and ns per event.
 On a shared machine, single runs minutes apart can differ by more than a change is
 worth; runs that alternate see the same load, so their best and their medians compare.
 
-    cp target/release/dcbsim-bench /tmp/bench.before     # on the old commit
+    cp target/release/dcbsim-bench bench-before          # built on the old commit
     cargo build --release -p dcbsim-bench                 # on the new one
-    python3 benches/alternate.py --rounds 8 /tmp/bench.before target/release/dcbsim-bench \\
+    python3 benches/alternate.py --rounds 8 ./bench-before target/release/dcbsim-bench \\
         -- scenarios/bench/dumbbell_10g.toml --repeat 5
 """
 
