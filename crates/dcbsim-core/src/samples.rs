@@ -171,9 +171,15 @@ impl Sampler {
         self.staged.reserve(self.columns);
     }
 
+    /// The column of port `port`'s queue, if samples record it.
+    #[inline]
+    fn port_column(&self, port: u32) -> Option<usize> {
+        self.port_column.get(port as usize).filter(|&&c| c != NOT_SAMPLED).map(|&c| c as usize)
+    }
+
     /// Whether samples record the queue of port `port`.
     pub fn samples_port(&self, port: u32) -> bool {
-        self.port_column.get(port as usize).is_some_and(|&c| c != NOT_SAMPLED)
+        self.port_column(port).is_some()
     }
 
     /// Records the queue of each monitored port: `queued` gives the bytes of the
@@ -184,8 +190,8 @@ impl Sampler {
         let row = self.staged.len();
         self.staged.resize(row + self.layout.ports.len(), 0.0);
         for (port, bytes) in queued {
-            if let Some(&column) = self.port_column.get(port as usize).filter(|&&c| c != NOT_SAMPLED) {
-                self.staged[row + column as usize] = bytes as f64;
+            if let Some(column) = self.port_column(port) {
+                self.staged[row + column] = bytes as f64;
             }
         }
     }

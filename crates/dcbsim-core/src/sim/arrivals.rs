@@ -99,12 +99,12 @@ impl Simulation {
             let completion_s = f.completed_at.map(|done| (done - f.start).as_secs_f64());
             if let Some(fct) = completion_s {
                 r.completion_s.push(fct);
-                r.completed_bytes.push(f.size.unwrap_or(0));
+                r.completed_bytes.push(f.size().unwrap_or(0));
                 r.ideal_s.push(ideal_s);
             }
             r.each.push(ArrivedFlow {
                 start_s: f.start.as_secs_f64(),
-                bytes: f.size.unwrap_or(0),
+                bytes: f.size().unwrap_or(0),
                 delivered_bytes: f.counters.delivered_bytes,
                 completion_s,
                 ideal_s,

@@ -58,7 +58,7 @@ impl Simulation {
             only[f.src as usize] = i as u32;
             let quiet = f.conn == NO_CONN
                 && !f.ecn_capable
-                && f.size.is_none()
+                && !f.is_finite()
                 && f.generator.is_none()
                 && (matches!(f.rp, ReactionPointKind::Fixed(_)) || self.feedback_from_first_switch(i))
                 && self.source_of(i as u32).is_none();

@@ -44,7 +44,7 @@ impl Simulation {
     /// serialization at each hop but the slowest.
     pub(super) fn ideal_completion(&self, f: usize) -> Option<Time> {
         let flow = &self.flows[f];
-        let size = flow.size?;
+        let size = flow.size()?;
         let path = self.routes.path(flow.src, flow.dst, f as u32, |p| self.ports[p as usize].peer)?;
         let slowest = path.iter().map(|&p| self.ports[p as usize].rate).min()?;
         let mut t = slowest.transmit_time(crate::units::Bytes(size));
@@ -172,7 +172,7 @@ impl Simulation {
                 in_network_frames: in_network[i],
                 notifications: f.counters.notifications,
                 start: f.start,
-                size: f.size,
+                size: f.size(),
                 completion_time: f.completed_at.map(|t| t.saturating_sub(f.start)),
                 ideal_completion_time: ideal[i],
                 transport: self.config.flows[i].transport.name(),

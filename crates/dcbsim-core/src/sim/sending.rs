@@ -60,7 +60,7 @@ impl Simulation {
         };
         let flow = &mut self.flows[f as usize];
         let ect = ect | flow.ecn_capable;
-        let quiet = conn == NO_CONN && !flow.finite;
+        let quiet = conn == NO_CONN && !flow.is_finite();
         let pkt = Packet::new(f, bytes, flow.dst, flow.priority, PacketKind::Data { seq, ect, ce: false, quiet });
         let changed = flow.reacts && flow.rp.on_sent(now, bytes);
         self.transmit(nic, pkt);

@@ -189,7 +189,7 @@ impl Simulation {
         let mss = self.flows[f as usize].frame_bytes;
         let rwnd = params.rwnd_segments(mss, self.path_bdp(f));
         let flow = &mut self.flows[f as usize];
-        let unit = sru.or(flow.size);
+        let unit = sru.or(flow.size());
         let mut sender = TcpSender::new(params, mss, rwnd, unit, transport == Transport::Dctcp);
         if sru.is_none() {
             sender.offer(1);

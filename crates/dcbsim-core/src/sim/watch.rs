@@ -15,7 +15,13 @@
 //! delivers quietly too, but its frames come from its own flows: it stays listed.
 
 use super::Simulation;
-use crate::net::Watch;
+use crate::net::{Port, Watch};
+
+/// Whether watched port `port` must stay on the list: it holds frames in its queue or,
+/// delivering quietly, on its link (a host's NIC stays: its frames do not arrive).
+fn stays_listed(port: &Port) -> bool {
+    port.is_host || port.holds_frames() || (port.quiet_delivery && !port.link.is_empty())
+}
 
 impl Simulation {
     /// Marks the ports a sample must look at, and lists those holding frames (at
@@ -27,7 +33,7 @@ impl Simulation {
             let port = &mut self.ports[p];
             port.watch = match sampled || port.quiet_delivery {
                 false => Watch::Unwatched,
-                true if port.is_host || port.holds_frames() || !port.link.is_empty() => Watch::Listed,
+                true if stays_listed(port) => Watch::Listed,
                 true => Watch::Idle,
             };
             if port.watch == Watch::Listed {
@@ -63,7 +69,7 @@ impl Simulation {
         let mut i = 0;
         while i < self.watched.len() {
             let port = &mut self.ports[self.watched[i] as usize];
-            if port.is_host || port.holds_frames() || (port.quiet_delivery && !port.link.is_empty()) {
+            if stays_listed(port) {
                 i += 1;
             } else {
                 port.watch = Watch::Idle;

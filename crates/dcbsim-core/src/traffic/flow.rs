@@ -82,7 +82,7 @@ pub struct Flow {
     /// receiver answers marks with CNPs).
     pub ecn_capable: bool,
     /// Whether it is a finite flow (`size` is set): a frame reads this, not `size`.
-    pub finite: bool,
+    finite: bool,
     /// Bytes left to send (`u64::MAX`: unlimited).
     pub remaining: u64,
     /// The rate the limiter applies now: the RP's rate under the cap.
@@ -101,7 +101,7 @@ pub struct Flow {
     rng: Rng,
     /// Bytes to deliver before the flow completes (`None`: not a finite flow); set
     /// once, with `finite`.
-    pub size: Option<u64>,
+    size: Option<u64>,
     /// When the last byte of a finite flow arrived.
     pub completed_at: Option<Time>,
     /// Cap on the rate set by the timeline.
@@ -253,6 +253,18 @@ impl Flow {
     pub fn sent_bytes_at(&self, now: Time) -> u64 {
         let ahead = if self.ahead && self.last_send >= now { self.last_bytes as u64 } else { 0 };
         self.counters.sent_bytes - ahead
+    }
+
+    /// Bytes to deliver before the flow completes (`None`: not a finite flow).
+    #[inline]
+    pub fn size(&self) -> Option<u64> {
+        self.size
+    }
+
+    /// Whether it is a finite flow (read from the line a frame reads anyway).
+    #[inline]
+    pub fn is_finite(&self) -> bool {
+        self.finite
     }
 
     /// Whether a finite flow has delivered all its bytes.
