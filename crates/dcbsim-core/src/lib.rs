@@ -40,6 +40,7 @@ pub mod fairshare;
 pub mod monitor;
 pub mod net;
 pub mod packet;
+mod prefetch;
 pub mod report;
 pub mod rng;
 pub mod samples;

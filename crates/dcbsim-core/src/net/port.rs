@@ -102,9 +102,6 @@ pub struct Port {
     pub link: VecDeque<(Time, Packet)>,
     /// The node at the far end of the link.
     pub peer: u32,
-    /// Under early sending (see `sim/early.rs`), the flow this NIC sends early
-    /// (`u32::MAX`: the port does not send early).
-    pub early_flow: u32,
     /// When the flow's next frame goes, sent as the last frame on the link arrives
     /// ([`Time::NEVER`]: none waits).
     pub early_at: Time,
@@ -187,6 +184,16 @@ pub struct Port {
 }
 
 impl Port {
+    /// Prefetches the lines a NIC's frame reads (the first 176 bytes, see the test
+    /// `a_nic_sends_from_three_cache_lines`).
+    #[inline(always)]
+    pub fn fetch(&self) {
+        crate::prefetch::line_of(&self.busy_until);
+        crate::prefetch::line_of(&self.link);
+        crate::prefetch::line_of(&self.early_at);
+        crate::prefetch::line_of(&self.quiet_delivery);
+    }
+
     /// A new idle port.
     pub fn new(node: u32, peer: u32, is_host: bool, rate: Rate, delay: Time, buffer: Bytes) -> Port {
         Port {
@@ -206,7 +213,6 @@ impl Port {
             watch: Watch::Unwatched,
             loud_on_link: 0,
             arrival_due: Time::NEVER,
-            early_flow: u32::MAX,
             early_at: Time::NEVER,
             early_until: Time::ZERO,
             early_generation: 0,
@@ -535,7 +541,6 @@ mod tests {
             offset_of!(Port, serialize) + std::mem::size_of::<TransmitMemo>(),
             offset_of!(Port, link) + std::mem::size_of::<VecDeque<(Time, Packet)>>(),
             offset_of!(Port, peer) + 4,
-            offset_of!(Port, early_flow) + 4,
             offset_of!(Port, early_at) + 8,
             offset_of!(Port, early_until) + 8,
             offset_of!(Port, early_generation) + 4,

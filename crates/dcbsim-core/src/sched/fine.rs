@@ -106,6 +106,15 @@ impl Fine {
         true
     }
 
+    /// The events (in insertion order) of the next sub-bucket to pour, if any.
+    #[inline(always)]
+    pub fn next_waiting(&self) -> &[Pending] {
+        if self.occupied == 0 {
+            return &[];
+        }
+        &self.subs[self.occupied.trailing_zeros() as usize]
+    }
+
     /// The earliest time waiting, if any.
     pub fn peek_time(&self) -> Option<u64> {
         if self.occupied == 0 {

@@ -186,6 +186,14 @@ impl EventQueue {
         self.now.peek().map(|e| Event::unpack(e.event))
     }
 
+    /// The events of the next stretch to reach the heap when the current bucket is
+    /// cut (its next sub-bucket, in insertion order): what the loop may fetch further
+    /// ahead.
+    #[inline(always)]
+    pub fn near_after(&self) -> impl Iterator<Item = Event> + '_ {
+        self.fine.next_waiting().iter().map(|&(_, event)| Event::unpack(event))
+    }
+
     /// Removes and returns the earliest event.
     #[inline(always)]
     pub fn pop(&mut self) -> Option<(Time, Event)> {
@@ -357,6 +365,36 @@ mod tests {
         }
         assert!(cut, "the bucket was cut");
         assert!(wheel.is_empty());
+    }
+
+    #[test]
+    fn near_after_names_the_events_that_pop_once_the_heap_empties() {
+        let mut rng = crate::rng::Rng::stream(5, "wheel");
+        let mut q = EventQueue::new();
+        let base = 5u64 << SHIFT;
+        for entry in 0..500 {
+            q.push(Time(base + rng.next_u64() % (1 << SHIFT)), Event::Timeline { entry });
+        }
+        let mut checked = 0;
+        while q.pop().is_some() {
+            let mut next: Vec<Event> = q.near_after().collect();
+            if next.is_empty() {
+                continue;
+            }
+            for _ in 0..q.now.len() {
+                q.pop();
+            }
+            let mut popped: Vec<Event> = (0..next.len()).filter_map(|_| q.pop().map(|(_, e)| e)).collect();
+            let key = |e: &Event| match e {
+                Event::Timeline { entry } => *entry,
+                _ => unreachable!(),
+            };
+            next.sort_by_key(key);
+            popped.sort_by_key(key);
+            assert_eq!(next, popped);
+            checked += 1;
+        }
+        assert!(checked > 10, "{checked} sub-buckets checked");
     }
 
     #[test]

@@ -396,6 +396,7 @@ impl Simulation {
             trace_of: Vec::new(),
             watched: Vec::new(),
             fetch_ahead: false,
+            early_flows: Vec::new(),
             shared,
             now: crate::units::Time::ZERO,
             until: crate::units::Time::ZERO,

@@ -81,6 +81,10 @@ pub struct Simulation {
     /// Whether the loop reads the next event's state ahead: only where ports and
     /// flows outgrow the caches (see [`Simulation::fetch_ahead`]).
     fetch_ahead: bool,
+    /// Per port, the flow it sends early ([`early::NO_EARLY`]: none; see `early.rs`).
+    /// Beside the ports, not in them: the loop reads it ahead for events still on
+    /// their way to the heap, before the port's own lines arrive.
+    early_flows: Vec<u32>,
     now: Time,
     /// The end of the stretch being run (see [`Simulation::run_until`]).
     until: Time,
@@ -140,23 +144,30 @@ impl Simulation {
         self.finish()
     }
 
-    /// Reads the state the next event will need, so that with thousands of ports and
-    /// flows its cache misses overlap the current event's work instead of following it.
+    /// Prefetches the state the next events will need, so that with thousands of
+    /// ports and flows their cache misses overlap the current event's work instead of
+    /// following it: the lines of the next event in the heap and of the events of the
+    /// next stretch to reach it, and, for the next event (whose port's lines were
+    /// asked for an event or more ago), the frame at the head of its link.
     #[inline(always)]
     fn fetch_ahead(&self) {
-        match self.queue.peek_near() {
-            Some(Event::LinkArrival { port }) => {
-                let p = &self.ports[port as usize];
-                std::hint::black_box((p.busy_until, p.quiet_delivery));
-                std::hint::black_box(p.link.front().map(|(t, _)| *t));
-                if let Some(flow) = self.flows.get(p.early_flow as usize) {
-                    std::hint::black_box(flow.wake_generation);
+        let next = self.queue.peek_near();
+        if let Some(Event::LinkArrival { port }) = next {
+            if let Some(front) = self.ports[port as usize].link.front() {
+                crate::prefetch::line_of(front);
+            }
+        }
+        for event in next.into_iter().chain(self.queue.near_after()) {
+            match event {
+                Event::LinkArrival { port } => {
+                    self.ports[port as usize].fetch();
+                    if let Some(flow) = self.flows.get(self.early_flows[port as usize] as usize) {
+                        flow.fetch();
+                    }
                 }
+                Event::FlowWake { flow, .. } => self.flows[flow as usize].fetch(),
+                _ => {}
             }
-            Some(Event::FlowWake { flow, .. }) => {
-                std::hint::black_box(self.flows[flow as usize].wake_generation);
-            }
-            _ => {}
         }
     }
 
