@@ -28,6 +28,9 @@ const MASK: u64 = SLOTS as u64 - 1;
 const WORDS: usize = SLOTS / 64;
 const SUMMARY: usize = WORDS.div_ceil(64);
 
+/// The deepest heap behind which [`EventQueue::near_after`] names events.
+pub const NEAR_AFTER_BELOW: usize = 2;
+
 /// A priority queue of events keyed by (time, insertion order).
 #[derive(Debug)]
 pub struct EventQueue {
@@ -186,12 +189,14 @@ impl EventQueue {
         self.now.peek().map(|e| Event::unpack(e.event))
     }
 
-    /// The events of the next stretch to reach the heap when the current bucket is
-    /// cut (its next sub-bucket, in insertion order): what the loop may fetch further
-    /// ahead.
+    /// When the heap holds at most [`NEAR_AFTER_BELOW`] events and the current bucket
+    /// is cut, the events of the next stretch to reach the heap (its next sub-bucket,
+    /// in insertion order): what the loop may fetch further ahead. (Further back in a
+    /// deeper heap, they are too far ahead to fetch.)
     #[inline(always)]
     pub fn near_after(&self) -> impl Iterator<Item = Event> + '_ {
-        self.fine.next_waiting().iter().map(|&(_, event)| Event::unpack(event))
+        let next = if self.now.len() <= NEAR_AFTER_BELOW { self.fine.next_waiting() } else { &[] };
+        next.iter().map(|&(_, event)| Event::unpack(event))
     }
 
     /// Removes and returns the earliest event.
@@ -378,6 +383,7 @@ mod tests {
         let mut checked = 0;
         while q.pop().is_some() {
             let mut next: Vec<Event> = q.near_after().collect();
+            assert!(next.is_empty() || q.now.len() <= NEAR_AFTER_BELOW);
             if next.is_empty() {
                 continue;
             }

@@ -31,6 +31,10 @@ use crate::sched::{Event, EventQueue};
 use crate::traffic::{Flow, NO_CONN, Source};
 use crate::units::Time;
 
+/// How many events of the next stretch the loop fetches ahead (a few: a crowded
+/// stretch, as a fat-tree's bursts make, would otherwise be read whole at every event).
+const FETCH_AFTER: usize = 4;
+
 /// One run of the engine.
 pub struct Simulation {
     config: SimConfig,
@@ -144,20 +148,24 @@ impl Simulation {
         self.finish()
     }
 
-    /// Prefetches the state the next events will need, so that with thousands of
-    /// ports and flows their cache misses overlap the current event's work instead of
-    /// following it: the lines of the next event in the heap and of the events of the
-    /// next stretch to reach it, and, for the next event (whose port's lines were
-    /// asked for an event or more ago), the frame at the head of its link.
+    /// Reads the state the next event will need, and prefetches that of the events
+    /// due after it, so that with thousands of ports and flows their cache misses
+    /// overlap the current event's work instead of following it.
     #[inline(always)]
     fn fetch_ahead(&self) {
-        let next = self.queue.peek_near();
-        if let Some(Event::LinkArrival { port }) = next {
-            if let Some(front) = self.ports[port as usize].link.front() {
-                crate::prefetch::line_of(front);
+        match self.queue.peek_near() {
+            Some(Event::LinkArrival { port }) => {
+                let p = &self.ports[port as usize];
+                std::hint::black_box((p.busy_until, p.quiet_delivery));
+                std::hint::black_box(p.link.front().map(|(t, _)| *t));
+                if let Some(flow) = self.flows.get(self.early_flows[port as usize] as usize) {
+                    flow.fetch();
+                }
             }
+            Some(Event::FlowWake { flow, .. }) => self.flows[flow as usize].fetch(),
+            _ => {}
         }
-        for event in next.into_iter().chain(self.queue.near_after()) {
+        for event in self.queue.near_after().take(FETCH_AFTER) {
             match event {
                 Event::LinkArrival { port } => {
                     self.ports[port as usize].fetch();
