@@ -5,19 +5,29 @@
 //! pending, where pouring the whole bucket made every pop sift through dozens of
 //! entries in an order no branch predictor can guess.
 //!
+//! A sub-bucket that is itself crowded (more than [`CUT_FINER_ABOVE`] events, as the
+//! bursts of a fat-tree's thousands of flows make: hundreds per microsecond) is cut
+//! once more, the same way, into 64 finer sub-buckets of 16 ns, which then reach the
+//! heap one at a time: a heap of hundreds of events in random order cost a dozen
+//! mispredicted branches per event.
+//!
 //! Order is kept exactly: a sub-bucket keeps its events in insertion order, every
 //! event in the heap lies in an earlier sub-bucket than any still waiting here (a push
-//! into the sub-bucket last poured, or before it, goes to the heap), and a sub-bucket
-//! is poured only into an empty heap, numbered afresh in its order.
+//! into the sub-bucket last poured, or before it, goes to the heap, or to the finer
+//! cut of that sub-bucket if it is after the finer sub-buckets poured), and a
+//! sub-bucket is poured only into an empty heap, numbered afresh in its order.
 
 use super::heap::{Heap, Pending};
 
 /// Sub-buckets per bucket.
-const SUBS: u32 = 64;
+pub(super) const SUBS: u32 = 64;
 
 /// A bucket poured with more events than this is cut into sub-buckets; a smaller
 /// one goes to the heap whole, as cutting it would cost more than sifting it.
 pub(super) const CUT_ABOVE: usize = 16;
+
+/// A sub-bucket poured with more events than this is cut once more.
+pub(super) const CUT_FINER_ABOVE: usize = 32;
 
 /// The sub-buckets of the current bucket, while it is cut.
 #[derive(Debug)]
@@ -31,6 +41,8 @@ pub(super) struct Fine {
     open_from: u32,
     /// Bits of the time below a sub-bucket's number.
     shift: u32,
+    /// Bits of the time below a bucket's number.
+    bucket_shift: u32,
 }
 
 impl Fine {
@@ -42,12 +54,26 @@ impl Fine {
             bucket: u64::MAX,
             open_from: 0,
             shift: bucket_shift - SUBS.trailing_zeros(),
+            bucket_shift,
         }
     }
+
 
     /// Events waiting.
     pub fn len(&self) -> usize {
         self.subs.iter().map(Vec::len).sum()
+    }
+
+    /// Whether it holds the cut of bucket `bucket`.
+    #[inline(always)]
+    pub fn cuts(&self, bucket: u64) -> bool {
+        bucket == self.bucket
+    }
+
+    /// Whether no event waits.
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.occupied == 0
     }
 
     /// Puts an event in its sub-bucket.
@@ -62,10 +88,12 @@ impl Fine {
         ((time >> self.shift) & (SUBS as u64 - 1)) as u32
     }
 
-    /// Keeps the event if it falls in the cut bucket `bucket`, after the sub-buckets
-    /// already poured; otherwise gives it back (it goes to the heap).
+    /// Keeps the event if it falls in the cut bucket `bucket` (its time shifted by
+    /// the cut's bucket shift), after the sub-buckets already poured; otherwise gives
+    /// it back (it goes to the heap, or a finer cut).
     #[inline(always)]
     pub fn keep(&mut self, bucket: u64, time: u64, event: u64) -> bool {
+        debug_assert_eq!(bucket, time >> self.bucket_shift);
         if bucket != self.bucket {
             return false;
         }
@@ -90,8 +118,10 @@ impl Fine {
     }
 
     /// Pours the next sub-bucket into the empty heap `heap`, numbering its events
-    /// from `next_seq` on; false (and no bucket cut any more) when none is left.
-    pub fn pour_next(&mut self, heap: &mut Heap, next_seq: &mut u64) -> bool {
+    /// from `next_seq` on; false (and no bucket cut any more) when none is left. A
+    /// crowded sub-bucket is cut into `finer` (which must be empty) and its first
+    /// finer sub-bucket poured.
+    pub fn pour_next(&mut self, heap: &mut Heap, next_seq: &mut u64, finer: Option<&mut Fine>) -> bool {
         debug_assert_eq!(heap.len(), 0);
         if self.occupied == 0 {
             self.bucket = u64::MAX;
@@ -101,8 +131,16 @@ impl Fine {
         self.occupied &= !(1 << sub);
         self.open_from = sub + 1;
         let events = &mut self.subs[sub as usize];
-        heap.fill(events, next_seq);
-        events.clear();
+        match finer {
+            Some(finer) if events.len() > CUT_FINER_ABOVE => {
+                finer.cut((self.bucket << SUBS.trailing_zeros()) | sub as u64, events);
+                finer.pour_next(heap, next_seq, None);
+            }
+            _ => {
+                heap.fill(events, next_seq);
+                events.clear();
+            }
+        }
         true
     }
 

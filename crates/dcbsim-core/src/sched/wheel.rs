@@ -11,7 +11,7 @@
 //! bitmap) and pours it into the heap, numbered afresh in list order. A bucket that
 //! arrives crowded (more than 16 events, as when thousands of senders each wake every
 //! few milliseconds) is first cut into 64 sub-buckets (`fine.rs`), poured into the
-//! heap one at a time. Events beyond the wheel wait in a second heap and move onto the
+//! heap one at a time, and a crowded sub-bucket into 64 finer ones. Events beyond the wheel wait in a second heap and move onto the
 //! wheel as it turns, before any event of their bucket can be pushed directly. The
 //! queue thus pops exactly in (time, insertion) order, as one heap would.
 
@@ -22,6 +22,8 @@ use crate::units::Time;
 
 /// Bucket width: 2^SHIFT picoseconds (67 µs).
 const SHIFT: u32 = 26;
+/// Sub-bucket width of a cut bucket: 2^SUB_SHIFT picoseconds (1 µs).
+const SUB_SHIFT: u32 = SHIFT - super::fine::SUBS.trailing_zeros();
 /// Buckets on the wheel (69 ms ahead).
 const SLOTS: usize = 1 << 10;
 const MASK: u64 = SLOTS as u64 - 1;
@@ -39,6 +41,8 @@ pub struct EventQueue {
     now: Heap,
     /// The current bucket's later sub-buckets, when it is cut.
     fine: Fine,
+    /// The later finer sub-buckets of the sub-bucket last poured, when it is cut.
+    finer: Fine,
     /// The wheel's buckets, by absolute bucket number modulo SLOTS, each in insertion
     /// order (a poured bucket keeps its vector's room for the next turn).
     buckets: Box<[Vec<Pending>]>,
@@ -69,6 +73,7 @@ impl EventQueue {
         EventQueue {
             now: Heap::default(),
             fine: Fine::new(SHIFT),
+            finer: Fine::new(SUB_SHIFT),
             buckets: (0..SLOTS).map(|_| Vec::new()).collect(),
             words: vec![0; WORDS].into_boxed_slice(),
             summary: vec![0; SUMMARY].into_boxed_slice(),
@@ -87,12 +92,20 @@ impl EventQueue {
         self.next_seq += 1;
         let bucket = time.0 >> SHIFT;
         if bucket <= self.cur {
-            if !self.fine.keep(bucket, time.0, event.pack()) {
-                self.now.push(Entry { time: time.0, seq, event: event.pack() });
+            let (packed, sub) = (event.pack(), time.0 >> SUB_SHIFT);
+            let kept = self.fine.keep(bucket, time.0, packed) || (self.finer.cuts(sub) && self.keep_finer(sub, time.0, packed));
+            if !kept {
+                self.now.push(Entry { time: time.0, seq, event: packed });
             }
         } else {
             self.push_later(bucket, Entry { time: time.0, seq, event: event.pack() });
         }
+    }
+
+    /// [`Fine::keep`] of the finer cut, out of line: only a crowded stretch gets here.
+    #[inline(never)]
+    fn keep_finer(&mut self, sub: u64, time: u64, event: u64) -> bool {
+        self.finer.keep(sub, time, event)
     }
 
     /// Puts an event of a later bucket on the wheel or, beyond it, in the far heap.
@@ -172,6 +185,9 @@ impl EventQueue {
         if let Some(e) = self.now.peek() {
             return Some(Time(e.time));
         }
+        if let Some(time) = self.finer.peek_time() {
+            return Some(Time(time));
+        }
         if let Some(time) = self.fine.peek_time() {
             return Some(Time(time));
         }
@@ -195,7 +211,11 @@ impl EventQueue {
     /// deeper heap, they are too far ahead to fetch.)
     #[inline(always)]
     pub fn near_after(&self) -> impl Iterator<Item = Event> + '_ {
-        let next = if self.now.len() <= NEAR_AFTER_BELOW { self.fine.next_waiting() } else { &[] };
+        let next = match self.now.len() <= NEAR_AFTER_BELOW {
+            false => &[],
+            true if self.finer.is_empty() => self.fine.next_waiting(),
+            true => self.finer.next_waiting(),
+        };
         next.iter().map(|&(_, event)| Event::unpack(event))
     }
 
@@ -232,7 +252,9 @@ impl EventQueue {
     /// not poured yet.)
     #[inline(never)]
     fn turn(&mut self) -> bool {
-        if self.fine.pour_next(&mut self.now, &mut self.next_seq) {
+        if self.finer.pour_next(&mut self.now, &mut self.next_seq, None)
+            || self.fine.pour_next(&mut self.now, &mut self.next_seq, Some(&mut self.finer))
+        {
             return true;
         }
         self.cur = if self.wheel != 0 {
@@ -263,7 +285,7 @@ impl EventQueue {
             self.wheel -= events.len();
             self.fine.cut(bucket, &mut events);
             self.buckets[slot] = events;
-            self.fine.pour_next(&mut self.now, &mut self.next_seq);
+            self.fine.pour_next(&mut self.now, &mut self.next_seq, Some(&mut self.finer));
             return;
         }
         self.now.fill(&events, &mut self.next_seq);
@@ -285,7 +307,7 @@ impl EventQueue {
 
     /// Number of pending events.
     pub fn len(&self) -> usize {
-        self.now.len() + self.fine.len() + self.wheel + self.far.len()
+        self.now.len() + self.finer.len() + self.fine.len() + self.wheel + self.far.len()
     }
 
     /// Whether no event is pending.
@@ -361,7 +383,7 @@ mod tests {
         let mut cut = false;
         while let Some(e) = heap.pop() {
             assert_eq!(wheel.pop(), Some((Time(e.time), Event::unpack(e.event))));
-            cut |= wheel.fine.len() > 0;
+            cut |= !wheel.fine.is_empty();
             if rng.chance(0.3) {
                 let ahead = rng.next_u64() % (1 << (SHIFT - 3));
                 push(&mut wheel, &mut heap, e.time + ahead);
@@ -369,6 +391,44 @@ mod tests {
             assert_eq!(wheel.peek_time(), heap.peek().map(|e| Time(e.time)));
         }
         assert!(cut, "the bucket was cut");
+        assert!(wheel.is_empty());
+    }
+
+    #[test]
+    fn a_crowded_sub_bucket_is_cut_finer_and_still_pops_as_the_heap_does() {
+        let mut rng = crate::rng::Rng::stream(6, "wheel");
+        let (mut wheel, mut heap) = (EventQueue::new(), Heap::default());
+        let mut seq = 0u64;
+        let mut push = |wheel: &mut EventQueue, heap: &mut Heap, time: u64| {
+            let event = Event::Timeline { entry: seq as u32 };
+            wheel.push(Time(time), event);
+            heap.push(Entry { time, seq, event: event.pack() });
+            seq += 1;
+        };
+        // Thousands of events in three sub-buckets of one bucket, many at equal times;
+        // then, as they pop, more pushed into the sub-bucket being popped (before and
+        // after the finer sub-buckets poured so far) and into later ones.
+        let sub = 1u64 << (SHIFT - 6);
+        let base = (7u64 << SHIFT) + 5 * sub;
+        for _ in 0..3000 {
+            let at = base + (rng.next_u64() % 3) * sub + (rng.next_u64() % 200) * (sub / 200);
+            push(&mut wheel, &mut heap, at);
+        }
+        let mut finer = false;
+        while let Some(e) = heap.pop() {
+            assert_eq!(wheel.pop(), Some((Time(e.time), Event::unpack(e.event))));
+            finer |= !wheel.finer.is_empty();
+            if rng.chance(0.3) {
+                let ahead = rng.next_u64() % (sub / 4);
+                push(&mut wheel, &mut heap, e.time + ahead);
+            }
+            if rng.chance(0.05) {
+                push(&mut wheel, &mut heap, e.time);
+            }
+            assert_eq!(wheel.peek_time(), heap.peek().map(|e| Time(e.time)));
+            assert_eq!(wheel.len(), heap.len());
+        }
+        assert!(finer, "a sub-bucket was cut finer");
         assert!(wheel.is_empty());
     }
 
