@@ -234,14 +234,10 @@ impl EventQueue {
     /// Removes and returns the earliest event if it is due at `last` or before.
     #[inline(always)]
     fn pop_through(&mut self, last: u64) -> Option<(Time, Event)> {
-        if self.now.len() == 0 && !self.turn() {
+        if self.now.is_empty() && !self.turn() {
             return None;
         }
-        let top = self.now.peek().expect("not empty");
-        if top.time > last {
-            return None;
-        }
-        let e = self.now.pop().expect("not empty");
+        let e = self.now.pop_through(last)?;
         Some((Time(e.time), Event::unpack(e.event)))
     }
 
@@ -414,10 +410,15 @@ mod tests {
             let at = base + (rng.next_u64() % 3) * sub + (rng.next_u64() % 200) * (sub / 200);
             push(&mut wheel, &mut heap, at);
         }
-        let mut finer = false;
+        // And hundreds at the very same picoseconds, which only a sorted run spreads.
+        for _ in 0..600 {
+            push(&mut wheel, &mut heap, base + sub + 1000 * (rng.next_u64() % 3));
+        }
+        let (mut finer, mut ran) = (false, false);
         while let Some(e) = heap.pop() {
             assert_eq!(wheel.pop(), Some((Time(e.time), Event::unpack(e.event))));
             finer |= !wheel.finer.is_empty();
+            ran |= wheel.now.runs();
             if rng.chance(0.3) {
                 let ahead = rng.next_u64() % (sub / 4);
                 push(&mut wheel, &mut heap, e.time + ahead);
@@ -429,6 +430,7 @@ mod tests {
             assert_eq!(wheel.len(), heap.len());
         }
         assert!(finer, "a sub-bucket was cut finer");
+        assert!(ran, "a crowd was poured as a sorted run");
         assert!(wheel.is_empty());
     }
 
