@@ -184,12 +184,13 @@ pub struct Port {
 }
 
 impl Port {
-    /// Prefetches the lines a NIC's frame reads (the first 176 bytes, see the test
-    /// `a_nic_sends_from_three_cache_lines`).
+    /// Prefetches the lines a NIC's frame reads (its first bytes, see the test
+    /// `a_nic_sends_from_three_cache_lines`): fields at most a line apart, so that
+    /// every line they span is asked for wherever the port starts in its line.
     #[inline(always)]
     pub fn fetch(&self) {
         crate::prefetch::line_of(&self.busy_until);
-        crate::prefetch::line_of(&self.link);
+        crate::prefetch::line_of(&self.serialize);
         crate::prefetch::line_of(&self.early_at);
         crate::prefetch::line_of(&self.quiet_delivery);
     }
@@ -552,6 +553,17 @@ mod tests {
             offset_of!(Port, quiet_delivery) + 1,
         ];
         assert!(ends.iter().all(|&end| end <= 192), "{ends:?}");
+        // `fetch` asks for fields at most a line apart, from the first byte to the
+        // last of those above.
+        let fetched = [
+            offset_of!(Port, busy_until),
+            offset_of!(Port, serialize),
+            offset_of!(Port, early_at),
+            offset_of!(Port, quiet_delivery),
+        ];
+        assert_eq!(fetched[0], 0);
+        assert!(fetched.windows(2).all(|w| w[0] < w[1] && w[1] - w[0] <= 64), "{fetched:?}");
+        assert!(fetched[3] + 1 >= ends.iter().max().copied().unwrap_or(0), "{fetched:?} {ends:?}");
         // The sample's check reads the queue and the waiting frames from one line.
         assert!(offset_of!(Port, waiting) + std::mem::size_of::<VecDeque<u8>>() <= 64);
     }

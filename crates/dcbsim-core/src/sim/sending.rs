@@ -27,6 +27,12 @@ impl Simulation {
         }
         let paused = port.paused;
         while let Some(f) = self.hosts[node as usize].as_mut().expect("a host").ready.pop_front() {
+            if self.fetch_ahead {
+                // The flow served after this one, a frame's time from now.
+                if let Some(&next) = self.hosts[node as usize].as_ref().expect("a host").ready.front() {
+                    self.flows[next as usize].fetch();
+                }
+            }
             let flow = &mut self.flows[f as usize];
             if paused != 0 && paused & (1 << (flow.priority & 7)) != 0 {
                 // PFC holds the flow's priority: it waits, still in the ring.

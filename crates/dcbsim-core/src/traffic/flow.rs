@@ -267,11 +267,12 @@ impl Flow {
         self.finite
     }
 
-    /// Prefetches the three lines a frame reads (see the layout).
+    /// Prefetches the three lines a frame reads (see the layout; the layout test
+    /// holds one of these fields in each line).
     #[inline(always)]
     pub fn fetch(&self) {
         crate::prefetch::line_of(&self.wake_generation);
-        crate::prefetch::line_of(&self.counters.sent_frames);
+        crate::prefetch::line_of(&self.counters.delivered_bytes);
         crate::prefetch::line_of(&self.jitter_width);
     }
 
@@ -298,6 +299,13 @@ mod tests {
             offset_of!(Flow, rng) + std::mem::size_of::<Rng>(),
         ];
         assert!(ends.iter().all(|&end| end <= 192), "{ends:?}");
+        // `fetch` asks for each of the three lines.
+        let fetched = [
+            offset_of!(Flow, wake_generation),
+            offset_of!(Flow, counters) + offset_of!(FlowCounters, delivered_bytes),
+            offset_of!(Flow, jitter_width),
+        ];
+        assert_eq!(fetched.map(|offset| offset / 64), [0, 1, 2]);
         // A sample reads the first two lines: the header, the limiter and the counters.
         assert!(offset_of!(Flow, counters) + offset_of!(FlowCounters, delivered_bytes) + 8 <= 128);
     }
