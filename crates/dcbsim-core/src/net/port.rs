@@ -102,6 +102,9 @@ pub struct Port {
     pub link: VecDeque<(Time, Packet)>,
     /// The node at the far end of the link.
     pub peer: u32,
+    /// Under early sending (see `sim/early.rs`), the flow this NIC sends early
+    /// (`u32::MAX`: the port does not send early).
+    pub early_flow: u32,
     /// When the flow's next frame goes, sent as the last frame on the link arrives
     /// ([`Time::NEVER`]: none waits).
     pub early_at: Time,
@@ -200,6 +203,7 @@ impl Port {
         Port {
             node,
             peer,
+            early_flow: u32::MAX,
             is_host,
             rate,
             delay,
@@ -542,6 +546,7 @@ mod tests {
             offset_of!(Port, serialize) + std::mem::size_of::<TransmitMemo>(),
             offset_of!(Port, link) + std::mem::size_of::<VecDeque<(Time, Packet)>>(),
             offset_of!(Port, peer) + 4,
+            offset_of!(Port, early_flow) + 4,
             offset_of!(Port, early_at) + 8,
             offset_of!(Port, early_until) + 8,
             offset_of!(Port, early_generation) + 4,

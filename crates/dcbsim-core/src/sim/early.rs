@@ -35,17 +35,18 @@ use crate::config::Action;
 use crate::traffic::NO_CONN;
 use crate::units::Time;
 
-/// The early flow of a port that does not send early (see `Simulation::early_flows`).
+/// [`crate::net::Port::early_flow`] of a port that does not send early.
 pub(super) const NO_EARLY: u32 = u32::MAX;
 
 impl Simulation {
     /// Chooses the NICs that send early (`on`), or none. Call before running, once
     /// every flow of the run's start exists.
     pub(super) fn set_early_sending(&mut self, on: bool) {
+        self.early_flows = vec![NO_EARLY; self.ports.len()];
         for port in self.ports.iter_mut() {
+            port.early_flow = NO_EARLY;
             port.early_at = Time::NEVER;
         }
-        self.early_flows = vec![NO_EARLY; self.ports.len()];
         if !on || self.pfc_on {
             return;
         }
@@ -84,9 +85,15 @@ impl Simulation {
                 continue;
             }
             let reacts_until = if self.flows[f as usize].reacts { scheme_until } else { Time::NEVER };
-            self.early_flows[nic as usize] = f;
+            self.set_early_flow(nic, f);
             self.ports[nic as usize].early_until = flow_until[f as usize].min(port_until[nic as usize]).min(reacts_until);
         }
+    }
+
+    /// NIC `nic` sends flow `f` early: the port's field and the loop's copy.
+    fn set_early_flow(&mut self, nic: u32, f: u32) {
+        self.ports[nic as usize].early_flow = f;
+        self.early_flows[nic as usize] = f;
     }
 
     /// Whether flow `f`'s reaction point hears only from congestion points at the
@@ -105,7 +112,7 @@ impl Simulation {
 
     /// How many hosts send early (see the module): none with departure timing off.
     pub fn early_senders(&self) -> usize {
-        self.early_flows.iter().filter(|&&f| f != NO_EARLY).count()
+        self.ports.iter().filter(|p| p.early_flow != NO_EARLY).count()
     }
 
     /// Per flow and per port, the first timeline entry after which the flow (or the
@@ -139,7 +146,7 @@ impl Simulation {
     #[inline(always)]
     pub(super) fn defer_to_arrival(&mut self, f: u32, nic: u32, allowed: Time) -> bool {
         let port = &mut self.ports[nic as usize];
-        if self.early_flows[nic as usize] != f || allowed >= port.early_until || allowed >= self.until || !self.traces.is_empty() {
+        if port.early_flow != f || allowed >= port.early_until || allowed >= self.until || !self.traces.is_empty() {
             return false;
         }
         // Only the frame just sent is on the link: its arrival is the next one there.
@@ -161,7 +168,7 @@ impl Simulation {
     pub(super) fn send_early(&mut self, nic: u32) {
         let port = &mut self.ports[nic as usize];
         let at = std::mem::replace(&mut port.early_at, Time::NEVER);
-        let (f, generation) = (self.early_flows[nic as usize], port.early_generation);
+        let (f, generation) = (port.early_flow, port.early_generation);
         if self.flows[f as usize].wake_generation != generation {
             // Its reaction point changed the rate since: a wake-up of its own is due.
             return;
