@@ -121,6 +121,7 @@ impl Fine {
     /// from `next_seq` on; false (and no bucket cut any more) when none is left. A
     /// crowded sub-bucket is cut into `finer` (which must be empty) and its first
     /// finer sub-bucket poured.
+    #[inline]
     pub fn pour_next(&mut self, heap: &mut Heap, next_seq: &mut u64, finer: Option<&mut Fine>) -> bool {
         debug_assert_eq!(heap.len(), 0);
         if self.occupied == 0 {
@@ -133,8 +134,7 @@ impl Fine {
         let events = &mut self.subs[sub as usize];
         match finer {
             Some(finer) if events.len() > CUT_FINER_ABOVE => {
-                finer.cut((self.bucket << SUBS.trailing_zeros()) | sub as u64, events);
-                finer.pour_next(heap, next_seq, None);
+                finer.cut_and_pour((self.bucket << SUBS.trailing_zeros()) | sub as u64, events, heap, next_seq);
             }
             _ => {
                 heap.fill(events, next_seq);
@@ -142,6 +142,14 @@ impl Fine {
             }
         }
         true
+    }
+
+    /// Cuts `bucket` (see [`Fine::cut`]) and pours its first sub-bucket: out of line,
+    /// as only a crowded stretch comes here.
+    #[inline(never)]
+    fn cut_and_pour(&mut self, bucket: u64, events: &mut Vec<Pending>, heap: &mut Heap, next_seq: &mut u64) {
+        self.cut(bucket, events);
+        self.pour_next(heap, next_seq, None);
     }
 
     /// The events (in insertion order) of the next sub-bucket to pour, if any.

@@ -79,7 +79,8 @@ impl Heap {
     /// Removes and returns the earliest entry if it is due at `last` or before.
     #[inline(always)]
     pub fn pop_through(&mut self, last: u64) -> Option<Entry> {
-        if let Some(&first) = self.run.get(self.run_next) {
+        if !self.run.is_empty() {
+            let first = self.run[self.run_next];
             if self.heap.first().is_none_or(|top| first.before(top)) {
                 if first.time > last {
                     return None;
@@ -133,9 +134,7 @@ impl Heap {
         debug_assert_eq!(self.len(), 0);
         let first = *next_seq;
         if events.len() > RUN_ABOVE {
-            self.run.extend(events.iter().zip(first..).map(|(&(time, event), seq)| Entry { time, seq, event }));
-            *next_seq += events.len() as u64;
-            self.run.sort_unstable_by_key(|e| (e.time, e.seq));
+            self.fill_run(events, next_seq);
             return;
         }
         self.heap.extend(events.iter().zip(first..).map(|(&(time, event), seq)| Entry { time, seq, event }));
@@ -156,6 +155,16 @@ impl Heap {
     #[inline(always)]
     pub fn is_empty(&self) -> bool {
         self.heap.is_empty() && self.run.is_empty()
+    }
+
+    /// [`Heap::fill`] of a crowd: sorted into the run (out of line: only a crowded
+    /// stretch comes here).
+    #[inline(never)]
+    fn fill_run(&mut self, events: &[Pending], next_seq: &mut u64) {
+        let first = *next_seq;
+        self.run.extend(events.iter().zip(first..).map(|(&(time, event), seq)| Entry { time, seq, event }));
+        *next_seq += events.len() as u64;
+        self.run.sort_unstable_by_key(|e| (e.time, e.seq));
     }
 
     /// Number of entries.
