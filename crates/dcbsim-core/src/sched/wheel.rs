@@ -358,80 +358,94 @@ mod tests {
         agrees_with_the_heap(3, 1 << 20);
     }
 
+    /// The queue beside a plain heap given the same pushes: every pop must agree.
+    struct Twin {
+        wheel: EventQueue,
+        heap: Heap,
+        seq: u64,
+    }
+
+    impl Twin {
+        fn new() -> Twin {
+            Twin { wheel: EventQueue::new(), heap: Heap::default(), seq: 0 }
+        }
+
+        fn push(&mut self, time: u64) {
+            let event = Event::Timeline { entry: self.seq as u32 };
+            self.wheel.push(Time(time), event);
+            self.heap.push(Entry { time, seq: self.seq, event: event.pack() });
+            self.seq += 1;
+        }
+
+        /// Pops from both, checks that they agree and that they agree on what comes
+        /// next; the time popped, if any.
+        fn pop(&mut self) -> Option<u64> {
+            let e = self.heap.pop()?;
+            assert_eq!(self.wheel.pop(), Some((Time(e.time), Event::unpack(e.event))));
+            Some(e.time)
+        }
+
+        /// Checks the next time and the count.
+        fn agree(&self) {
+            assert_eq!(self.wheel.peek_time(), self.heap.peek().map(|e| Time(e.time)));
+            assert_eq!(self.wheel.len(), self.heap.len());
+        }
+    }
+
     #[test]
     fn a_crowded_bucket_is_cut_and_still_pops_as_the_heap_does() {
         let mut rng = crate::rng::Rng::stream(4, "wheel");
-        let (mut wheel, mut heap) = (EventQueue::new(), Heap::default());
-        let mut seq = 0u64;
-        let mut push = |wheel: &mut EventQueue, heap: &mut Heap, time: u64| {
-            let event = Event::Timeline { entry: seq as u32 };
-            wheel.push(Time(time), event);
-            heap.push(Entry { time, seq, event: event.pack() });
-            seq += 1;
-        };
+        let mut twin = Twin::new();
         // A bucket's worth of events, some at equal times, pushed before the wheel
         // reaches it; then, as it pops, more pushed into it (before and after the
         // sub-buckets poured so far).
         let base = 5u64 << SHIFT;
         for _ in 0..2000 {
-            push(&mut wheel, &mut heap, base + (rng.next_u64() % 64) * ((1 << SHIFT) / 64));
+            twin.push(base + (rng.next_u64() % 64) * ((1 << SHIFT) / 64));
         }
         let mut cut = false;
-        while let Some(e) = heap.pop() {
-            assert_eq!(wheel.pop(), Some((Time(e.time), Event::unpack(e.event))));
-            cut |= !wheel.fine.is_empty();
+        while let Some(time) = twin.pop() {
+            cut |= !twin.wheel.fine.is_empty();
             if rng.chance(0.3) {
-                let ahead = rng.next_u64() % (1 << (SHIFT - 3));
-                push(&mut wheel, &mut heap, e.time + ahead);
+                twin.push(time + rng.next_u64() % (1 << (SHIFT - 3)));
             }
-            assert_eq!(wheel.peek_time(), heap.peek().map(|e| Time(e.time)));
+            twin.agree();
         }
         assert!(cut, "the bucket was cut");
-        assert!(wheel.is_empty());
+        assert!(twin.wheel.is_empty());
     }
 
     #[test]
     fn a_crowded_sub_bucket_is_cut_finer_and_still_pops_as_the_heap_does() {
         let mut rng = crate::rng::Rng::stream(6, "wheel");
-        let (mut wheel, mut heap) = (EventQueue::new(), Heap::default());
-        let mut seq = 0u64;
-        let mut push = |wheel: &mut EventQueue, heap: &mut Heap, time: u64| {
-            let event = Event::Timeline { entry: seq as u32 };
-            wheel.push(Time(time), event);
-            heap.push(Entry { time, seq, event: event.pack() });
-            seq += 1;
-        };
+        let mut twin = Twin::new();
         // Thousands of events in three sub-buckets of one bucket, many at equal times;
         // then, as they pop, more pushed into the sub-bucket being popped (before and
         // after the finer sub-buckets poured so far) and into later ones.
         let sub = 1u64 << (SHIFT - 6);
         let base = (7u64 << SHIFT) + 5 * sub;
         for _ in 0..3000 {
-            let at = base + (rng.next_u64() % 3) * sub + (rng.next_u64() % 200) * (sub / 200);
-            push(&mut wheel, &mut heap, at);
+            twin.push(base + (rng.next_u64() % 3) * sub + (rng.next_u64() % 200) * (sub / 200));
         }
         // And hundreds at the very same picoseconds, which only a sorted run spreads.
         for _ in 0..600 {
-            push(&mut wheel, &mut heap, base + sub + 1000 * (rng.next_u64() % 3));
+            twin.push(base + sub + 1000 * (rng.next_u64() % 3));
         }
         let (mut finer, mut ran) = (false, false);
-        while let Some(e) = heap.pop() {
-            assert_eq!(wheel.pop(), Some((Time(e.time), Event::unpack(e.event))));
-            finer |= !wheel.finer.is_empty();
-            ran |= wheel.now.runs();
+        while let Some(time) = twin.pop() {
+            finer |= !twin.wheel.finer.is_empty();
+            ran |= twin.wheel.now.runs();
             if rng.chance(0.3) {
-                let ahead = rng.next_u64() % (sub / 4);
-                push(&mut wheel, &mut heap, e.time + ahead);
+                twin.push(time + rng.next_u64() % (sub / 4));
             }
             if rng.chance(0.05) {
-                push(&mut wheel, &mut heap, e.time);
+                twin.push(time);
             }
-            assert_eq!(wheel.peek_time(), heap.peek().map(|e| Time(e.time)));
-            assert_eq!(wheel.len(), heap.len());
+            twin.agree();
         }
         assert!(finer, "a sub-bucket was cut finer");
         assert!(ran, "a crowd was poured as a sorted run");
-        assert!(wheel.is_empty());
+        assert!(twin.wheel.is_empty());
     }
 
     #[test]
