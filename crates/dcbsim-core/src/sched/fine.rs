@@ -94,9 +94,13 @@ impl Fine {
     #[inline(always)]
     pub fn keep(&mut self, bucket: u64, time: u64, event: u64) -> bool {
         debug_assert_eq!(bucket, time >> self.bucket_shift);
-        if bucket != self.bucket {
-            return false;
-        }
+        bucket == self.bucket && self.keep_after_poured(time, event)
+    }
+
+    /// [`Fine::keep`] of an event known to fall in the cut bucket.
+    #[inline(always)]
+    pub fn keep_after_poured(&mut self, time: u64, event: u64) -> bool {
+        debug_assert_eq!(time >> self.bucket_shift, self.bucket);
         let sub = self.sub(time);
         if sub < self.open_from {
             return false;

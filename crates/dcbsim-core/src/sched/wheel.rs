@@ -92,14 +92,22 @@ impl EventQueue {
         self.next_seq += 1;
         let bucket = time.0 >> SHIFT;
         if bucket <= self.cur {
-            let (packed, sub) = (event.pack(), time.0 >> SUB_SHIFT);
-            let kept = self.fine.keep(bucket, time.0, packed) || (self.finer.cuts(sub) && self.keep_finer(sub, time.0, packed));
-            if !kept {
+            let packed = event.pack();
+            if !(self.fine.cuts(bucket) && self.keep_in_cut(time.0, packed)) {
                 self.now.push(Entry { time: time.0, seq, event: packed });
             }
         } else {
             self.push_later(bucket, Entry { time: time.0, seq, event: event.pack() });
         }
+    }
+
+    /// Keeps an event of the cut current bucket in its sub-bucket, or in the finer cut
+    /// of the sub-bucket being popped; false when it falls before them (it goes to the
+    /// heap).
+    #[inline(always)]
+    fn keep_in_cut(&mut self, time: u64, event: u64) -> bool {
+        let sub = time >> SUB_SHIFT;
+        self.fine.keep_after_poured(time, event) || (self.finer.cuts(sub) && self.keep_finer(sub, time, event))
     }
 
     /// [`Fine::keep`] of the finer cut, out of line: only a crowded stretch gets here.
