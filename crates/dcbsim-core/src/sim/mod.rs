@@ -171,7 +171,8 @@ impl Simulation {
             match event {
                 Event::LinkArrival { port } => {
                     self.ports[port as usize].fetch();
-                    if let Some(flow) = self.flows.get(self.early_flows[port as usize] as usize) {
+                    let early = self.early_flows.get(port as usize).copied().unwrap_or(early::NO_EARLY);
+                    if let Some(flow) = self.flows.get(early as usize) {
                         flow.fetch();
                     }
                 }
