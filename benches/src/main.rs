@@ -62,7 +62,7 @@ fn stream_samples(
     }
     let path = std::env::temp_dir().join(format!("dcbsim-bench-samples-{}.bin", std::process::id()));
     let (spill, status) = dcbsim_scenario::SpillFile::create(&path, sim.sample_layout().0.columns())?;
-    sim.stream_samples(Box::new(spill));
+    sim.stream_samples(Box::new(spill), scenario.sample_memory_bytes as usize);
     Ok(Some((path, status)))
 }
 

@@ -20,6 +20,10 @@ pub const CHUNK_VALUES: usize = 64 * 1024;
 /// table: 0.33 against 0.16 s per 4 s simulated, against a gain of 0.03 s.)
 pub const MIN_CHUNK_ROWS: usize = 16;
 
+/// Chunks a streaming run holds at once: the one being filled, one handed over and
+/// waiting, and one being written.
+pub const CHUNKS_HELD: usize = 3;
+
 /// Where full chunks of sample rows go when a run streams its samples.
 ///
 /// It is called once per chunk (not per sample), and once more at the end of the run
@@ -136,9 +140,13 @@ impl Sampler {
     }
 
     /// Hands every later chunk to `sink` instead of keeping it (call it before the
-    /// first sample); the chunk buffer is sized for a full chunk.
-    pub fn stream_to(&mut self, sink: Box<dyn SampleSink>) {
+    /// first sample); the chunk buffer is sized for a full chunk, and chunks hold
+    /// fewer rows where [`CHUNKS_HELD`] of them would take more than `budget` bytes
+    /// (one row at least).
+    pub fn stream_to(&mut self, sink: Box<dyn SampleSink>, budget: usize) {
         debug_assert!(self.times.is_empty());
+        let row_bytes = 8 * self.columns.max(1);
+        self.chunk_rows = self.chunk_rows.min((budget / (CHUNKS_HELD * row_bytes)).max(1));
         self.store = Store::Sink(sink);
         self.staged = Vec::with_capacity(self.chunk_rows * self.columns);
     }
@@ -331,11 +339,30 @@ mod tests {
     }
 
     #[test]
+    fn a_streaming_run_holds_its_chunks_within_the_budget() {
+        let wide = SampleLayout { ports: (0..1000).collect(), flows: vec![FlowColumns::default(); 200_000] };
+        let row = 8 * wide.columns();
+        let mut s = Sampler::new(Time(1000), wide.clone(), 0);
+        assert_eq!(s.chunk_rows(), MIN_CHUNK_ROWS);
+        s.stream_to(Box::new(Keep(Default::default())), 64_000_000);
+        assert!(s.chunk_rows() * CHUNKS_HELD * row <= 64_000_000 && s.chunk_rows() >= 1, "{} rows", s.chunk_rows());
+        assert!(s.chunk_rows() < MIN_CHUNK_ROWS);
+        // One row each, however small the budget; a narrow run keeps its chunks whole.
+        let mut tiny = Sampler::new(Time(1000), wide, 0);
+        tiny.stream_to(Box::new(Keep(Default::default())), 1);
+        assert_eq!(tiny.chunk_rows(), 1);
+        let mut narrow = Sampler::new(Time(1000), layout(), 0);
+        let rows = narrow.chunk_rows();
+        narrow.stream_to(Box::new(Keep(Default::default())), 64_000_000);
+        assert_eq!(narrow.chunk_rows(), rows);
+    }
+
+    #[test]
     fn a_sink_gets_full_chunks_then_the_rest_and_the_same_rows() {
         let mut memory = Sampler::new(Time(1000), layout(), 0);
         let kept = Arc::new(Mutex::new(Vec::new()));
         let mut streamed = Sampler::new(Time(1000), layout(), 0);
-        streamed.stream_to(Box::new(Keep(kept.clone())));
+        streamed.stream_to(Box::new(Keep(kept.clone())), usize::MAX);
         let n = streamed.chunk_rows() as u64 * 2 + 5;
         for k in 1..=n {
             sample(&mut memory, k);

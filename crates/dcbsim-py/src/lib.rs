@@ -331,18 +331,16 @@ impl Scenario {
     ) -> PyResult<Bound<'py, PyDict>> {
         let requests: Vec<_> = pcap.into_iter().map(|(port, path)| dcbsim_scenario::PcapRequest { port, path }).collect();
         let (mut sim, traces) = self.inner.build_traced(seed, &requests, snaplen).map_err(trace_error)?;
-        let (columns, chunk_rows) = {
-            let (layout, rows) = sim.sample_layout();
-            (layout.columns(), rows)
-        };
+        let columns = sim.sample_layout().0.columns();
         let spill = match samples {
             Some(path) => {
                 let (file, status) = dcbsim_scenario::SpillFile::create(&path, columns).map_err(pyo3::exceptions::PyOSError::new_err)?;
-                sim.stream_samples(Box::new(file));
+                sim.stream_samples(Box::new(file), self.inner.sample_memory_bytes as usize);
                 Some(status)
             }
             None => None,
         };
+        let chunk_rows = sim.sample_layout().1;
         let end = self.inner.config.duration;
         let mut slices = WallSlices::new(end, steps);
         while let Some(until) = slices.next_until() {

@@ -109,9 +109,11 @@ impl Simulation {
     }
 
     /// Hands every chunk of samples to `sink` instead of keeping them in memory (call
-    /// it before running): the report's sampled series are then empty.
-    pub fn stream_samples(&mut self, sink: Box<dyn crate::samples::SampleSink>) {
-        self.sampler.stream_to(sink);
+    /// it before running, and read [`Simulation::sample_layout`] after it): the
+    /// report's sampled series are then empty, and the chunks held at once take at
+    /// most `budget` bytes, or one row each if a row is larger.
+    pub fn stream_samples(&mut self, sink: Box<dyn crate::samples::SampleSink>, budget: usize) {
+        self.sampler.stream_to(sink, budget);
     }
 
     /// The columns of a sample row and the rows per chunk a sink gets.
