@@ -41,8 +41,6 @@ pub(super) struct Fine {
     open_from: u32,
     /// Bits of the time below a sub-bucket's number.
     shift: u32,
-    /// Bits of the time below a bucket's number.
-    bucket_shift: u32,
 }
 
 impl Fine {
@@ -54,7 +52,6 @@ impl Fine {
             bucket: u64::MAX,
             open_from: 0,
             shift: bucket_shift - SUBS.trailing_zeros(),
-            bucket_shift,
         }
     }
 
@@ -93,14 +90,14 @@ impl Fine {
     /// it back (it goes to the heap, or a finer cut).
     #[inline(always)]
     pub fn keep(&mut self, bucket: u64, time: u64, event: u64) -> bool {
-        debug_assert_eq!(bucket, time >> self.bucket_shift);
+        debug_assert_eq!(bucket, time >> (self.shift + SUBS.trailing_zeros()));
         bucket == self.bucket && self.keep_after_poured(time, event)
     }
 
     /// [`Fine::keep`] of an event known to fall in the cut bucket.
     #[inline(always)]
     pub fn keep_after_poured(&mut self, time: u64, event: u64) -> bool {
-        debug_assert_eq!(time >> self.bucket_shift, self.bucket);
+        debug_assert_eq!(time >> (self.shift + SUBS.trailing_zeros()), self.bucket);
         let sub = self.sub(time);
         if sub < self.open_from {
             return false;

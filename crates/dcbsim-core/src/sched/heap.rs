@@ -63,11 +63,15 @@ impl Heap {
     /// The earliest entry.
     #[inline]
     pub fn peek(&self) -> Option<&Entry> {
-        let top = self.heap.first();
-        match self.run.get(self.run_next) {
-            Some(first) if top.is_none_or(|top| first.before(top)) => Some(first),
-            _ => top,
-        }
+        self.run_front().or(self.heap.first())
+    }
+
+    /// The run's front, if a run is being popped and its front comes before the
+    /// heap's top.
+    #[inline(always)]
+    fn run_front(&self) -> Option<&Entry> {
+        let first = self.run.get(self.run_next)?;
+        self.heap.first().is_none_or(|top| first.before(top)).then_some(first)
     }
 
     /// Removes and returns the earliest entry.
@@ -80,8 +84,7 @@ impl Heap {
     #[inline(always)]
     pub fn pop_through(&mut self, last: u64) -> Option<Entry> {
         if !self.run.is_empty() {
-            let first = self.run[self.run_next];
-            if self.heap.first().is_none_or(|top| first.before(top)) {
+            if let Some(&first) = self.run_front() {
                 if first.time > last {
                     return None;
                 }

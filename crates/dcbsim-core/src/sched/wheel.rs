@@ -11,9 +11,10 @@
 //! bitmap) and pours it into the heap, numbered afresh in list order. A bucket that
 //! arrives crowded (more than 16 events, as when thousands of senders each wake every
 //! few milliseconds) is first cut into 64 sub-buckets (`fine.rs`), poured into the
-//! heap one at a time, and a crowded sub-bucket into 64 finer ones. Events beyond the wheel wait in a second heap and move onto the
-//! wheel as it turns, before any event of their bucket can be pushed directly. The
-//! queue thus pops exactly in (time, insertion) order, as one heap would.
+//! heap one at a time, and a crowded sub-bucket into 64 finer ones. Events beyond
+//! the wheel wait in a second heap and move onto the wheel as it turns, before any
+//! event of their bucket can be pushed directly. The queue thus pops exactly in
+//! (time, insertion) order, as one heap would.
 
 use super::Event;
 use super::fine::{CUT_ABOVE, Fine};
