@@ -172,8 +172,9 @@ pub struct Port {
     /// PFC on this link direction (see [`Pfc`]); inert unless a priority is lossless.
     /// Boxed: the event loop reads only the two mirrors below.
     pfc: Option<Box<Pfc>>,
-    /// The congestion point on this port, if any.
-    pub cp: Option<CongestionPointKind>,
+    /// The congestion point on this port, if any. Boxed: most ports have none, and
+    /// the largest scheme's state would take 336 bytes in every port.
+    pub cp: Option<Box<CongestionPointKind>>,
     /// Frames dropped.
     pub dropped_frames: u64,
     /// Bytes dropped.
