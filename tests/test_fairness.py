@@ -66,3 +66,64 @@ def test_engine_shares_follow_weights_and_capacity():
     s = r.summary
     assert s["flows"]["f0"]["weight"] == 3.0
     assert s["fairness"]["jain"] is not None
+
+
+MIXED = """
+[run]
+duration_ms = 6.0
+frame_bytes = 1500
+sample_interval_us = 500.0
+
+[topology]
+kind = "dumbbell"
+senders = 4
+rate_gbps = 10.0
+
+[scheme]
+name = "qcn"
+
+[[flows]]
+name = "greedy"
+src = "s0"
+dst = "r0"
+
+[[flows]]
+name = "late"
+src = "s1"
+dst = "r0"
+start_ms = 2.0
+
+[[flows]]
+name = "short"
+src = "s2"
+dst = "r0"
+kind = "finite"
+size_kb = 200.0
+
+[[flows]]
+name = "idle"
+src = "s3"
+dst = "r0"
+start_ms = 50.0
+"""
+
+
+@pytest.mark.parametrize("text", [MIXED, WEIGHTED])
+def test_summary_takes_all_flows_at_once_with_the_sums_of_flow_by_flow(text):
+    # Flows that start late, finish, never start, and shares that move: the summary's
+    # all-flows path must give exactly what the flow-by-flow path gives.
+    from dcbsim.fairness import _flow_rms, _flows_rms
+
+    r = dcbsim.run(dcbsim.loads(text), seed=3)
+    flows = list(r.flows.values())
+    assert r._shares_and_active_times() == r._shares_and_active_times_by_flow(flows)
+    thr = np.array([f.throughput_bps for f in flows])
+    fair = np.array([f.fair_share_bps for f in flows])
+    one_by_one = [_flow_rms(thr[i], fair[i]) for i in range(len(flows))]
+    assert _flows_rms(thr, fair) == ([a for a, _ in one_by_one], [b for _, b in one_by_one])
+    if text is MIXED:
+        # Each path is taken: the idle flow has neither a share nor an active time,
+        # the late one a share at some samples only, the others at every one.
+        shares, actives = r._shares_and_active_times()
+        assert (shares[3], actives[3]) == (None, None)
+        assert 0 < (fair[1] > 0).sum() < fair.shape[1] and (fair[0] > 0).all()

@@ -158,7 +158,7 @@ def _run_into(args: argparse.Namespace, scenario: dcbsim.Scenario, ports: list[s
             bar.close()
     summary = result.summary
     try:
-        _write_run(args, scenario, seed, result, started, pcap_dir)
+        _write_run(args, scenario, seed, result, summary, started, pcap_dir)
     except (OSError, MemoryError, pl_errors()) as e:
         return _fail(f"--out {args.out}: cannot write the results: {_reason(e)}; nothing written", 1)
     print(summary_table(summary))
@@ -178,13 +178,12 @@ def _reason(e: BaseException) -> str:
     return " ".join(str(text).split())
 
 
-def _write_run(args: argparse.Namespace, scenario: dcbsim.Scenario, seed: int, result: dcbsim.Result, started: float,
-               extra_dir: str) -> None:
+def _write_run(args: argparse.Namespace, scenario: dcbsim.Scenario, seed: int, result: dcbsim.Result,
+               summary: dict, started: float, extra_dir: str) -> None:
     with outputs.staged(args.out, args.overwrite) as stage:
         for name in sorted(os.listdir(extra_dir)):
             os.replace(os.path.join(extra_dir, name), os.path.join(stage, name))
         result.write_parquet(os.path.join(stage, "results.parquet"))
-        summary = result.summary
         outputs.write_json(os.path.join(stage, "summary.json"), summary)
         with open(os.path.join(stage, "summary.txt"), "w", encoding="utf-8") as f:
             f.write(summary_table(summary, max_rows=None) + "\n")

@@ -45,6 +45,23 @@ def _flow_rms(throughput: np.ndarray, fair: np.ndarray) -> tuple[float | None, f
     return deviation, deviation / float(fair[on].mean())
 
 
+def _flows_rms(throughput: np.ndarray, fair: np.ndarray) -> tuple[list, list]:
+    """:func:`_flow_rms` of each row. The rows with a share at every sample (the usual
+    case) are taken together, with the same sums as one by one; the others in turn."""
+    full = np.all(fair > 0, axis=1) if fair.shape[1] else np.zeros(fair.shape[0], dtype=bool)
+    rms: list = [None] * fair.shape[0]
+    relative: list = [None] * fair.shape[0]
+    rows = np.flatnonzero(full)
+    if rows.size:
+        t, f = throughput[rows], fair[rows]
+        deviation = np.sqrt(np.mean((t - f) ** 2, axis=1))
+        for i, d, r in zip(rows.tolist(), deviation.tolist(), (deviation / np.mean(f, axis=1)).tolist()):
+            rms[i], relative[i] = d, r
+    for i in np.flatnonzero(~full).tolist():
+        rms[i], relative[i] = _flow_rms(throughput[i], fair[i])
+    return rms, relative
+
+
 def _measures(jain: list[float], min_max: list[float], rms: list, relative: list, pooled: float | None,
               mean_share: float) -> dict[str, object]:
     return {
@@ -70,7 +87,7 @@ def fairness(throughput: np.ndarray, fair: np.ndarray) -> dict[str, object]:
     fair = np.atleast_2d(np.asarray(fair, dtype=float))
     has_share = fair > 0
     jain, min_max = _per_sample(throughput, fair)
-    rms, relative = [list(x) for x in zip(*(_flow_rms(throughput[i], fair[i]) for i in range(fair.shape[0])))] or ([], [])
+    rms, relative = _flows_rms(throughput, fair)
     pooled = float(np.sqrt(np.mean((throughput[has_share] - fair[has_share]) ** 2))) if has_share.any() else None
     mean_share = float(fair[has_share].mean()) if has_share.any() else 0.0
     return _measures(jain, min_max, rms, relative, pooled, mean_share)

@@ -484,15 +484,15 @@ class Result:
         duration = self.run_stats["simulated_s"] or 1.0
         fair = self.fairness()
         flows = {}
+        shares, actives = self._shares_and_active_times()
         for k, (name, f) in enumerate(self.flows.items()):
-            share = f.fair_share_bps[f.fair_share_bps > 0]
-            active = f.active_s(self.time_s)
+            active = actives[k]
             flows[name] = dict(
                 f.stats,
                 throughput_bps=f.stats["delivered_bytes"] * 8 / duration,
                 active_s=active,
                 throughput_active_bps=f.stats["delivered_bytes"] * 8 / active if active else None,
-                fair_share_bps=float(share.mean()) if share.size else None,
+                fair_share_bps=shares[k],
                 share_rms_bps=fair["per_flow_rms_bps"][k],
                 **f.transfer_summary(),
             )
@@ -517,6 +517,40 @@ class Result:
             "totals": totals,
             **self.run_stats,
         }
+
+    def _shares_and_active_times(self) -> tuple[list[float | None], list[float | None]]:
+        """Each flow's mean fair share over the samples where it has one (``None``:
+        none) and its :meth:`FlowResult.active_s`. Series in memory are taken all flows
+        at once where every sample counts (the same sums as flow by flow); a streamed
+        run's are read flow by flow."""
+        flows = list(self.flows.values())
+        n = self.time_s.size
+        if self.samples is not None or not flows or n == 0 or any(f.fair_share_bps.size != n for f in flows):
+            return self._shares_and_active_times_by_flow(flows)
+        fair = np.array([f.fair_share_bps for f in flows])
+        full = np.all(fair > 0, axis=1)
+        shares = np.mean(fair, axis=1).tolist()
+        for i in np.flatnonzero(~full).tolist():
+            share = fair[i][fair[i] > 0]
+            shares[i] = float(share.mean()) if share.size else None
+        sending = np.array([f.rate_bps > 0 if f.rate_bps.size == n else np.zeros(n, dtype=bool) for f in flows])
+        first = np.argmax(sending, axis=1)
+        last = n - 1 - np.argmax(sending[:, ::-1], axis=1)
+        step = float(self.time_s[1] - self.time_s[0]) if n > 1 else float(self.time_s[0])
+        spans = (self.time_s[last] - self.time_s[first]).tolist()
+        actives: list[float | None] = []
+        for f, any_sending, span in zip(flows, sending.any(axis=1).tolist(), spans):
+            done = f.stats.get("completion_time_s")
+            actives.append(float(done) if done is not None else float(span) + step if any_sending else None)
+        return shares, actives
+
+    def _shares_and_active_times_by_flow(self, flows: list[FlowResult]) -> tuple[list, list]:
+        shares, actives = [], []
+        for f in flows:
+            share = f.fair_share_bps[f.fair_share_bps > 0]
+            shares.append(float(share.mean()) if share.size else None)
+            actives.append(f.active_s(self.time_s))
+        return shares, actives
 
     def pfc_summary(self) -> dict[str, dict[str, Any]]:
         """Per port that sent, received or was paused by PFC: PAUSE frames sent and
