@@ -45,8 +45,14 @@ def test_run_writes_results_summary_manifest_and_plots(tmp_path, quickstart):
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["seed"] == 4 and "duration_ms = 20" in manifest["scenario"]
     assert manifest["dcbsim_version"]
-    summary = json.loads((out / "summary.json").read_text())
+    text = (out / "summary.json").read_text()
+    summary = json.loads(text)
     assert summary["seed"] == 4
+    # The outer levels indented, one line per port and per flow.
+    lines = text.splitlines()
+    assert lines[:2] == ["{", '  "scenario": "quickstart",']
+    for name in list(summary["ports"]) + list(summary["flows"]):
+        assert sum(line.startswith(f'    "{name}": {{') and line.endswith(("},", "}")) for line in lines) == 1, name
     table = pl.read_parquet(out / "results.parquet")
     assert table.columns == ["time_s", "metric", "entity", "value", "seed"]
     assert "sw0:r0" in done.stdout and "delivered" in done.stdout

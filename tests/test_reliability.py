@@ -4,6 +4,8 @@ and sweeps."""
 
 from __future__ import annotations
 
+import json
+import math
 import os
 import signal
 import subprocess
@@ -297,3 +299,21 @@ def test_load_refuses_a_lone_override_string(quickstart):
 def test_load_refuses_a_bad_memory_limit(quickstart):
     with pytest.raises(ValueError, match="max_memory_gb"):
         dcbsim.load(quickstart, max_memory_gb=0)
+
+
+def test_json_outputs_hold_what_the_json_module_would_write(tmp_path):
+    # Keys that are not strings, tuples, NaN, empty containers and values JSON has no
+    # type for (written as their text), at every depth.
+    from dcbsim import outputs
+
+    class Opaque:
+        def __str__(self) -> str:
+            return "opaque"
+
+    data = {"a": 1, 2: [1, (2, 3), {"b": float("nan")}], None: {}, "c": {"d": {"e": [Opaque(), []]}}, "f": []}
+    path = tmp_path / "x.json"
+    outputs.write_json(str(path), data)
+    expected = json.loads(json.dumps(data, default=str))
+    got = json.loads(path.read_text())
+    assert got.keys() == expected.keys() and got["2"][:2] == expected["2"][:2] and got["c"] == expected["c"]
+    assert math.isnan(got["2"][2]["b"]) and got["null"] == {} and got["f"] == []

@@ -44,13 +44,45 @@ def manifest(scenario: Any, seed: int, wall_s: float, argv: list[str]) -> dict[s
     }
 
 
+#: Containers this deep and deeper go on one line each (a port's or a flow's entry).
+_ONE_LINE_DEPTH = 2
+#: One encoder for every line (``json.dumps`` with ``default`` makes one per call).
+_ENCODE = json.JSONEncoder(default=str).encode
+
+
 def write_json(path: str, data: Any) -> None:
-    """Writes ``data`` as indented JSON, whole or not at all (a temporary file renamed)."""
+    """Writes ``data`` as JSON, whole or not at all (a temporary file renamed): the
+    outer levels indented, each container two levels down on one line (in a summary,
+    one line per port, flow or arrival source; a run with 100,000 flows wrote its
+    summary indented throughout in 5.5 s)."""
     tmp = os.path.join(os.path.dirname(path) or ".", f".{os.path.basename(path)}.tmp")
     with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(data, f, indent=2, sort_keys=False, default=str)
+        f.writelines(_json_lines(data, 0))
         f.write("\n")
     os.replace(tmp, path)
+
+
+def _json_key(key: Any) -> str:
+    """A mapping key as JSON writes it (a string; other keys as their JSON text)."""
+    return _ENCODE(key if isinstance(key, str) else _ENCODE(key))
+
+
+def _json_lines(value: Any, depth: int) -> Iterator[str]:
+    """``value`` as JSON text in pieces, indented by two spaces per level above
+    :data:`_ONE_LINE_DEPTH`."""
+    is_map, is_list = isinstance(value, dict), isinstance(value, (list, tuple))
+    if depth >= _ONE_LINE_DEPTH or not (is_map or is_list) or not value:
+        yield _ENCODE(value)
+        return
+    inner, close = "  " * (depth + 1), "  " * depth + ("}" if is_map else "]")
+    yield "{\n" if is_map else "[\n"
+    items = value.items() if is_map else ((None, v) for v in value)
+    for i, (key, item) in enumerate(items):
+        yield ",\n" + inner if i else inner
+        if is_map:
+            yield _json_key(key) + ": "
+        yield from _json_lines(item, depth + 1)
+    yield "\n" + close
 
 
 class OutError(Exception):
