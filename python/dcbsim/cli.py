@@ -13,6 +13,7 @@ from typing import Sequence
 
 import dcbsim
 from dcbsim import outputs, traces
+from dcbsim.bulk import collector_paused
 from dcbsim._core import DEFAULT_MAX_MEMORY_GB
 from dcbsim.table import summary_table
 
@@ -137,7 +138,8 @@ def _run(args: argparse.Namespace) -> int:
     outputs.check_out(args.out, args.overwrite)
     outputs.remove_stale_stages(args.out)
     with outputs.side_stage(args.out, "pcap") as pcap_dir, outputs.side_stage(args.out, "samples") as samples_dir:
-        return _run_into(args, scenario, ports, pcap_dir, samples_dir)
+        with collector_paused():
+            return _run_into(args, scenario, ports, pcap_dir, samples_dir)
 
 
 def _run_into(args: argparse.Namespace, scenario: dcbsim.Scenario, ports: list[str], pcap_dir: str,

@@ -34,7 +34,8 @@ METRICS = {
 
 
 def _array(raw: bytes) -> np.ndarray:
-    return np.frombuffer(raw, dtype="<f8").copy()
+    """The little-endian f64 values of ``raw`` as a (writable) array."""
+    return np.frombuffer(raw, dtype="<f8").copy() if raw else np.zeros(0)
 
 
 #: A sampled series by metric: from memory, or read from a streamed run's file.
@@ -42,13 +43,20 @@ Series = Callable[[str], "np.ndarray"]
 
 
 class _InMemory:
-    """An entity's series held in memory, by metric (an empty array for a metric it lacks)."""
+    """An entity's series held in memory, by metric (an empty array for a metric it
+    lacks). Each is made an array when first asked for: a run with 100,000 flows
+    and 200,000 ports took 4.6 s to make every one up front."""
 
-    def __init__(self, arrays: dict[str, np.ndarray]) -> None:
-        self.arrays = arrays
+    def __init__(self, raw: dict[str, bytes]) -> None:
+        self.raw = raw
+        self.arrays: dict[str, np.ndarray] = {}
 
     def __call__(self, metric: str) -> np.ndarray:
-        return self.arrays[metric] if metric in self.arrays else np.zeros(0)
+        array = self.arrays.get(metric)
+        if array is None:
+            raw = self.raw.get(metric)
+            array = self.arrays[metric] = _array(raw) if raw is not None else np.zeros(0)
+        return array
 
 
 class _FromFile:
@@ -340,7 +348,7 @@ class Result:
         """An entity's sampled series: from the raw report, or from the streamed file."""
         if self.samples is not None:
             return _FromFile(self.samples, entity)
-        return _InMemory({k: _array(v) for k, v in raw.items()})
+        return _InMemory(raw)
 
     @property
     def streamed(self) -> bool:
