@@ -312,15 +312,17 @@ class Result:
         #: The streamed run's tidy table on disk, or ``None`` when the series are in memory.
         self.samples = samples
         self.ports: dict[str, PortResult] = {}
+        not_port_stats = frozenset(("name", "queue_bytes"))
         for p in raw["ports"]:
-            stats = {k: v for k, v in p.items() if k not in ("name", "queue_bytes")}
+            stats = {k: v for k, v in p.items() if k not in not_port_stats}
             self.ports[p["name"]] = PortResult(p["name"], stats, self._series(p["name"], {"queue_bytes": p["queue_bytes"]}))
         self.flows: dict[str, FlowResult] = {}
         sampled = ("rate_bps", "throughput_bps", "send_bps", "fair_share_bps", "cwnd_segments", "alpha")
+        transferred = ("transfer_completion_s", "transfer_bytes")
+        not_flow_stats = frozenset(sampled + transferred + ("name",))
         for f in raw["flows"]:
-            arrays = sampled + ("transfer_completion_s", "transfer_bytes")
-            transfers = {k: _array(f[k]) for k in ("transfer_completion_s", "transfer_bytes") if k in f}
-            stats = {k: v for k, v in f.items() if k not in arrays and k != "name"}
+            transfers = {k: _array(f[k]) for k in transferred if k in f}
+            stats = {k: v for k, v in f.items() if k not in not_flow_stats}
             series = self._series(f["name"], {k: f[k] for k in sampled if k in f})
             self.flows[f["name"]] = FlowResult(f["name"], stats, series, **transfers)
         self.arrivals: dict[str, ArrivalResult] = {}
