@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 SOURCES := $(shell find crates python -name '*.rs' -o -name '*.py' -o -name '*.pyi' -o -name Cargo.toml) pyproject.toml Cargo.toml
 
-.PHONY: install test test-rust test-python quickstart bench reproduction clean
+.PHONY: install test test-rust test-python quickstart bench goals reproduction clean
 
 $(VENV)/.installed: $(SOURCES)
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -28,6 +28,10 @@ quickstart: install
 	$(VENV)/bin/dcbsim run scenarios/examples/quickstart.toml --out out/quickstart
 
 BENCH := cargo run --release --quiet -p dcbsim-bench --
+
+goals:
+	cargo build --release --quiet -p dcbsim-bench
+	python3 benches/goals.py --rounds 8
 
 bench:
 	$(BENCH) scenarios/bench/dumbbell_10g.toml --repeat 5
