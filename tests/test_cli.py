@@ -45,6 +45,9 @@ def test_run_writes_results_summary_manifest_and_plots(tmp_path, quickstart):
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["seed"] == 4 and "duration_ms = 20" in manifest["scenario"]
     assert manifest["dcbsim_version"]
+    # The process's peak memory, recorded and printed (a process of this size: tens of MiB).
+    assert 5 < manifest["peak_memory_mib"] < 2000
+    assert "MiB)" in done.stdout.splitlines()[-1]
     text = (out / "summary.json").read_text()
     summary = json.loads(text)
     assert summary["seed"] == 4

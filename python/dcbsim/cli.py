@@ -164,7 +164,8 @@ def _run_into(args: argparse.Namespace, scenario: dcbsim.Scenario, ports: list[s
     except (OSError, MemoryError, pl_errors()) as e:
         return _fail(f"--out {args.out}: cannot write the results: {_reason(e)}; nothing written", 1)
     print(summary_table(summary))
-    print(f"results in {args.out}")
+    peak = outputs.peak_memory_mib()
+    print(f"results in {args.out}" + ("" if peak is None else f" (peak memory {peak:.0f} MiB)"))
     return 0
 
 

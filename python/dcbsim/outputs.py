@@ -28,6 +28,18 @@ def git_commit(directory: str) -> str | None:
     return out.stdout.strip() or None if out.returncode == 0 else None
 
 
+def peak_memory_mib() -> float | None:
+    """The peak resident memory of this process so far, MiB (``None`` where the
+    platform does not tell)."""
+    try:
+        import resource
+    except ImportError:
+        return None
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    # Linux counts kibibytes, macOS bytes.
+    return peak / (1024 * 1024 if sys.platform == "darwin" else 1024)
+
+
 def manifest(scenario: Any, seed: int, wall_s: float, argv: list[str]) -> dict[str, Any]:
     """What a run directory records about how it was made."""
     return {
@@ -40,6 +52,7 @@ def manifest(scenario: Any, seed: int, wall_s: float, argv: list[str]) -> dict[s
         "platform": platform.platform(),
         "python": sys.version.split()[0],
         "wall_s": wall_s,
+        "peak_memory_mib": peak_memory_mib(),
         "command": argv,
     }
 
