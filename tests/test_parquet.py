@@ -83,3 +83,39 @@ def test_run_writes_results_without_loading_polars_or_matplotlib(tmp_path):
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.split()[-2:] == ["0", "False"]
     assert pl.read_parquet(out / "results.parquet").height > 0
+
+
+def _reference_string_pages(strings, runs, rows):
+    """The string pages run by run, as the writer made them one run at a time."""
+    dictionary = sorted(set(strings))
+    index = {s: i for i, s in enumerate(dictionary)}
+    width = max(1, (len(dictionary) - 1).bit_length())
+    kept = [(index[s], n) for s, n in zip(strings, runs) if n > 0]
+    r, left, bodies = 0, kept[0][1] if kept else 0, []
+    for a in range(0, rows, parquet.PAGE_ROWS):
+        n, body = min(parquet.PAGE_ROWS, rows - a), bytearray([width])
+        while n:
+            take = min(n, left)
+            body += parquet._varint(take << 1) + kept[r][0].to_bytes((width + 7) // 8, "little")
+            n, left = n - take, left - take
+            if left == 0 and r + 1 < len(kept):
+                r, left = r + 1, kept[r + 1][1]
+        bodies.append(bytes(body))
+    return bodies
+
+
+@pytest.mark.parametrize("page_rows, distinct, longest", [(7, 5, 20), (1000, 300, 5000), (1 << 20, 70_000, 3)])
+def test_string_runs_are_encoded_as_run_by_run(monkeypatch, page_rows, distinct, longest):
+    # Runs cut at page ends, empty runs, counts whose varints take one to three bytes,
+    # and indices of one to three bytes.
+    monkeypatch.setattr(parquet, "PAGE_ROWS", page_rows)
+    rng = np.random.default_rng(distinct)
+    strings = [f"e{i}" for i in rng.integers(0, distinct, 3 * distinct)]
+    runs = rng.integers(0, longest + 1, len(strings)).tolist()
+    rows = sum(runs)
+    column = parquet.StringRuns("s", strings, runs)
+    pages = parquet._string_pages(column, rows, range(0, rows, page_rows))
+    expected = _reference_string_pages(strings, runs, rows)
+    assert len(pages) == 1 + len(expected)
+    for page, body in zip(pages[1:], expected):
+        assert page.endswith(body)
