@@ -44,8 +44,8 @@ Series = Callable[[str], "np.ndarray"]
 
 class _InMemory:
     """An entity's series held in memory, by metric (an empty array for a metric it
-    lacks). Each is made an array when first asked for: a run with 100,000 flows
-    and 200,000 ports took 4.6 s to make every one up front."""
+    lacks). Each is made an array when first asked for: made up front, they took
+    0.6 s of the 4.6 s of making the result of a run with 100,000 flows."""
 
     def __init__(self, raw: dict[str, bytes]) -> None:
         self.raw = raw
