@@ -256,3 +256,45 @@ def test_plots_mark_the_timeline():
     ax = plot.queue(r).axes[0]
     marks = sorted(line.get_xdata()[0] for line in ax.lines if line.get_linestyle() not in ("-", ":"))
     assert marks == [15.0, 40.0]
+
+
+def test_runs_in_threads_at_once_in_a_new_process(quickstart):
+    # The engine runs without holding the interpreter, so threads make a pool; the
+    # first of them to make a result must not let the others see numpy half
+    # imported (a fresh process: here numpy is loaded already).
+    import subprocess
+    import sys
+
+    script = (
+        "import concurrent.futures as cf, dcbsim\n"
+        f"sc = dcbsim.load({str(quickstart)!r}, ['run.duration_ms=5'])\n"
+        "with cf.ThreadPoolExecutor(4) as ex:\n"
+        "    sent = list(ex.map(lambda s: dcbsim.run(sc, seed=s).summary['totals']['sent_frames'], range(4)))\n"
+        "assert sent == [dcbsim.run(sc, seed=s).summary['totals']['sent_frames'] for s in range(4)], sent\n"
+    )
+    for _ in range(3):
+        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_a_module_loaded_on_first_use():
+    import subprocess
+    import sys
+
+    from dcbsim.lazy import lazy_import
+
+    with pytest.raises(ModuleNotFoundError):
+        lazy_import("dcbsim_no_such_module")
+    # In a new process: not imported until read, then whole in every thread at once.
+    script = (
+        "import sys, threading\n"
+        "from dcbsim.lazy import lazy_import\n"
+        "m = lazy_import('fractions')\n"
+        "assert 'fractions' not in sys.modules\n"
+        "seen = []\n"
+        "ts = [threading.Thread(target=lambda: seen.append(m.Fraction(1, 3) + m.Fraction(1, 6))) for _ in range(8)]\n"
+        "[t.start() for t in ts]; [t.join() for t in ts]\n"
+        "assert seen == [m.Fraction(1, 2)] * 8 and 'fractions' in sys.modules\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
