@@ -38,6 +38,17 @@ def _array(raw: bytes) -> np.ndarray:
     return np.frombuffer(raw, dtype="<f8").copy() if raw else np.zeros(0)
 
 
+def _sample_step(time_s: np.ndarray) -> float:
+    """The sampling interval, from the sample times (at least one)."""
+    return float(time_s[1] - time_s[0]) if len(time_s) > 1 else float(time_s[0])
+
+
+def _mean_share(fair_share_bps: np.ndarray) -> float | None:
+    """A flow's mean fair share over the samples where it has one (``None``: none)."""
+    share = fair_share_bps[fair_share_bps > 0]
+    return float(share.mean()) if share.size else None
+
+
 #: A sampled series by metric: from memory, or read from a streamed run's file.
 Series = Callable[[str], "np.ndarray"]
 
@@ -149,7 +160,7 @@ class FlowResult:
         sending = np.flatnonzero(self.rate_bps > 0) if self.rate_bps.size == time_s.size else np.zeros(0, dtype=int)
         if sending.size == 0:
             return None
-        step = float(time_s[1] - time_s[0]) if time_s.size > 1 else float(time_s[0])
+        step = _sample_step(time_s)
         return float(time_s[sending[-1]] - time_s[sending[0]]) + step
 
     def transfer_summary(self) -> dict[str, float | None]:
@@ -274,7 +285,7 @@ def convergence_time(
     series = list(rates)
     if not series or len(time_s) == 0:
         return None
-    step = float(time_s[1] - time_s[0]) if len(time_s) > 1 else float(time_s[0])
+    step = _sample_step(time_s)
     if window_s:
         series = [moving_average(r, max(1, round(window_s / step))) for r in series]
     stack = np.vstack(series)
@@ -541,12 +552,11 @@ class Result:
         full = np.all(fair > 0, axis=1)
         shares = np.mean(fair, axis=1).tolist()
         for i in np.flatnonzero(~full).tolist():
-            share = fair[i][fair[i] > 0]
-            shares[i] = float(share.mean()) if share.size else None
+            shares[i] = _mean_share(fair[i])
         sending = np.array([f.rate_bps > 0 if f.rate_bps.size == n else np.zeros(n, dtype=bool) for f in flows])
         first = np.argmax(sending, axis=1)
         last = n - 1 - np.argmax(sending[:, ::-1], axis=1)
-        step = float(self.time_s[1] - self.time_s[0]) if n > 1 else float(self.time_s[0])
+        step = _sample_step(self.time_s)
         spans = (self.time_s[last] - self.time_s[first]).tolist()
         actives: list[float | None] = []
         for f, any_sending, span in zip(flows, sending.any(axis=1).tolist(), spans):
@@ -557,8 +567,7 @@ class Result:
     def _shares_and_active_times_by_flow(self, flows: list[FlowResult]) -> tuple[list, list]:
         shares, actives = [], []
         for f in flows:
-            share = f.fair_share_bps[f.fair_share_bps > 0]
-            shares.append(float(share.mean()) if share.size else None)
+            shares.append(_mean_share(f.fair_share_bps))
             actives.append(f.active_s(self.time_s))
         return shares, actives
 
