@@ -186,7 +186,7 @@ impl Routes {
     /// The egress port of `node` towards `dst` for a frame of `flow`, or [`NO_ROUTE`].
     /// A single-port host answers with its one port (whether `dst` lies beyond it is for
     /// [`Routes::path`]).
-    #[inline]
+    #[inline(always)]
     pub fn next_port(&self, node: u32, dst: u32, flow: u32) -> u32 {
         let entry = match self.row_of[node as usize] {
             NO_ROUTE => return self.host_port[node as usize],
@@ -195,6 +195,12 @@ impl Routes {
         if entry < GROUP || entry == NO_ROUTE {
             return entry;
         }
+        self.group_port(entry, node, flow)
+    }
+
+    /// The port of ECMP group entry `entry` that `flow` takes at `node`.
+    #[inline(never)]
+    fn group_port(&self, entry: u32, node: u32, flow: u32) -> u32 {
         let (first, count) = self.groups.spans[(entry & !GROUP) as usize];
         let pick = ((ecmp_hash(self.salt, flow, node) >> 32) * count as u64) >> 32;
         self.groups.ports[(first + pick as u32) as usize]
