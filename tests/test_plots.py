@@ -63,3 +63,54 @@ def test_a_quick_page_says_how_many_seeds_it_ran():
     assert "ran 1 or 2 seed(s) instead of 1, 20" in note
     assert Runs("qcnt").quick_note() == []
     assert "one seed" in Runs("qcnt", quick=True).quick_note()[0]
+
+
+def test_a_long_series_is_drawn_by_each_stretchs_lowest_and_highest_sample():
+    from dcbsim.plot import _STRETCHES, _thin
+
+    rng = np.random.default_rng(1)
+    n = 50 * _STRETCHES + 7
+    t, y = np.arange(n) * 1e-6, rng.normal(size=n)
+    y[12345] = 40.0  # a spike
+    tt, yy = _thin(t, y)
+    assert tt.size <= 2 * _STRETCHES + 2 and np.all(np.diff(tt) >= 0)
+    assert (tt[0], tt[-1]) == (t[0], t[-1]) and yy.max() == 40.0 and yy.min() == y.min()
+    # Every kept point is a sample; each stretch's extremes are kept.
+    k = -(-n // _STRETCHES)
+    assert np.array_equal(yy, y[np.rint(tt * 1e6).astype(int)])
+    for start in range(0, n, k * 97):
+        stretch = y[start:start + k]
+        kept = yy[(tt >= t[start]) & (tt <= t[min(start + k, n) - 1])]
+        assert stretch.max() in kept and stretch.min() in kept
+    short = np.arange(10.0)
+    assert _thin(short, short)[1] is short
+
+
+def test_a_long_band_and_cdf_keep_their_shape():
+    from dcbsim.plot import _STRETCHES, _thin_band, _thin_cdf
+
+    n = 9 * _STRETCHES
+    t = np.arange(n, dtype=float)
+    low, high = -np.abs(np.sin(t)), np.abs(np.cos(t))
+    tb, lb, hb = _thin_band(t, low, high)
+    assert tb.size <= 2 * _STRETCHES + 2 and (tb[0], tb[-1]) == (0.0, n - 1.0)
+    assert lb.min() == low.min() and hb.max() == high.max()
+    values = np.sort(np.round(np.random.default_rng(2).exponential(size=n), 2))
+    q, cdf = time_weighted_cdf(values, t + 1)
+    qs, cs = _thin_cdf(q, cdf)
+    assert qs.size <= 2 * _STRETCHES and cs[-1] == 1.0 and qs[-1] == q[-1]
+    # The step drawn moves by less than one level anywhere.
+    at = np.searchsorted(qs, q, side="right") - 1
+    drawn = np.where(at >= 0, cs[np.maximum(at, 0)], 0.0)
+    exact = cdf[np.searchsorted(q, q, side="right") - 1]
+    assert np.abs(drawn - exact).max() <= 1.0 / (2 * _STRETCHES) + 1e-12
+
+
+def test_a_long_runs_plots_draw_a_bounded_number_of_points(small_text):
+    from dcbsim.plot import _STRETCHES, queue, rates
+
+    result = dcbsim.run(dcbsim.loads(small_text, overrides=["run.sample_interval_us=0.5"]))
+    assert result.time_s.size > 2 * _STRETCHES
+    for fig in (queue(result), rates(result)):
+        sizes = [len(line.get_xdata()) for line in fig.axes[0].get_lines()]
+        assert max(sizes) > 2 and max(sizes) <= 2 * _STRETCHES + 2

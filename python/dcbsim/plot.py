@@ -15,6 +15,57 @@ if TYPE_CHECKING:
 
 _MAX_LINES = 12
 
+#: A series longer than twice this is drawn by the lowest and the highest sample of
+#: each of this many stretches, in time order: two points or more per pixel column
+#: of the plots (960 pixels wide), so every spike stays in view, and a long run's plot
+#: costs what a short one's does (a 250,000-sample run's plots took 300 MB).
+_STRETCHES = 2048
+
+
+def _thin(t: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The samples of ``y`` (at times ``t``) that draw it at the plots' resolution: all
+    of a short series; of a long one, each stretch's lowest and highest (see
+    ``_STRETCHES``), its first and last samples included."""
+    n = y.size
+    if n <= 2 * _STRETCHES:
+        return t, y
+    k = -(-n // _STRETCHES)
+    rows = -(-n // k)
+    block = np.concatenate([y, np.full(rows * k - n, y[-1])]).reshape(rows, k)
+    base = np.arange(rows) * k
+    lo = np.minimum(base + block.argmin(axis=1), n - 1)
+    hi = np.minimum(base + block.argmax(axis=1), n - 1)
+    keep = np.concatenate([[0], np.stack([np.minimum(lo, hi), np.maximum(lo, hi)], axis=1).ravel(), [n - 1]])
+    return t[keep], y[keep]
+
+
+def _thin_band(t: np.ndarray, low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A band between ``low`` and ``high`` at the plots' resolution: a long one becomes,
+    over each stretch, the stretch's lowest ``low`` to its highest ``high``, from its
+    first sample's time to its last's."""
+    n = t.size
+    if n <= 2 * _STRETCHES:
+        return t, low, high
+    starts = np.arange(0, n, -(-n // _STRETCHES))
+    ends = np.append(starts[1:], n) - 1
+    times = np.stack([t[starts], t[ends]], axis=1).ravel()
+    return times, np.repeat(np.minimum.reduceat(low, starts), 2), np.repeat(np.maximum.reduceat(high, starts), 2)
+
+
+def _thin_cdf(values: np.ndarray, cdf: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A long step CDF at the plots' resolution: the last point of each value (the step
+    drawn is the same), and of those, the first to reach each of ``2 * _STRETCHES``
+    levels (the curve moves by less than a pixel)."""
+    if values.size <= 2 * _STRETCHES:
+        return values, cdf
+    last = np.append(values[1:] != values[:-1], True)
+    values, cdf = values[last], cdf[last]
+    if values.size > 2 * _STRETCHES:
+        levels = np.linspace(0.0, 1.0, 2 * _STRETCHES + 1)[1:]
+        keep = np.unique(np.minimum(np.searchsorted(cdf, levels), values.size - 1))
+        values, cdf = values[keep], cdf[keep]
+    return values, cdf
+
 
 def _figure(width: float = 8.0, height: float = 4.0) -> tuple[Figure, Axes]:
     fig = Figure(figsize=(width, height), layout="constrained")
@@ -22,7 +73,11 @@ def _figure(width: float = 8.0, height: float = 4.0) -> tuple[Figure, Axes]:
 
 
 def _finish(fig: Figure, ax: Axes, result: Result, title: str, path: str | os.PathLike[str] | None) -> Figure:
-    ax.set_title(f"{result.scenario.name}: {title}", fontsize=11)
+    import textwrap
+
+    # About 11 characters of the title's size to an inch: a longer title takes two lines.
+    width = int(fig.get_figwidth() * 11)
+    ax.set_title(textwrap.fill(f"{result.scenario.name}: {title}", width), fontsize=11)
     ax.grid(True, alpha=0.3)
     if ax.get_legend_handles_labels()[0]:
         ax.legend(fontsize=8, loc="best", ncols=2 if len(ax.get_lines()) > 6 else 1)
@@ -97,7 +152,7 @@ def queue(result: Result, path: str | os.PathLike[str] | None = None) -> Figure:
     t, label = _time_axis(result)
     ports, note = _queued_ports(result)
     for p in ports:
-        (line,) = ax.plot(t, p.queue_bytes / 1024, lw=0.9, label=p.name)
+        (line,) = ax.plot(*_thin(t, p.queue_bytes / 1024), lw=0.9, label=p.name)
         ax.axhline(p.stats["buffer_bytes"] / 1024, color=line.get_color(), ls=":", lw=0.8)
     _mark_timeline(ax, result, label)
     ax.set_xlabel(label)
@@ -128,7 +183,7 @@ def queue_cdf(result: Result, path: str | os.PathLike[str] | None = None) -> Fig
     fig, ax = _figure(6.0, 4.0)
     ports, note = _queued_ports(result)
     for p in ports:
-        q, cdf = time_weighted_cdf(p.queue_bytes / 1024, result.time_s)
+        q, cdf = _thin_cdf(*time_weighted_cdf(p.queue_bytes / 1024, result.time_s))
         if q.size:
             (line,) = ax.step(q, cdf, where="post", label=p.name)
             ax.plot([0.0], [p.stats["p_empty"]], marker="o", ms=4, mfc="none", color=line.get_color())
@@ -148,9 +203,9 @@ def rates(result: Result, path: str | os.PathLike[str] | None = None) -> Figure:
     if len(flows) > _MAX_LINES:
         return _many_rates(fig, ax, result, flows, t, label, path)
     for f in flows:
-        (line,) = ax.plot(t, f.rate_bps / 1e9, lw=1.1, label=f.name)
-        ax.plot(t, f.throughput_bps / 1e9, lw=0.6, alpha=0.35, color=line.get_color())
-        ax.plot(t, f.fair_share_bps / 1e9, lw=0.9, ls="--", color=line.get_color())
+        (line,) = ax.plot(*_thin(t, f.rate_bps / 1e9), lw=1.1, label=f.name)
+        ax.plot(*_thin(t, f.throughput_bps / 1e9), lw=0.6, alpha=0.35, color=line.get_color())
+        ax.plot(*_thin(t, f.fair_share_bps / 1e9), lw=0.9, ls="--", color=line.get_color())
     _rate_axes(ax, result, label)
     return _finish(fig, ax, result, "rate (solid), throughput (faint), fair share (dashed) per flow", path)
 
@@ -168,9 +223,9 @@ def _many_rates(fig: Figure, ax: Axes, result: Result, flows: list, t: np.ndarra
         np.maximum(high, thr, out=high)
         total += thr
         fair += share
-    ax.fill_between(t, low, high, color="#4c72b0", alpha=0.25, lw=0, label="lowest to highest")
-    ax.plot(t, total / len(flows), color="#4c72b0", lw=1.1, label="mean throughput")
-    ax.plot(t, fair / len(flows), color="black", lw=0.9, ls="--", label="mean fair share")
+    ax.fill_between(*_thin_band(t, low, high), color="#4c72b0", alpha=0.25, lw=0, label="lowest to highest")
+    ax.plot(*_thin(t, total / len(flows)), color="#4c72b0", lw=1.1, label="mean throughput")
+    ax.plot(*_thin(t, fair / len(flows)), color="black", lw=0.9, ls="--", label="mean fair share")
     _rate_axes(ax, result, label)
     return _finish(fig, ax, result, f"throughput of the {len(flows)} flows", path)
 
