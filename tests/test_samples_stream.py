@@ -114,9 +114,12 @@ def test_a_streamed_run_counts_its_budget_not_its_samples_in_the_estimate() -> N
     path = SCENARIOS / "examples" / "quickstart.toml"
     long = ["run.duration_ms=20000", "run.sample_interval_us=1"]
     with pytest.raises(dcbsim.ScenarioError, match="samples"):
-        dcbsim.load(path, long + ["output.sample_memory_mb=1e6"], max_memory_gb=1)
-    scenario = dcbsim.load(path, long, max_memory_gb=1)
-    assert scenario.streams_samples and scenario.estimate[0] < 0.3e9
+        dcbsim.load(path, long + ["output.sample_memory_mb=1e6"], max_memory_gb=2)
+    scenario = dcbsim.load(path, long, max_memory_gb=2)
+    # 4.6 GB of samples (18 GB with the results' copies); the estimate holds the 64 MB
+    # budget and the 0.16 GB of sample times, with the results' copies of both, and the
+    # interpreter's share.
+    assert scenario.streams_samples and scenario.estimate[0] < 1.2e9
 
 
 def test_import_dcbsim_loads_no_numpy() -> None:

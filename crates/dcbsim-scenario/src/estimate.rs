@@ -1,6 +1,11 @@
 //! What a run will ask of the machine, estimated before it starts: memory (samples ×
-//! series, routes, per-flow and per-port state) and events. A run above the memory
-//! limit is refused with the figure instead of aborting on allocation.
+//! series, routes, per-flow and per-port state, and the results made of them) and
+//! events. A run above the memory limit is refused with the figure instead of aborting
+//! on allocation.
+//!
+//! The figure is the peak of a whole `dcbsim run`: the engine, then the report as the
+//! Python result, its summary, tables and plots (which outgrow the engine: at 90,000
+//! flows the engine peaked at 222 MiB and the whole command at 762 MiB).
 
 use dcbsim_core::config::{NodeKind, SimConfig};
 
@@ -31,17 +36,38 @@ pub struct Estimate {
     pub routes_bytes: f64,
     /// Memory of the per-node, per-port and per-flow state, bytes.
     pub state_bytes: f64,
+    /// Memory of the results: the report as the Python result, its summary, tables
+    /// and plots, per port, per flow and per sample value held in memory, and the
+    /// interpreter and libraries they need, bytes.
+    pub results_bytes: f64,
     /// The most events the run can execute: every port busy for the whole run with
     /// 1500-byte frames, two events per frame.
     pub events: f64,
 }
 
-/// Bytes of state per port, per flow and per node, measured: a 100,000-server incast
-/// (200,002 ports) peaks at 1.1 GB resident with one flow, and 0.12 GB more with
-/// 100,000 flows.
-const PORT_BYTES: f64 = 5632.0;
-const FLOW_BYTES: f64 = 1536.0;
+/// Bytes of the engine's state per port, per flow and per node, measured (peak of
+/// `dcbsim-bench`, 1 ms runs): incast of 20,000 and 100,000 servers with one flow,
+/// 39.9 and 192.0 MiB, 0.97 KiB per port with its half node; all-to-all dumbbells of
+/// 10,000 and 90,000 flows, 27.7 and 222.3 MiB, 2.49 KiB per flow.
+const PORT_BYTES: f64 = 1024.0;
+const FLOW_BYTES: f64 = 2560.0;
 const NODE_BYTES: f64 = 128.0;
+
+/// Bytes of the results per port and per flow, beyond the engine's: the peaks of
+/// `dcbsim run` (plots included) on the same runs, 166 and 451 MiB (1.82 KiB per port
+/// in all) and 174 and 762 MiB (7.5 KiB per flow in all), less the engine's share,
+/// rounded up (about a tenth to spare).
+const RESULT_PORT_BYTES: f64 = 1024.0;
+const RESULT_FLOW_BYTES: f64 = 5632.0;
+/// Copies of the samples held in memory that the results make (the series as arrays,
+/// the tidy table, the summary's work): a dumbbell sampled every microsecond for 10 to
+/// 250 ms (2.2 to 55 MiB of samples) peaked at 43 to 244 MiB without plots, 3.8 times
+/// the samples and a little; three more than the engine's one.
+const RESULT_SAMPLE_COPIES: f64 = 3.0;
+/// The interpreter, numpy and matplotlib with the plots drawn: 162 MiB for the 10 ms
+/// of that dumbbell, its samples' share aside (106 MiB for 1 ms of it sampled every
+/// millisecond).
+const RESULT_BASE_BYTES: f64 = 0.18e9;
 
 impl Estimate {
     /// Estimates the needs of `config`.
@@ -56,11 +82,13 @@ impl Estimate {
         let flows = (config.flows.len() + config.arrivals.len()) as f64;
         let seconds = config.duration.as_secs_f64();
         let frames: f64 = config.links.iter().map(|l| 2.0 * l.rate.as_f64() * seconds / (8.0 * 1500.0)).sum();
+        let samples_bytes = samples * series * 8.0;
         Estimate {
-            samples_bytes: samples * series * 8.0,
+            samples_bytes,
             sample_times_bytes: samples * 8.0,
             routes_bytes: dcbsim_core::net::Routes::table_bytes(&config.nodes, &config.links) as f64,
             state_bytes: ports * PORT_BYTES + flows * FLOW_BYTES + nodes * NODE_BYTES,
+            results_bytes: RESULT_BASE_BYTES + ports * RESULT_PORT_BYTES + flows * RESULT_FLOW_BYTES + samples_bytes * RESULT_SAMPLE_COPIES,
             events: 2.0 * frames,
         }
     }
@@ -69,19 +97,23 @@ impl Estimate {
     /// at most `budget` of them, and the sample times.
     pub fn within_sample_budget(mut self, budget: f64) -> Estimate {
         if self.samples_bytes > budget {
-            self.samples_bytes = budget + self.sample_times_bytes;
+            let held = budget + self.sample_times_bytes;
+            self.results_bytes -= (self.samples_bytes - held) * RESULT_SAMPLE_COPIES;
+            self.samples_bytes = held;
         }
         self
     }
 
     /// Total memory, bytes.
     pub fn memory_bytes(&self) -> f64 {
-        self.samples_bytes + self.routes_bytes + self.state_bytes
+        self.samples_bytes + self.routes_bytes + self.state_bytes + self.results_bytes
     }
 
-    /// Whether the sampled series are the largest part (else the network is).
+    /// Whether the sampled series and their results are the largest part (else the
+    /// network and its results are).
     pub fn samples_dominate(&self) -> bool {
-        self.samples_bytes >= self.routes_bytes + self.state_bytes
+        let samples = self.samples_bytes * (1.0 + RESULT_SAMPLE_COPIES);
+        samples >= self.memory_bytes() - samples
     }
 
     /// The refusal when the run exceeds `limits`, naming the figures; `None` if it fits.
@@ -91,11 +123,12 @@ impl Estimate {
             return None;
         }
         Some(format!(
-            "the run would need about {:.3} GB of memory (samples {:.3} GB, routes {:.3} GB, state {:.3} GB), above the limit of {} GB; {}, or raise the limit with --max-memory-gb",
+            "the run would need about {:.3} GB of memory (samples {:.3} GB, routes {:.3} GB, state {:.3} GB, results {:.3} GB), above the limit of {} GB; {}, or raise the limit with --max-memory-gb",
             gb(self.memory_bytes()),
             gb(self.samples_bytes),
             gb(self.routes_bytes),
             gb(self.state_bytes),
+            gb(self.results_bytes),
             gb(limits.max_memory_bytes),
             if self.samples_dominate() { "shorten the run or lengthen run.sample_interval_us" } else { "use a smaller network" },
         ))
