@@ -7,9 +7,10 @@
 use dcbsim_core::report::{ArrivalReport, ClassReport, FlowReport, IncastReport, PfcPortReport, PortReport, RunReport};
 use dcbsim_core::units::Time;
 use pyo3::create_exception;
+use pyo3::intern;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 use std::path::Path;
 use std::time::Instant;
 
@@ -37,167 +38,187 @@ fn floats<'py>(py: Python<'py>, values: impl Iterator<Item = f64>) -> Bound<'py,
     PyBytes::new(py, &bytes)
 }
 
-fn port_dict<'py>(py: Python<'py>, p: &PortReport) -> PyResult<Bound<'py, PyDict>> {
+/// One Python string per node and port name of a report: the flows' ends and paths
+/// name the same few nodes and ports again and again (at 90,000 flows, a string of its
+/// own per mention took 20 MB).
+struct Names<'r, 'py> {
+    py: Python<'py>,
+    made: std::collections::HashMap<&'r str, Bound<'py, PyString>>,
+}
+
+impl<'r, 'py> Names<'r, 'py> {
+    fn new(py: Python<'py>) -> Self {
+        Names { py, made: std::collections::HashMap::new() }
+    }
+
+    /// The string for `name`, made once.
+    fn get(&mut self, name: &'r str) -> Bound<'py, PyString> {
+        self.made.entry(name).or_insert_with(|| PyString::new(self.py, name)).clone()
+    }
+}
+
+fn port_dict<'r, 'py>(py: Python<'py>, p: &'r PortReport, names: &mut Names<'r, 'py>) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
-    d.set_item("name", &p.name)?;
-    d.set_item("capacity_bps", p.capacity_bps)?;
-    d.set_item("buffer_bytes", p.buffer_bytes)?;
-    d.set_item("monitored", p.monitored)?;
-    d.set_item("queue_bytes", floats(py, p.queue_bytes.iter().map(|&q| q as f64)))?;
-    d.set_item("mean_bytes", p.stats.mean_bytes)?;
-    d.set_item("std_bytes", p.stats.std_bytes)?;
-    d.set_item("p_empty", p.stats.p_empty)?;
-    d.set_item("max_bytes", p.stats.max_bytes)?;
-    d.set_item("utilization", p.stats.utilization)?;
-    d.set_item("tx_frames", p.tx_frames)?;
-    d.set_item("tx_bytes", p.tx_bytes)?;
-    d.set_item("dropped_frames", p.dropped_frames)?;
-    d.set_item("dropped_bytes", p.dropped_bytes)?;
-    d.set_item("notifications", p.notifications)?;
-    d.set_item("ecn_marks", p.ecn_marks)?;
-    d.set_item("queued_frames", p.queued_frames)?;
+    d.set_item(intern!(py, "name"), names.get(&p.name))?;
+    d.set_item(intern!(py, "capacity_bps"), p.capacity_bps)?;
+    d.set_item(intern!(py, "buffer_bytes"), p.buffer_bytes)?;
+    d.set_item(intern!(py, "monitored"), p.monitored)?;
+    d.set_item(intern!(py, "queue_bytes"), floats(py, p.queue_bytes.iter().map(|&q| q as f64)))?;
+    d.set_item(intern!(py, "mean_bytes"), p.stats.mean_bytes)?;
+    d.set_item(intern!(py, "std_bytes"), p.stats.std_bytes)?;
+    d.set_item(intern!(py, "p_empty"), p.stats.p_empty)?;
+    d.set_item(intern!(py, "max_bytes"), p.stats.max_bytes)?;
+    d.set_item(intern!(py, "utilization"), p.stats.utilization)?;
+    d.set_item(intern!(py, "tx_frames"), p.tx_frames)?;
+    d.set_item(intern!(py, "tx_bytes"), p.tx_bytes)?;
+    d.set_item(intern!(py, "dropped_frames"), p.dropped_frames)?;
+    d.set_item(intern!(py, "dropped_bytes"), p.dropped_bytes)?;
+    d.set_item(intern!(py, "notifications"), p.notifications)?;
+    d.set_item(intern!(py, "ecn_marks"), p.ecn_marks)?;
+    d.set_item(intern!(py, "queued_frames"), p.queued_frames)?;
     Ok(d)
 }
 
 fn pfc_dict<'py>(py: Python<'py>, p: &PfcPortReport) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
-    d.set_item("name", &p.name)?;
-    d.set_item("pause_sent", p.pause_sent.to_vec())?;
-    d.set_item("pause_received", p.pause_received.to_vec())?;
-    d.set_item("paused_time_s", p.paused_time.iter().map(|t| t.as_secs_f64()).collect::<Vec<_>>())?;
-    d.set_item("paused_s", p.paused().as_secs_f64())?;
-    d.set_item("ingress_bytes", p.ingress_bytes.to_vec())?;
-    d.set_item("headroom_drops", p.headroom_drops)?;
+    d.set_item(intern!(py, "name"), &p.name)?;
+    d.set_item(intern!(py, "pause_sent"), p.pause_sent.to_vec())?;
+    d.set_item(intern!(py, "pause_received"), p.pause_received.to_vec())?;
+    d.set_item(intern!(py, "paused_time_s"), p.paused_time.iter().map(|t| t.as_secs_f64()).collect::<Vec<_>>())?;
+    d.set_item(intern!(py, "paused_s"), p.paused().as_secs_f64())?;
+    d.set_item(intern!(py, "ingress_bytes"), p.ingress_bytes.to_vec())?;
+    d.set_item(intern!(py, "headroom_drops"), p.headroom_drops)?;
     Ok(d)
 }
 
-fn flow_dict<'py>(py: Python<'py>, f: &FlowReport) -> PyResult<Bound<'py, PyDict>> {
+fn flow_dict<'r, 'py>(py: Python<'py>, f: &'r FlowReport, names: &mut Names<'r, 'py>) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
-    d.set_item("name", &f.name)?;
-    d.set_item("src", &f.src)?;
-    d.set_item("dst", &f.dst)?;
-    d.set_item("sent_frames", f.sent_frames)?;
-    d.set_item("sent_bytes", f.sent_bytes)?;
-    d.set_item("delivered_frames", f.delivered_frames)?;
-    d.set_item("delivered_bytes", f.delivered_bytes)?;
-    d.set_item("dropped_frames", f.dropped_frames)?;
-    d.set_item("dropped_bytes", f.dropped_bytes)?;
-    d.set_item("in_network_frames", f.in_network_frames)?;
-    d.set_item("notifications", f.notifications)?;
-    d.set_item("start_s", f.start.as_secs_f64())?;
-    d.set_item("size_bytes", f.size)?;
-    d.set_item("completion_time_s", f.completion_time.map(Time::as_secs_f64))?;
-    d.set_item("ideal_completion_time_s", f.ideal_completion_time.map(Time::as_secs_f64))?;
-    d.set_item("transport", f.transport)?;
-    d.set_item("retransmits", f.retransmits)?;
-    d.set_item("path", f.path.clone())?;
-    d.set_item("timeouts", f.timeouts)?;
-    d.set_item("cwnd_segments", floats(py, f.cwnd_segments.iter().copied()))?;
-    d.set_item("alpha", floats(py, f.alpha.iter().copied()))?;
-    d.set_item("rate_bps", floats(py, f.rate_bps.iter().copied()))?;
-    d.set_item("throughput_bps", floats(py, f.throughput_bps.iter().copied()))?;
-    d.set_item("send_bps", floats(py, f.send_bps.iter().copied()))?;
-    d.set_item("fair_share_bps", floats(py, f.fair_share_bps.iter().copied()))?;
-    d.set_item("weight", f.weight)?;
-    d.set_item("priority", f.priority)?;
-    d.set_item("offered_bps", f.offered_bps)?;
+    d.set_item(intern!(py, "name"), &f.name)?;
+    d.set_item(intern!(py, "src"), names.get(&f.src))?;
+    d.set_item(intern!(py, "dst"), names.get(&f.dst))?;
+    d.set_item(intern!(py, "sent_frames"), f.sent_frames)?;
+    d.set_item(intern!(py, "sent_bytes"), f.sent_bytes)?;
+    d.set_item(intern!(py, "delivered_frames"), f.delivered_frames)?;
+    d.set_item(intern!(py, "delivered_bytes"), f.delivered_bytes)?;
+    d.set_item(intern!(py, "dropped_frames"), f.dropped_frames)?;
+    d.set_item(intern!(py, "dropped_bytes"), f.dropped_bytes)?;
+    d.set_item(intern!(py, "in_network_frames"), f.in_network_frames)?;
+    d.set_item(intern!(py, "notifications"), f.notifications)?;
+    d.set_item(intern!(py, "start_s"), f.start.as_secs_f64())?;
+    d.set_item(intern!(py, "size_bytes"), f.size)?;
+    d.set_item(intern!(py, "completion_time_s"), f.completion_time.map(Time::as_secs_f64))?;
+    d.set_item(intern!(py, "ideal_completion_time_s"), f.ideal_completion_time.map(Time::as_secs_f64))?;
+    d.set_item(intern!(py, "transport"), f.transport)?;
+    d.set_item(intern!(py, "retransmits"), f.retransmits)?;
+    d.set_item(intern!(py, "path"), PyList::new(py, f.path.iter().map(|hop| names.get(hop)))?)?;
+    d.set_item(intern!(py, "timeouts"), f.timeouts)?;
+    d.set_item(intern!(py, "cwnd_segments"), floats(py, f.cwnd_segments.iter().copied()))?;
+    d.set_item(intern!(py, "alpha"), floats(py, f.alpha.iter().copied()))?;
+    d.set_item(intern!(py, "rate_bps"), floats(py, f.rate_bps.iter().copied()))?;
+    d.set_item(intern!(py, "throughput_bps"), floats(py, f.throughput_bps.iter().copied()))?;
+    d.set_item(intern!(py, "send_bps"), floats(py, f.send_bps.iter().copied()))?;
+    d.set_item(intern!(py, "fair_share_bps"), floats(py, f.fair_share_bps.iter().copied()))?;
+    d.set_item(intern!(py, "weight"), f.weight)?;
+    d.set_item(intern!(py, "priority"), f.priority)?;
+    d.set_item(intern!(py, "offered_bps"), f.offered_bps)?;
     let source = f.source.as_ref();
-    d.set_item("offered_bytes", source.map(|s| s.offered_bytes))?;
-    d.set_item("transfers", source.map(|s| s.transfers))?;
-    d.set_item("transfers_completed", source.map(|s| s.transfers_completed))?;
+    d.set_item(intern!(py, "offered_bytes"), source.map(|s| s.offered_bytes))?;
+    d.set_item(intern!(py, "transfers"), source.map(|s| s.transfers))?;
+    d.set_item(intern!(py, "transfers_completed"), source.map(|s| s.transfers_completed))?;
     let (times, sizes) = source.map_or((&[][..], &[][..]), |s| (&s.completion_s[..], &s.completed_bytes[..]));
-    d.set_item("transfer_completion_s", floats(py, times.iter().copied()))?;
-    d.set_item("transfer_bytes", floats(py, sizes.iter().map(|&b| b as f64)))?;
+    d.set_item(intern!(py, "transfer_completion_s"), floats(py, times.iter().copied()))?;
+    d.set_item(intern!(py, "transfer_bytes"), floats(py, sizes.iter().map(|&b| b as f64)))?;
     Ok(d)
 }
 
 fn arrival_dict<'py>(py: Python<'py>, a: &ArrivalReport) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
-    d.set_item("name", &a.name)?;
-    d.set_item("flows", a.flows)?;
-    d.set_item("sent_frames", a.sent_frames)?;
-    d.set_item("delivered_frames", a.delivered_frames)?;
-    d.set_item("delivered_bytes", a.delivered_bytes)?;
-    d.set_item("dropped_frames", a.dropped_frames)?;
-    d.set_item("in_network_frames", a.in_network_frames)?;
-    d.set_item("completion_s", floats(py, a.completion_s.iter().copied()))?;
-    d.set_item("completed_bytes", floats(py, a.completed_bytes.iter().map(|&b| b as f64)))?;
-    d.set_item("ideal_s", floats(py, a.ideal_s.iter().copied()))?;
-    d.set_item("each_start_s", floats(py, a.each.iter().map(|f| f.start_s)))?;
-    d.set_item("each_bytes", floats(py, a.each.iter().map(|f| f.bytes as f64)))?;
-    d.set_item("each_delivered_bytes", floats(py, a.each.iter().map(|f| f.delivered_bytes as f64)))?;
-    d.set_item("each_completion_s", floats(py, a.each.iter().map(|f| f.completion_s.unwrap_or(f64::NAN))))?;
-    d.set_item("each_ideal_s", floats(py, a.each.iter().map(|f| f.ideal_s)))?;
-    d.set_item("retransmits", a.retransmits)?;
-    d.set_item("timeouts", a.timeouts)?;
+    d.set_item(intern!(py, "name"), &a.name)?;
+    d.set_item(intern!(py, "flows"), a.flows)?;
+    d.set_item(intern!(py, "sent_frames"), a.sent_frames)?;
+    d.set_item(intern!(py, "delivered_frames"), a.delivered_frames)?;
+    d.set_item(intern!(py, "delivered_bytes"), a.delivered_bytes)?;
+    d.set_item(intern!(py, "dropped_frames"), a.dropped_frames)?;
+    d.set_item(intern!(py, "in_network_frames"), a.in_network_frames)?;
+    d.set_item(intern!(py, "completion_s"), floats(py, a.completion_s.iter().copied()))?;
+    d.set_item(intern!(py, "completed_bytes"), floats(py, a.completed_bytes.iter().map(|&b| b as f64)))?;
+    d.set_item(intern!(py, "ideal_s"), floats(py, a.ideal_s.iter().copied()))?;
+    d.set_item(intern!(py, "each_start_s"), floats(py, a.each.iter().map(|f| f.start_s)))?;
+    d.set_item(intern!(py, "each_bytes"), floats(py, a.each.iter().map(|f| f.bytes as f64)))?;
+    d.set_item(intern!(py, "each_delivered_bytes"), floats(py, a.each.iter().map(|f| f.delivered_bytes as f64)))?;
+    d.set_item(intern!(py, "each_completion_s"), floats(py, a.each.iter().map(|f| f.completion_s.unwrap_or(f64::NAN))))?;
+    d.set_item(intern!(py, "each_ideal_s"), floats(py, a.each.iter().map(|f| f.ideal_s)))?;
+    d.set_item(intern!(py, "retransmits"), a.retransmits)?;
+    d.set_item(intern!(py, "timeouts"), a.timeouts)?;
     Ok(d)
 }
 
 fn incast_dict<'py>(py: Python<'py>, a: &IncastReport) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
-    d.set_item("servers", a.servers)?;
-    d.set_item("sru_bytes", a.sru_bytes)?;
-    d.set_item("block_start_s", floats(py, a.blocks.iter().map(|b| b.start.as_secs_f64())))?;
-    d.set_item("block_time_s", floats(py, a.blocks.iter().map(|b| b.time.as_secs_f64())))?;
-    d.set_item("block_bytes", floats(py, a.blocks.iter().map(|b| b.bytes as f64)))?;
-    d.set_item("block_timeouts", floats(py, a.blocks.iter().map(|b| b.timeouts as f64)))?;
-    d.set_item("goodput_bps", a.goodput_bps())?;
-    d.set_item("timeouts", a.timeouts())?;
+    d.set_item(intern!(py, "servers"), a.servers)?;
+    d.set_item(intern!(py, "sru_bytes"), a.sru_bytes)?;
+    d.set_item(intern!(py, "block_start_s"), floats(py, a.blocks.iter().map(|b| b.start.as_secs_f64())))?;
+    d.set_item(intern!(py, "block_time_s"), floats(py, a.blocks.iter().map(|b| b.time.as_secs_f64())))?;
+    d.set_item(intern!(py, "block_bytes"), floats(py, a.blocks.iter().map(|b| b.bytes as f64)))?;
+    d.set_item(intern!(py, "block_timeouts"), floats(py, a.blocks.iter().map(|b| b.timeouts as f64)))?;
+    d.set_item(intern!(py, "goodput_bps"), a.goodput_bps())?;
+    d.set_item(intern!(py, "timeouts"), a.timeouts())?;
     Ok(d)
 }
 
 fn class_dict<'py>(py: Python<'py>, c: &ClassReport) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
-    d.set_item("priority", c.priority)?;
-    d.set_item("flows", c.flows)?;
+    d.set_item(intern!(py, "priority"), c.priority)?;
+    d.set_item(intern!(py, "flows"), c.flows)?;
     let n = &c.counters;
-    d.set_item("sent_frames", n.sent_frames)?;
-    d.set_item("sent_bytes", n.sent_bytes)?;
-    d.set_item("delivered_frames", n.delivered_frames)?;
-    d.set_item("delivered_bytes", n.delivered_bytes)?;
-    d.set_item("dropped_frames", n.dropped_frames)?;
-    d.set_item("dropped_bytes", n.dropped_bytes)?;
-    d.set_item("throughput_bps", c.throughput_bps)?;
+    d.set_item(intern!(py, "sent_frames"), n.sent_frames)?;
+    d.set_item(intern!(py, "sent_bytes"), n.sent_bytes)?;
+    d.set_item(intern!(py, "delivered_frames"), n.delivered_frames)?;
+    d.set_item(intern!(py, "delivered_bytes"), n.delivered_bytes)?;
+    d.set_item(intern!(py, "dropped_frames"), n.dropped_frames)?;
+    d.set_item(intern!(py, "dropped_bytes"), n.dropped_bytes)?;
+    d.set_item(intern!(py, "throughput_bps"), c.throughput_bps)?;
     Ok(d)
 }
 
 fn report_dict<'py>(py: Python<'py>, r: &RunReport) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
-    d.set_item("time_s", floats(py, r.sample_times.iter().map(|t| t.as_secs_f64())))?;
-    d.set_item("streamed_samples", r.streamed_samples)?;
+    d.set_item(intern!(py, "time_s"), floats(py, r.sample_times.iter().map(|t| t.as_secs_f64())))?;
+    d.set_item(intern!(py, "streamed_samples"), r.streamed_samples)?;
+    let mut names = Names::new(py);
     let ports = PyList::empty(py);
     for p in &r.ports {
-        ports.append(port_dict(py, p)?)?;
+        ports.append(port_dict(py, p, &mut names)?)?;
     }
-    d.set_item("ports", ports)?;
+    d.set_item(intern!(py, "ports"), ports)?;
     let flows = PyList::empty(py);
     for f in &r.flows {
-        flows.append(flow_dict(py, f)?)?;
+        flows.append(flow_dict(py, f, &mut names)?)?;
     }
-    d.set_item("flows", flows)?;
+    d.set_item(intern!(py, "flows"), flows)?;
     let arrivals = PyList::empty(py);
     for a in &r.arrivals {
         arrivals.append(arrival_dict(py, a)?)?;
     }
-    d.set_item("arrivals", arrivals)?;
+    d.set_item(intern!(py, "arrivals"), arrivals)?;
     match &r.incast {
-        Some(a) => d.set_item("incast", incast_dict(py, a)?)?,
-        None => d.set_item("incast", py.None())?,
+        Some(a) => d.set_item(intern!(py, "incast"), incast_dict(py, a)?)?,
+        None => d.set_item(intern!(py, "incast"), py.None())?,
     }
     let classes = PyList::empty(py);
     for c in &r.classes {
         classes.append(class_dict(py, c)?)?;
     }
-    d.set_item("classes", classes)?;
+    d.set_item(intern!(py, "classes"), classes)?;
     let pfc = PyList::empty(py);
     for p in &r.pfc {
         pfc.append(pfc_dict(py, p)?)?;
     }
-    d.set_item("pfc", pfc)?;
-    d.set_item("simulated_s", r.simulated.as_secs_f64())?;
-    d.set_item("events", r.events)?;
-    d.set_item("wall_s", r.wall_seconds)?;
-    d.set_item("sim_speed", r.speed())?;
+    d.set_item(intern!(py, "pfc"), pfc)?;
+    d.set_item(intern!(py, "simulated_s"), r.simulated.as_secs_f64())?;
+    d.set_item(intern!(py, "events"), r.events)?;
+    d.set_item(intern!(py, "wall_s"), r.wall_seconds)?;
+    d.set_item(intern!(py, "sim_speed"), r.speed())?;
     Ok(d)
 }
 
@@ -358,8 +379,8 @@ impl Scenario {
             status.check().map_err(pyo3::exceptions::PyOSError::new_err)?;
         }
         let d = report_dict(py, &report)?;
-        d.set_item("sample_columns", columns)?;
-        d.set_item("sample_chunk_rows", chunk_rows)?;
+        d.set_item(intern!(py, "sample_columns"), columns)?;
+        d.set_item(intern!(py, "sample_chunk_rows"), chunk_rows)?;
         Ok(d)
     }
 }

@@ -5,7 +5,7 @@
 //!
 //! The figure is the peak of a whole `dcbsim run`: the engine, then the report as the
 //! Python result, its summary, tables and plots (which outgrow the engine: at 90,000
-//! flows the engine peaked at 222 MiB and the whole command at 762 MiB).
+//! flows the engine peaked at 222 MiB and the whole command at 588 MiB).
 
 use dcbsim_core::config::{NodeKind, SimConfig};
 
@@ -54,11 +54,11 @@ const FLOW_BYTES: f64 = 2560.0;
 const NODE_BYTES: f64 = 128.0;
 
 /// Bytes of the results per port and per flow, beyond the engine's: the peaks of
-/// `dcbsim run` (plots included) on the same runs, 166 and 451 MiB (1.82 KiB per port
-/// in all) and 174 and 762 MiB (7.5 KiB per flow in all), less the engine's share,
+/// `dcbsim run` (plots included) on the same runs, 155 and 358 MiB (1.30 KiB per port
+/// in all) and 156 and 588 MiB (5.5 KiB per flow in all), less the engine's share,
 /// rounded up (about a tenth to spare).
-const RESULT_PORT_BYTES: f64 = 1024.0;
-const RESULT_FLOW_BYTES: f64 = 5632.0;
+const RESULT_PORT_BYTES: f64 = 512.0;
+const RESULT_FLOW_BYTES: f64 = 3584.0;
 /// Copies of the samples held in memory that the results make (the series as arrays,
 /// the tidy table, the summary's work): a dumbbell sampled every microsecond for 10 to
 /// 250 ms (2.2 to 55 MiB of samples) peaked at 43 to 244 MiB without plots, 3.8 times
