@@ -75,12 +75,25 @@ def test_the_memory_estimate_covers_the_whole_commands_peak(tmp_path):
     path.write_text('[run]\nduration_ms = 1.0\nsample_interval_us = 10.0\n'
                     '[topology]\nkind = "dumbbell"\nsenders = 120\nreceivers = 120\n'
                     '[[flows]]\nsrc = "s*"\ndst = "r*"\npairing = "all_to_all"\nkind = "constant"\nrate_gbps = 0.01\n')
+    assert_peak_within_the_estimate(path, tmp_path / "out")
+
+
+def test_the_memory_estimate_covers_the_flows_arrival_sources_make(tmp_path):
+    """About 73,000 flows of 1 KB arrive in 150 ms; each is counted."""
+    path = tmp_path / "arrivals.toml"
+    path.write_text('[run]\nduration_ms = 150.0\n[topology]\nkind = "dumbbell"\nsenders = 2\n'
+                    '[[arrivals]]\nname = "short"\nsrc = "s0"\ndst = "r0"\nload_gbps = 4.0\nsize_kb = 1.0\n')
+    assert_peak_within_the_estimate(path, tmp_path / "out", fewest=0.3)
+
+
+def assert_peak_within_the_estimate(path: Path, out: Path, fewest: float = 0.5) -> None:
+    """Runs ``path`` into ``out``: its peak memory must be within its estimate, and at
+    least ``fewest`` of it (so that runs which fit are not refused)."""
     estimate_gb = dcbsim.load(path).estimate[0] / 1e9
-    done = cli("run", str(path), "--out", str(tmp_path / "out"))
+    done = cli("run", str(path), "--out", str(out))
     assert done.returncode == 0, done.stderr
-    peak_gb = json.loads((tmp_path / "out" / "manifest.json").read_text())["peak_memory_mib"] * 2**20 / 1e9
-    # Covered, and not so loosely that runs which fit are refused.
-    assert 0.5 * estimate_gb < peak_gb <= estimate_gb, (peak_gb, estimate_gb)
+    peak_gb = json.loads((out / "manifest.json").read_text())["peak_memory_mib"] * 2**20 / 1e9
+    assert fewest * estimate_gb < peak_gb <= estimate_gb, (peak_gb, estimate_gb)
 
 
 def test_a_sweep_value_too_big_for_memory_fails_that_run_only(tmp_path):

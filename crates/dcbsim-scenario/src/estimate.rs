@@ -36,6 +36,9 @@ pub struct Estimate {
     pub routes_bytes: f64,
     /// Memory of the per-node, per-port and per-flow state, bytes.
     pub state_bytes: f64,
+    /// Memory of the flows that arrival sources make during the run, results
+    /// included, bytes.
+    pub arrivals_bytes: f64,
     /// Memory of the results: the report as the Python result, its summary, tables
     /// and plots, per port, per flow and per sample value held in memory, and the
     /// interpreter and libraries they need, bytes.
@@ -64,6 +67,21 @@ const RESULT_FLOW_BYTES: f64 = 3584.0;
 /// 250 ms (2.2 to 55 MiB of samples) peaked at 43 to 244 MiB without plots, 3.8 times
 /// the samples and a little; three more than the engine's one.
 const RESULT_SAMPLE_COPIES: f64 = 3.0;
+/// Bytes per flow that an arrival source makes during the run, results included: 48,509
+/// and 145,461 flows of 1 KB (over TCP or not) peaked at 165 and 225 MiB, 0.63 KiB each.
+const ARRIVED_FLOW_BYTES: f64 = 1024.0;
+
+/// The flows the arrival sources are expected to make: each one's rate over the time
+/// it makes them.
+fn arrived_flows(config: &SimConfig) -> f64 {
+    let end = config.duration;
+    let window = |a: &dcbsim_core::config::ArrivalSpec| {
+        let stop = a.flow.stop.unwrap_or(end).min(end);
+        (stop.0.saturating_sub(a.flow.start.0)) as f64 / 1e12
+    };
+    config.arrivals.iter().fold(0.0, |sum, a| sum + a.rate_per_s * window(a))
+}
+
 /// The interpreter, numpy and matplotlib with the plots drawn: 162 MiB for the 10 ms
 /// of that dumbbell, its samples' share aside (106 MiB for 1 ms of it sampled every
 /// millisecond).
@@ -88,6 +106,7 @@ impl Estimate {
             sample_times_bytes: samples * 8.0,
             routes_bytes: dcbsim_core::net::Routes::table_bytes(&config.nodes, &config.links) as f64,
             state_bytes: ports * PORT_BYTES + flows * FLOW_BYTES + nodes * NODE_BYTES,
+            arrivals_bytes: arrived_flows(config) * ARRIVED_FLOW_BYTES,
             results_bytes: RESULT_BASE_BYTES + ports * RESULT_PORT_BYTES + flows * RESULT_FLOW_BYTES + samples_bytes * RESULT_SAMPLE_COPIES,
             events: 2.0 * frames,
         }
@@ -106,7 +125,12 @@ impl Estimate {
 
     /// Total memory, bytes.
     pub fn memory_bytes(&self) -> f64 {
-        self.samples_bytes + self.routes_bytes + self.state_bytes + self.results_bytes
+        self.samples_bytes + self.routes_bytes + self.state_bytes + self.arrivals_bytes + self.results_bytes
+    }
+
+    /// Whether the flows that arrival sources make are the largest part.
+    pub fn arrivals_dominate(&self) -> bool {
+        self.arrivals_bytes >= self.memory_bytes() - self.arrivals_bytes
     }
 
     /// Whether the sampled series and their results are the largest part (else the
@@ -123,14 +147,24 @@ impl Estimate {
             return None;
         }
         Some(format!(
-            "the run would need about {:.3} GB of memory (samples {:.3} GB, routes {:.3} GB, state {:.3} GB, results {:.3} GB), above the limit of {} GB; {}, or raise the limit with --max-memory-gb",
+            "the run would need about {:.3} GB of memory (samples {:.3} GB, routes {:.3} GB, state {:.3} GB{}, results {:.3} GB), above the limit of {} GB; {}, or raise the limit with --max-memory-gb",
             gb(self.memory_bytes()),
             gb(self.samples_bytes),
             gb(self.routes_bytes),
             gb(self.state_bytes),
+            match self.arrivals_bytes > 0.0 {
+                true => format!(", arriving flows {:.3} GB", gb(self.arrivals_bytes)),
+                false => String::new(),
+            },
             gb(self.results_bytes),
             gb(limits.max_memory_bytes),
-            if self.samples_dominate() { "shorten the run or lengthen run.sample_interval_us" } else { "use a smaller network" },
+            if self.arrivals_dominate() {
+                "shorten the run or the arrivals' time, or lower their load"
+            } else if self.samples_dominate() {
+                "shorten the run or lengthen run.sample_interval_us"
+            } else {
+                "use a smaller network"
+            },
         ))
     }
 }

@@ -199,7 +199,11 @@ impl Scenario {
     fn check_memory(&self, limits: &Limits) -> Result<(), ScenarioError> {
         let estimate = self.estimate();
         let Some(msg) = estimate.check(limits) else { return Ok(()) };
-        let key = if estimate.samples_dominate() { "run.duration_ms" } else { "topology" };
+        let key = match () {
+            _ if estimate.arrivals_dominate() => "arrivals",
+            _ if estimate.samples_dominate() => "run.duration_ms",
+            _ => "topology",
+        };
         Err(ScenarioError::new(&self.file, &find(&self.doc, key), key, msg))
     }
 

@@ -176,3 +176,18 @@ fn ten_thousand_flows_validate_in_linear_time() {
     assert_eq!(s.config.flows.len(), 10_000);
     assert!(started.elapsed().as_secs_f64() < 20.0, "{:?}", started.elapsed());
 }
+
+#[test]
+fn the_flows_an_arrival_source_makes_count_in_the_estimate() {
+    // 1 KB flows offering 2 Gb/s: about 244,000 a second; their memory is counted.
+    let arrivals = "\n[[arrivals]]\nname = \"short\"\nsrc = \"s0\"\ndst = \"r0\"\nload_gbps = 2.0\nsize_kb = 1.0\n";
+    let text = format!("{GOOD}{arrivals}");
+    let base = load_str(GOOD, "a.toml", &[]).unwrap_or_else(|e| panic!("{e}")).estimate().memory_bytes();
+    let made = load_str(&text, "a.toml", &[]).unwrap_or_else(|e| panic!("{e}")).estimate().memory_bytes() - base;
+    // 10 ms: about 2,440 flows of 1 KiB each.
+    assert!((2.0e6..3.0e6).contains(&made), "{made}");
+    // For 100 s, 24 million flows: refused under the default limit, at the arrivals.
+    let long = load_str(&text, "bad.toml", &["run.duration_ms=1e5".to_string()]).expect_err("must be refused");
+    assert_at(&long, 23, "arrivals", "arriving flows");
+    assert!(long.to_string().contains("lower their load"), "{long}");
+}
