@@ -8,6 +8,7 @@ import pytest
 from matplotlib.figure import Figure
 
 import dcbsim
+from conftest import SCENARIOS
 from dcbsim.plot import queue_cdf, time_weighted_cdf
 
 
@@ -114,3 +115,18 @@ def test_a_long_runs_plots_draw_a_bounded_number_of_points(small_text):
     for fig in (queue(result), rates(result)):
         sizes = [len(line.get_xdata()) for line in fig.axes[0].get_lines()]
         assert max(sizes) > 2 and max(sizes) <= 2 * _STRETCHES + 2
+
+
+def test_the_rates_of_many_flows_are_their_band_mean_and_mean_share(monkeypatch):
+    from dcbsim import plot
+
+    r = dcbsim.run(dcbsim.load(SCENARIOS / "bench" / "dumbbell_10g_cc.toml", ["run.duration_ms=5", "topology.senders=30"]))
+    # Blocks of 7 flows, so that the blocks' partial results are combined too.
+    monkeypatch.setattr(plot, "_BLOCK_VALUES", 7 * r.time_s.size)
+    ax = plot.rates(r).axes[0]
+    thr = np.array([f.throughput_bps for f in r.flows.values()]) / 1e9
+    fair = np.array([f.fair_share_bps for f in r.flows.values()]) / 1e9
+    mean, share = ax.get_lines()[0], ax.get_lines()[1]
+    assert np.allclose(mean.get_ydata(), thr.mean(axis=0)) and np.allclose(share.get_ydata(), fair.mean(axis=0))
+    band = ax.collections[0].get_paths()[0].vertices[:, 1]
+    assert np.isclose(band.min(), thr.min()) and np.isclose(band.max(), thr.max())

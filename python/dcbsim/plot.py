@@ -22,6 +22,10 @@ _MAX_LINES = 12
 _STRETCHES = 2048
 
 
+#: Values of a block of flows' series that a plot reduces at once (32 MB of floats).
+_BLOCK_VALUES = 1 << 22
+
+
 def _thin(t: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The samples of ``y`` (at times ``t``) that draw it at the plots' resolution: all
     of a short series; of a long one, each stretch's lowest and highest (see
@@ -212,17 +216,19 @@ def rates(result: Result, path: str | os.PathLike[str] | None = None) -> Figure:
 
 def _many_rates(fig: Figure, ax: Axes, result: Result, flows: list, t: np.ndarray, label: str, path) -> Figure:
     """Throughput of many flows summarized: mean, min-max band, mean fair share (taken
-    flow by flow, so that a streamed run's series are not all held at once)."""
-    low = high = total = fair = None
-    for f in flows:
-        thr, share = f.throughput_bps / 1e9, f.fair_share_bps / 1e9
-        if total is None:
-            low, high, total, fair = thr.copy(), thr.copy(), thr.copy(), share.copy()
-            continue
-        np.minimum(low, thr, out=low)
-        np.maximum(high, thr, out=high)
-        total += thr
-        fair += share
+    a block of flows at a time, so that a streamed run's series are not all held at
+    once, and each block's are reduced together rather than flow by flow)."""
+    n = t.size
+    low, high = np.full(n, np.inf), np.full(n, -np.inf)
+    total, fair = np.zeros(n), np.zeros(n)
+    per_block = max(1, _BLOCK_VALUES // max(n, 1))
+    for at in range(0, len(flows), per_block):
+        block = flows[at:at + per_block]
+        thr = np.array([f.throughput_bps for f in block]) / 1e9
+        np.minimum(low, thr.min(axis=0), out=low)
+        np.maximum(high, thr.max(axis=0), out=high)
+        total += thr.sum(axis=0)
+        fair += np.array([f.fair_share_bps for f in block]).sum(axis=0) / 1e9
     ax.fill_between(*_thin_band(t, low, high), color="#4c72b0", alpha=0.25, lw=0, label="lowest to highest")
     ax.plot(*_thin(t, total / len(flows)), color="#4c72b0", lw=1.1, label="mean throughput")
     ax.plot(*_thin(t, fair / len(flows)), color="black", lw=0.9, ls="--", label="mean fair share")
