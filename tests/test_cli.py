@@ -123,3 +123,19 @@ def test_repro_help_lists_every_paper():
     assert done.returncode == 0
     for paper in registry():
         assert paper in done.stdout, paper
+
+
+def test_the_peak_memory_is_the_runs_own_not_its_parents(tmp_path, quickstart):
+    # A parent of about 600 MiB starts the run: the run's peak is its own (a small run:
+    # under 400 MiB), which the maximum that getrusage keeps across exec is not.
+    code = (
+        "import subprocess, sys\n"
+        "ballast = bytearray(600 * 2**20)\n"
+        "ballast[::4096] = b'x' * len(ballast[::4096])\n"
+        "sys.exit(subprocess.run([sys.executable, '-m', 'dcbsim.cli', 'run', sys.argv[1], '--out', sys.argv[2],"
+        " '--no-plots', '--set', 'run.duration_ms=5']).returncode)\n"
+    )
+    out = tmp_path / "run"
+    done = subprocess.run([sys.executable, "-c", code, str(quickstart), str(out)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert json.loads((out / "manifest.json").read_text())["peak_memory_mib"] < 400

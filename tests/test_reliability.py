@@ -96,6 +96,17 @@ def assert_peak_within_the_estimate(path: Path, out: Path, fewest: float = 0.5) 
     assert fewest * estimate_gb < peak_gb <= estimate_gb, (peak_gb, estimate_gb)
 
 
+def test_a_local_sweeps_parallel_runs_share_the_memory_limit(tmp_path):
+    # The quickstart for 5 ms needs about 0.2 GB: it fits a 0.3 GB limit alone, not half of it.
+    path = write_sweep(tmp_path, '[[sweep.var]]\nname = "ms"\nset = "run.duration_ms"\nvalues = [5.0]\n')
+    alone = run_sweep(path, str(tmp_path / "alone"), jobs=1, max_memory_gb=0.3)
+    assert alone.height > 0
+    run_sweep(path, str(tmp_path / "two"), jobs=2, max_memory_gb=0.3)
+    runs = pl.read_parquet(tmp_path / "two" / "runs.parquet")
+    assert runs["status"].to_list() == ["failed"]
+    assert "2 parallel runs share --max-memory-gb 0.3, 0.15 GB each; fewer --jobs" in runs["error"][0]
+
+
 def test_a_sweep_value_too_big_for_memory_fails_that_run_only(tmp_path):
     path = write_sweep(tmp_path, '[[sweep.var]]\nname = "ms"\nset = "run.duration_ms"\nvalues = [5.0, 1e9]\n')
     done = cli("sweep", str(path), "--out", str(tmp_path / "out"), "--jobs", "1")

@@ -30,6 +30,7 @@ import polars as pl
 
 import dcbsim
 from dcbsim import outputs, sweeptables
+from dcbsim._core import DEFAULT_MAX_MEMORY_GB
 from dcbsim.pool import LocalPool, dispatch, local_pool
 from dcbsim.sweepfile import RunSpec, Sweep, load, run_key
 
@@ -91,9 +92,11 @@ def execute(task: Task) -> tuple[str, pl.DataFrame | None, dict[str, Any]]:
     return task.key, table, row
 
 
-def iter_tasks(sweep: Sweep, max_memory_gb: float | None = None) -> Iterator[Task]:
+def iter_tasks(sweep: Sweep, max_memory_gb: float | None = None,
+               explain: Callable[[str], str] | None = None) -> Iterator[Task]:
     """The sweep's runs as tasks, lazily, keyed by (scenario as run, seed). A combination
-    that makes a bad scenario becomes a task that fails with the scenario's error."""
+    that makes a bad scenario becomes a task that fails with the scenario's error (which
+    ``explain``, if given, may add to)."""
     dcbsim.load(sweep.scenario)  # the scenario itself must be sound
     types = tuple((name, _dtype_name(t)) for name, t in variable_types(sweep).items())
     for run in sweep.iter_runs():
@@ -102,6 +105,8 @@ def iter_tasks(sweep: Sweep, max_memory_gb: float | None = None) -> Iterator[Tas
             key, error = run_key(toml, run.seed), None
         except dcbsim.ScenarioError as e:
             key, error = run_key("\n".join(run.overrides), run.seed), str(e)
+            if explain is not None:
+                error = explain(error)
         yield Task(key, run.index, run.seed, sweep.scenario, run.overrides, run.values, error, max_memory_gb, types)
 
 
@@ -220,8 +225,10 @@ def run_sweep(
     os.makedirs(outdir, exist_ok=True)
     started, keys, ran, skipped = time.perf_counter(), [], 0, [0]
     total = sweep.size()
-    todo = _pending(sweep, outdir, max_memory_gb, keys, skipped)
     pool = executor or LocalPool(jobs)
+    workers = 1 if executor is not None else pool.jobs
+    limit = max_memory_gb if workers == 1 else per_run_limit(max_memory_gb, workers)
+    todo = _pending(sweep, outdir, limit, keys, skipped, _shared_limit_note(max_memory_gb, workers))
     try:
         if progress:
             progress(0, total)
@@ -242,10 +249,31 @@ def run_sweep(
     return pl.read_parquet(results) if os.path.exists(results) else pl.DataFrame()
 
 
-def _pending(sweep: Sweep, outdir: str, max_memory_gb: float | None, keys: list[str], skipped: list[int]) -> Iterator[Task]:
+def per_run_limit(max_memory_gb: float | None, workers: int) -> float:
+    """The memory limit of each run of a local sweep, GB: the runs that go on at once on
+    this machine share ``max_memory_gb`` (default 4), each a ``1 / workers`` part."""
+    total = DEFAULT_MAX_MEMORY_GB if max_memory_gb is None else max_memory_gb
+    return total / workers
+
+
+def _shared_limit_note(total: float | None, workers: int) -> Callable[[str], str]:
+    """What a refusal for memory adds when ``workers`` parallel runs share the limit."""
+    total = DEFAULT_MAX_MEMORY_GB if total is None else total
+
+    def explain(error: str) -> str:
+        if workers == 1 or "GB of memory" not in error:
+            return error
+        return (f"{error} (the sweep's {workers} parallel runs share --max-memory-gb {total:g}, "
+                f"{total / workers:.3g} GB each; fewer --jobs give each more)")
+
+    return explain
+
+
+def _pending(sweep: Sweep, outdir: str, max_memory_gb: float | None, keys: list[str], skipped: list[int],
+             explain: Callable[[str], str]) -> Iterator[Task]:
     """The tasks not yet done, lazily; every task's key is appended to ``keys`` and the
     runs already done are counted in ``skipped[0]``."""
-    for task in iter_tasks(sweep, max_memory_gb):
+    for task in iter_tasks(sweep, max_memory_gb, explain):
         keys.append(task.key)
         if _done(outdir, task.key):
             skipped[0] += 1
