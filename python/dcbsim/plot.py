@@ -79,8 +79,8 @@ def _figure(width: float = 8.0, height: float = 4.0) -> tuple[Figure, Axes]:
 def _finish(fig: Figure, ax: Axes, result: Result, title: str, path: str | os.PathLike[str] | None) -> Figure:
     import textwrap
 
-    # About 11 characters of the title's size to an inch: a longer title takes two lines.
-    width = int(fig.get_figwidth() * 11)
+    # About 12 characters of the title's size to an inch: a longer title takes two lines.
+    width = int(fig.get_figwidth() * 12)
     ax.set_title(textwrap.fill(f"{result.scenario.name}: {title}", width), fontsize=11)
     ax.grid(True, alpha=0.3)
     if ax.get_legend_handles_labels()[0]:
