@@ -29,7 +29,7 @@ quickstart: install
 
 BENCH := cargo run --release --quiet -p dcbsim-bench --
 
-goals:
+goals: install
 	cargo build --release --quiet -p dcbsim-bench
 	python3 benches/goals.py --rounds 8
 

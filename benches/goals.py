@@ -15,7 +15,9 @@ twin and QCN controlling greedy senders within 1.2x of it; 4,096 incast senders
 within 2x of 8 per event (samples every 1 ms, the scenario's, and every 100 ms); set-up
 under 0.1 s at 4,096 senders; 100,000 hosts set up and run (1 ms), with their peak
 memory; 64 senders whose samples stream to disk within a 1 MB budget, the same peak
-memory for 10 s as for 1 s.
+memory for 10 s as for 1 s; and `dcbsim run` of the quickstart without plots spending
+under 0.2 s of wall time beyond the engine's own (Python's start, imports and outputs;
+with `--cli`, the installed command, `.venv/bin/dcbsim` by default).
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ import re
 import statistics
 import subprocess
 import sys
+import tempfile
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCH = os.path.join(ROOT, "scenarios", "bench")
@@ -80,11 +84,34 @@ def verdict(ok: bool) -> str:
     return "met" if ok else "NOT met"
 
 
+def cli_overhead(cli: str, repeat: int) -> float | None:
+    """The least wall time, s, that ``dcbsim run`` of the quickstart (no plots) spends
+    beyond the engine's own run (which it prints), over ``repeat`` runs; ``None``
+    without the command."""
+    if not os.access(cli, os.X_OK):
+        return None
+    quickstart = os.path.join(ROOT, "scenarios", "examples", "quickstart.toml")
+    best = float("inf")
+    with tempfile.TemporaryDirectory() as out:
+        for _ in range(repeat):
+            started = time.perf_counter()
+            done = subprocess.run([cli, "run", quickstart, "--out", out, "--overwrite", "--no-plots"],
+                                  capture_output=True, text=True, check=True)
+            wall = time.perf_counter() - started
+            engine = re.search(r"simulated in ([\d.]+) s", done.stdout)
+            if not engine:
+                raise SystemExit("goals.py: no engine time in the output of dcbsim run")
+            best = min(best, wall - float(engine.group(1)))
+    return best
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bench", default=os.path.join(ROOT, "target", "release", "dcbsim-bench"),
                         help="the dcbsim-bench binary (default: the release build)")
     parser.add_argument("--rounds", type=int, default=8, help="rounds of the compared runs (default 8)")
+    parser.add_argument("--cli", default=os.path.join(ROOT, ".venv", "bin", "dcbsim"),
+                        help="the dcbsim command (default: the repository's venv; `make install` makes it)")
     opts = parser.parse_args()
     if not os.access(opts.bench, os.X_OK):
         raise SystemExit(f"goals.py: {opts.bench}: not found; build it with cargo build --release -p dcbsim-bench")
@@ -123,6 +150,10 @@ def main() -> None:
     rows.append(("64 senders, samples streamed within 1 MB: peak MiB, 1 s and 10 s",
                  f"{short_run['peak']:.1f}, {long_run['peak']:.1f}", "not growing",
                  verdict(long_run["peak"] <= short_run["peak"] + 2)))
+    overhead = cli_overhead(opts.cli, max(3, opts.rounds))
+    rows.append(("dcbsim run, quickstart, no plots: wall beyond the engine, s (best)",
+                 "-" if overhead is None else f"{overhead:.3f}", "< 0.2",
+                 "no command" if overhead is None else verdict(overhead < 0.2)))
     widths = [max(len(row[i]) for row in rows) for i in range(4)]
     print("  ".join(h.ljust(w) for h, w in zip(("goal", "measured", "target", ""), widths)))
     for row in rows:
