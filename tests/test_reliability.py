@@ -96,15 +96,20 @@ def assert_peak_within_the_estimate(path: Path, out: Path, fewest: float = 0.5) 
     assert fewest * estimate_gb < peak_gb <= estimate_gb, (peak_gb, estimate_gb)
 
 
-def test_a_local_sweeps_parallel_runs_share_the_memory_limit(tmp_path):
-    # The quickstart for 5 ms needs about 0.2 GB: it fits a 0.3 GB limit alone, not half of it.
+def test_a_local_sweeps_parallel_runs_share_the_machines_memory(tmp_path, monkeypatch):
+    # The quickstart for 5 ms needs about 0.2 GB: on a machine of 0.3 GB it runs alone,
+    # not two at a time; on a large machine each run keeps the whole limit.
+    from dcbsim import sweeps
+
+    monkeypatch.setattr(sweeps, "machine_memory_gb", lambda: 0.3)
     path = write_sweep(tmp_path, '[[sweep.var]]\nname = "ms"\nset = "run.duration_ms"\nvalues = [5.0]\n')
-    alone = run_sweep(path, str(tmp_path / "alone"), jobs=1, max_memory_gb=0.3)
-    assert alone.height > 0
-    run_sweep(path, str(tmp_path / "two"), jobs=2, max_memory_gb=0.3)
+    assert run_sweep(path, str(tmp_path / "alone"), jobs=1).height > 0
+    run_sweep(path, str(tmp_path / "two"), jobs=2)
     runs = pl.read_parquet(tmp_path / "two" / "runs.parquet")
     assert runs["status"].to_list() == ["failed"]
-    assert "2 parallel runs share --max-memory-gb 0.3, 0.15 GB each; fewer --jobs" in runs["error"][0]
+    assert "2 parallel runs share this machine's 0.3 GB, 0.15 GB each; fewer --jobs" in runs["error"][0]
+    assert sweeps.per_run_limit(None, 64, 256.0)[0] is None
+    assert sweeps.per_run_limit(2.5, 8, 16.0)[0] == 2.0
 
 
 def test_a_sweep_value_too_big_for_memory_fails_that_run_only(tmp_path):

@@ -227,8 +227,8 @@ def run_sweep(
     total = sweep.size()
     pool = executor or LocalPool(jobs)
     workers = 1 if executor is not None else pool.jobs
-    limit = max_memory_gb if workers == 1 else per_run_limit(max_memory_gb, workers)
-    todo = _pending(sweep, outdir, limit, keys, skipped, _shared_limit_note(max_memory_gb, workers))
+    limit, note = per_run_limit(max_memory_gb, workers, machine_memory_gb())
+    todo = _pending(sweep, outdir, limit, keys, skipped, note)
     try:
         if progress:
             progress(0, total)
@@ -249,24 +249,31 @@ def run_sweep(
     return pl.read_parquet(results) if os.path.exists(results) else pl.DataFrame()
 
 
-def per_run_limit(max_memory_gb: float | None, workers: int) -> float:
-    """The memory limit of each run of a local sweep, GB: the runs that go on at once on
-    this machine share ``max_memory_gb`` (default 4), each a ``1 / workers`` part."""
-    total = DEFAULT_MAX_MEMORY_GB if max_memory_gb is None else max_memory_gb
-    return total / workers
+def machine_memory_gb() -> float | None:
+    """This machine's physical memory, GB (``None`` where the platform does not tell)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 1e9
+    except (AttributeError, ValueError, OSError):
+        return None
 
 
-def _shared_limit_note(total: float | None, workers: int) -> Callable[[str], str]:
-    """What a refusal for memory adds when ``workers`` parallel runs share the limit."""
-    total = DEFAULT_MAX_MEMORY_GB if total is None else total
+def per_run_limit(max_memory_gb: float | None, workers: int,
+                  machine_gb: float | None) -> tuple[float | None, Callable[[str], str]]:
+    """The memory limit of each run of a local sweep, GB, and what a refusal adds: the
+    runs' own limit (``max_memory_gb``, default 4), but no more than this machine's
+    memory (``machine_gb``) shared by the ``workers`` runs that go on at once."""
+    limit = DEFAULT_MAX_MEMORY_GB if max_memory_gb is None else max_memory_gb
+    if workers == 1 or machine_gb is None or machine_gb / workers >= limit:
+        return max_memory_gb, lambda error: error
+    share = machine_gb / workers
 
     def explain(error: str) -> str:
-        if workers == 1 or "GB of memory" not in error:
+        if "GB of memory" not in error:
             return error
-        return (f"{error} (the sweep's {workers} parallel runs share --max-memory-gb {total:g}, "
-                f"{total / workers:.3g} GB each; fewer --jobs give each more)")
+        return (f"{error} (the sweep's {workers} parallel runs share this machine's {machine_gb:.3g} GB, "
+                f"{share:.3g} GB each; fewer --jobs give each more)")
 
-    return explain
+    return share, explain
 
 
 def _pending(sweep: Sweep, outdir: str, max_memory_gb: float | None, keys: list[str], skipped: list[int],
