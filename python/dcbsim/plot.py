@@ -26,14 +26,18 @@ _STRETCHES = 2048
 _BLOCK_VALUES = 1 << 22
 
 
+def _stretch(n: int) -> int | None:
+    """Samples per stretch of a series of ``n`` drawn thinned; ``None``: drawn whole."""
+    return None if n <= 2 * _STRETCHES else -(-n // _STRETCHES)
+
+
 def _thin(t: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The samples of ``y`` (at times ``t``) that draw it at the plots' resolution: all
     of a short series; of a long one, each stretch's lowest and highest (see
     ``_STRETCHES``), its first and last samples included."""
-    n = y.size
-    if n <= 2 * _STRETCHES:
+    n, k = y.size, _stretch(y.size)
+    if k is None:
         return t, y
-    k = -(-n // _STRETCHES)
     rows = -(-n // k)
     block = np.concatenate([y, np.full(rows * k - n, y[-1])]).reshape(rows, k)
     base = np.arange(rows) * k
@@ -47,10 +51,10 @@ def _thin_band(t: np.ndarray, low: np.ndarray, high: np.ndarray) -> tuple[np.nda
     """A band between ``low`` and ``high`` at the plots' resolution: a long one becomes,
     over each stretch, the stretch's lowest ``low`` to its highest ``high``, from its
     first sample's time to its last's."""
-    n = t.size
-    if n <= 2 * _STRETCHES:
+    n, k = t.size, _stretch(t.size)
+    if k is None:
         return t, low, high
-    starts = np.arange(0, n, -(-n // _STRETCHES))
+    starts = np.arange(0, n, k)
     ends = np.append(starts[1:], n) - 1
     times = np.stack([t[starts], t[ends]], axis=1).ravel()
     return times, np.repeat(np.minimum.reduceat(low, starts), 2), np.repeat(np.maximum.reduceat(high, starts), 2)
@@ -60,7 +64,7 @@ def _thin_cdf(values: np.ndarray, cdf: np.ndarray) -> tuple[np.ndarray, np.ndarr
     """A long step CDF at the plots' resolution: the last point of each value (the step
     drawn is the same), and of those, the first to reach each of ``2 * _STRETCHES``
     levels (the curve moves by less than a pixel)."""
-    if values.size <= 2 * _STRETCHES:
+    if _stretch(values.size) is None:
         return values, cdf
     last = np.append(values[1:] != values[:-1], True)
     values, cdf = values[last], cdf[last]

@@ -39,10 +39,11 @@ pub struct Estimate {
     /// Memory of the flows that arrival sources make during the run, results
     /// included, bytes.
     pub arrivals_bytes: f64,
-    /// Memory of the results: the report as the Python result, its summary, tables
-    /// and plots, per port, per flow and per sample value held in memory, and the
-    /// interpreter and libraries they need, bytes.
-    pub results_bytes: f64,
+    /// Memory of the results apart from the samples' copies (see
+    /// [`Estimate::results_bytes`]): the report as the Python result, its summary,
+    /// tables and plots, per port and per flow, and the interpreter and libraries they
+    /// need, bytes.
+    pub results_base_bytes: f64,
     /// The most events the run can execute: every port busy for the whole run with
     /// 1500-byte frames, two events per frame.
     pub events: f64,
@@ -67,6 +68,10 @@ const RESULT_FLOW_BYTES: f64 = 3584.0;
 /// 250 ms (2.2 to 55 MiB of samples) peaked at 43 to 244 MiB without plots, 3.8 times
 /// the samples and a little; three more than the engine's one.
 const RESULT_SAMPLE_COPIES: f64 = 3.0;
+/// The interpreter, numpy and matplotlib with the plots drawn: 162 MiB for the 10 ms
+/// of that dumbbell, its samples' share aside (106 MiB for 1 ms of it sampled every
+/// millisecond).
+const RESULT_BASE_BYTES: f64 = 0.18e9;
 /// Bytes per flow that an arrival source makes during the run, results included: 48,509
 /// and 145,461 flows of 1 KB (over TCP or not) peaked at 165 and 225 MiB, 0.63 KiB each.
 const ARRIVED_FLOW_BYTES: f64 = 1024.0;
@@ -82,11 +87,6 @@ fn arrived_flows(config: &SimConfig) -> f64 {
     config.arrivals.iter().fold(0.0, |sum, a| sum + a.rate_per_s * window(a))
 }
 
-/// The interpreter, numpy and matplotlib with the plots drawn: 162 MiB for the 10 ms
-/// of that dumbbell, its samples' share aside (106 MiB for 1 ms of it sampled every
-/// millisecond).
-const RESULT_BASE_BYTES: f64 = 0.18e9;
-
 impl Estimate {
     /// Estimates the needs of `config`.
     pub fn of(config: &SimConfig) -> Estimate {
@@ -100,14 +100,13 @@ impl Estimate {
         let flows = (config.flows.len() + config.arrivals.len()) as f64;
         let seconds = config.duration.as_secs_f64();
         let frames: f64 = config.links.iter().map(|l| 2.0 * l.rate.as_f64() * seconds / (8.0 * 1500.0)).sum();
-        let samples_bytes = samples * series * 8.0;
         Estimate {
-            samples_bytes,
+            samples_bytes: samples * series * 8.0,
             sample_times_bytes: samples * 8.0,
             routes_bytes: dcbsim_core::net::Routes::table_bytes(&config.nodes, &config.links) as f64,
             state_bytes: ports * PORT_BYTES + flows * FLOW_BYTES + nodes * NODE_BYTES,
             arrivals_bytes: arrived_flows(config) * ARRIVED_FLOW_BYTES,
-            results_bytes: RESULT_BASE_BYTES + ports * RESULT_PORT_BYTES + flows * RESULT_FLOW_BYTES + samples_bytes * RESULT_SAMPLE_COPIES,
+            results_base_bytes: RESULT_BASE_BYTES + ports * RESULT_PORT_BYTES + flows * RESULT_FLOW_BYTES,
             events: 2.0 * frames,
         }
     }
@@ -116,16 +115,20 @@ impl Estimate {
     /// at most `budget` of them, and the sample times.
     pub fn within_sample_budget(mut self, budget: f64) -> Estimate {
         if self.samples_bytes > budget {
-            let held = budget + self.sample_times_bytes;
-            self.results_bytes -= (self.samples_bytes - held) * RESULT_SAMPLE_COPIES;
-            self.samples_bytes = held;
+            self.samples_bytes = budget + self.sample_times_bytes;
         }
         self
     }
 
+    /// Memory of the results, bytes: their base and their copies of the samples held
+    /// in memory.
+    pub fn results_bytes(&self) -> f64 {
+        self.results_base_bytes + self.samples_bytes * RESULT_SAMPLE_COPIES
+    }
+
     /// Total memory, bytes.
     pub fn memory_bytes(&self) -> f64 {
-        self.samples_bytes + self.routes_bytes + self.state_bytes + self.arrivals_bytes + self.results_bytes
+        self.samples_bytes + self.routes_bytes + self.state_bytes + self.arrivals_bytes + self.results_bytes()
     }
 
     /// Whether the flows that arrival sources make are the largest part.
@@ -156,7 +159,7 @@ impl Estimate {
                 true => format!(", arriving flows {:.3} GB", gb(self.arrivals_bytes)),
                 false => String::new(),
             },
-            gb(self.results_bytes),
+            gb(self.results_bytes()),
             gb(limits.max_memory_bytes),
             if self.arrivals_dominate() {
                 "shorten the run or the arrivals' time, or lower their load"
