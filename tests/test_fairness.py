@@ -108,22 +108,60 @@ start_ms = 50.0
 """
 
 
-@pytest.mark.parametrize("text", [MIXED, WEIGHTED])
-def test_summary_takes_all_flows_at_once_with_the_sums_of_flow_by_flow(text):
-    # Flows that start late, finish, never start, and shares that move: the summary's
-    # all-flows path must give exactly what the flow-by-flow path gives.
-    from dcbsim.fairness import _flow_rms, _flows_rms
+def _reference(thr, fair):
+    """Each flow's deviation from its share and mean share, and the per-sample Jain
+    mean, worked out directly with numpy (the engine's sums must agree)."""
+    rms, shares = [], []
+    for t, f in zip(thr, fair):
+        on = f > 0
+        rms.append(float(np.sqrt(np.mean((t[on] - f[on]) ** 2))) if on.any() else None)
+        shares.append(float(f[on].mean()) if on.any() else None)
+    jain = [jain_index(thr[fair[:, k] > 0, k] / fair[fair[:, k] > 0, k]) for k in range(thr.shape[1])
+            if (fair[:, k] > 0).sum() >= 2]
+    return rms, shares, float(np.mean(jain)) if jain else None
 
+
+def _close(got, want):
+    """Equal lists of floats (to 1e-12) and ``None``s."""
+    return len(got) == len(want) and all(
+        g is None if w is None else g is not None and g == pytest.approx(w, rel=1e-12) for g, w in zip(got, want))
+
+
+@pytest.mark.parametrize("text", [MIXED, WEIGHTED])
+def test_summary_measures_agree_with_a_direct_computation(text):
+    # Flows that start late, finish, never start, and shares that move.
     r = dcbsim.run(dcbsim.loads(text), seed=3)
     flows = list(r.flows.values())
-    assert r._shares_and_active_times() == r._shares_and_active_times_by_flow(flows)
     thr = np.array([f.throughput_bps for f in flows])
     fair = np.array([f.fair_share_bps for f in flows])
-    one_by_one = [_flow_rms(thr[i], fair[i]) for i in range(len(flows))]
-    assert _flows_rms(thr, fair) == ([a for a, _ in one_by_one], [b for _, b in one_by_one])
+    rms, shares, jain = _reference(thr, fair)
+    s = r.summary
+    assert _close([s["flows"][f.name]["share_rms_bps"] for f in flows], rms)
+    assert _close([s["flows"][f.name]["fair_share_bps"] for f in flows], shares)
+    assert s["fairness"]["jain"] == pytest.approx(jain, rel=1e-12)
+    assert [s["flows"][f.name]["active_s"] for f in flows] == [f.active_s(r.time_s) for f in flows]
+    step = r.time_s[1] - r.time_s[0]
+    for f in flows:
+        sending = np.flatnonzero(f.rate_bps > 0)
+        if f.stats.get("completion_time_s") is None and sending.size:
+            assert f.active_s(r.time_s) == pytest.approx(r.time_s[sending[-1]] - r.time_s[sending[0]] + step)
     if text is MIXED:
-        # Each path is taken: the idle flow has neither a share nor an active time,
+        # Each case is met: the idle flow has neither a share nor an active time,
         # the late one a share at some samples only, the others at every one.
-        shares, actives = r._shares_and_active_times()
-        assert (shares[3], actives[3]) == (None, None)
+        assert (s["flows"]["idle"]["fair_share_bps"], s["flows"]["idle"]["active_s"]) == (None, None)
         assert 0 < (fair[1] > 0).sum() < fair.shape[1] and (fair[0] > 0).all()
+
+
+def test_fairness_over_a_window_takes_its_samples_only():
+    r = dcbsim.run(dcbsim.loads(WEIGHTED), seed=1)
+    window = (r.time_s > 0.005) & (r.time_s <= 0.02)
+    names = list(r.flows)
+    thr = np.array([r.flows[n].throughput_bps[window] for n in names])
+    fair = np.array([r.flows[n].fair_share_bps[window] for n in names])
+    assert r.fairness(start_s=0.005, end_s=0.02) == fairness(thr, fair)
+    assert r.fairness(start_s=0.005, end_s=0.02)["jain"] != r.fairness()["jain"]
+
+
+def test_fairness_rejects_arrays_of_different_shapes():
+    with pytest.raises(ValueError, match="differ in shape"):
+        fairness(np.ones((2, 3)), np.ones((2, 4)))

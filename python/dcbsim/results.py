@@ -9,6 +9,8 @@ import shutil
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
+from dcbsim._core import FairnessSums
+from dcbsim.fairness import RUN_MEASURES
 from dcbsim.lazy import lazy_import
 
 np = lazy_import("numpy")
@@ -43,12 +45,6 @@ def _sample_step(time_s: np.ndarray) -> float:
     return float(time_s[1] - time_s[0]) if len(time_s) > 1 else float(time_s[0])
 
 
-def _mean_share(fair_share_bps: np.ndarray) -> float | None:
-    """A flow's mean fair share over the samples where it has one (``None``: none)."""
-    share = fair_share_bps[fair_share_bps > 0]
-    return float(share.mean()) if share.size else None
-
-
 #: A sampled series by metric: from memory, or read from a streamed run's file.
 Series = Callable[[str], "np.ndarray"]
 
@@ -69,6 +65,12 @@ class _InMemory:
             array = self.arrays[metric] = _array(raw) if raw is not None else np.zeros(0)
         return array
 
+    def encoded(self, metric: str, start: int, stop: int) -> bytes:
+        """Samples ``start..stop`` of a series as little-endian float64 bytes (empty
+        when the entity lacks it), without making an array."""
+        raw = self.raw.get(metric, b"")
+        return raw if start == 0 and 8 * stop >= len(raw) else raw[8 * start:8 * stop]
+
 
 class _FromFile:
     """An entity's series read from a streamed run's file at each access."""
@@ -79,6 +81,10 @@ class _FromFile:
 
     def __call__(self, metric: str) -> np.ndarray:
         return self.samples.series(metric, self.entity)
+
+    def encoded(self, metric: str, start: int, stop: int) -> bytes:
+        """Samples ``start..stop`` of a series as little-endian float64 bytes."""
+        return self.samples.series(metric, self.entity, start, stop).tobytes()
 
 
 @dataclass(frozen=True)
@@ -157,11 +163,11 @@ class FlowResult:
         done = self.stats.get("completion_time_s")
         if done is not None:
             return float(done)
-        sending = np.flatnonzero(self.rate_bps > 0) if self.rate_bps.size == time_s.size else np.zeros(0, dtype=int)
-        if sending.size == 0:
-            return None
-        step = _sample_step(time_s)
-        return float(time_s[sending[-1]] - time_s[sending[0]]) + step
+        n = len(time_s)
+        rate = np.ascontiguousarray(self.rate_bps, dtype="<f8").tobytes() if self.rate_bps.size == n else b""
+        sums = FairnessSums(1)
+        sums.add_block(n, [b""], [b""], [rate])
+        return sums.fairness(np.ascontiguousarray(time_s, dtype="<f8").tobytes())["sending_span_s"][0]
 
     def transfer_summary(self) -> dict[str, float | None]:
         """Mean and 99th percentile of the transfer times of a ``poisson`` flow (s);
@@ -319,7 +325,10 @@ class Result:
     def __init__(self, raw: dict[str, Any], scenario: Scenario, seed: int, samples: SampleFile | None = None) -> None:
         self.scenario = scenario
         self.seed = seed
-        self.time_s = _array(raw["time_s"])
+        #: The sample times, little-endian float64 (``time_s`` is made from them when
+        #: first read: a run that only writes its outputs needs no numpy).
+        self.encoded_times: bytes = raw["time_s"]
+        self._time_s: np.ndarray | None = None
         #: The streamed run's tidy table on disk, or ``None`` when the series are in memory.
         self.samples = samples
         # The report's own dicts become the counters, their series and names taken out
@@ -357,6 +366,18 @@ class Result:
         self.pfc: dict[str, dict[str, Any]] = {p["name"]: {k: v for k, v in p.items() if k != "name"} for p in raw.get("pfc", [])}
         self.run_stats = {k: raw[k] for k in ("simulated_s", "events", "wall_s", "sim_speed")}
 
+    @property
+    def time_s(self) -> np.ndarray:
+        """The sample times, seconds."""
+        if self._time_s is None:
+            self._time_s = _array(self.encoded_times)
+        return self._time_s
+
+    @property
+    def sample_count(self) -> int:
+        """Number of samples."""
+        return len(self.encoded_times) // 8
+
     def _series(self, entity: str, raw: dict[str, bytes]) -> Series:
         """An entity's sampled series: from the raw report, or from the streamed file."""
         if self.samples is not None:
@@ -389,40 +410,26 @@ class Result:
         """Jain's index, min/max ratio and deviation from the weighted max-min fair share
         of ``flows`` (default: all) over the samples in ``(start_s, end_s]``; see
         :func:`dcbsim.fairness.fairness`."""
-        from dcbsim.fairness import fairness
-
         names = list(flows) if flows is not None else list(self.flows)
         end = float("inf") if end_s is None else end_s
-        window = (self.time_s > start_s) & (self.time_s <= end)
-        if not names:
-            return fairness(np.zeros((0, int(window.sum()))), np.zeros((0, int(window.sum()))))
-        if self._too_large(len(names) * int(window.sum()) * 32):
-            return self._fairness_in_blocks(names, window)
-        thr = np.array([self.flows[n].throughput_bps[window] for n in names])
-        fair = np.array([self.flows[n].fair_share_bps[window] for n in names])
-        return fairness(thr, fair)
+        start, stop = (int(i) for i in np.searchsorted(self.time_s, [start_s, end], side="right"))
+        measures = self._fairness_sums(names, start, stop)
+        return {k: measures[k] for k in RUN_MEASURES}
 
-    def _too_large(self, nbytes: int) -> bool:
-        """Whether a streamed run's arrays of ``nbytes`` would exceed its sample budget."""
-        return self.samples is not None and nbytes > self.scenario.sample_memory_bytes
-
-    def _fairness_in_blocks(self, names: list[str], window: np.ndarray) -> dict[str, Any]:
-        """:meth:`fairness` of a streamed run, reading blocks of samples that fit its budget."""
-        from dcbsim.fairness import fairness_in_blocks
-
-        inside = np.flatnonzero(window)
-        lo = int(inside[0]) if inside.size else 0
-        samples = self.samples
-
-        def rows(a: int, b: int) -> tuple[np.ndarray, np.ndarray]:
-            read = lambda metric: np.array([samples.series(metric, n, lo + a, lo + b) for n in names])
-            return read("throughput_bps"), read("fair_share_bps")
-
-        def flow(i: int) -> tuple[np.ndarray, np.ndarray]:
-            return tuple(samples.series(m, names[i], lo, lo + inside.size) for m in ("throughput_bps", "fair_share_bps"))
-
-        block = int(self.scenario.sample_memory_bytes // (32 * len(names)))
-        return fairness_in_blocks(len(names), inside.size, block, rows, flow)
+    def _fairness_sums(self, names: list[str], start: int, stop: int) -> dict[str, Any]:
+        """The engine's fairness sums (:class:`dcbsim._core.FairnessSums`) of flows
+        ``names`` over samples ``start..stop``: a streamed run's read in blocks that fit
+        its sample budget, a run's in memory all at once."""
+        sums = FairnessSums(len(names))
+        series = [self.flows[n].series for n in names]
+        block = stop - start
+        if self.samples is not None:
+            block = int(self.scenario.sample_memory_bytes // (48 * max(1, len(names))))
+        for a in range(start, stop, max(1, block)):
+            b = min(stop, a + max(1, block))
+            encoded = lambda metric: [s.encoded(metric, a, b) for s in series]
+            sums.add_block(b - a, encoded("throughput_bps"), encoded("fair_share_bps"), encoded("rate_bps"))
+        return sums.fairness(self.encoded_times[8 * start:8 * stop])
 
     def fct(self) -> dict[str, Any]:
         """Completion times of every finite flow (configured and arrived): mean,
@@ -503,11 +510,12 @@ class Result:
         over the time the flow was active: :meth:`FlowResult.active_s`) and fair share,
         the run's fairness, and totals."""
         duration = self.run_stats["simulated_s"] or 1.0
-        fair = self.fairness()
+        fair = self._fairness_sums(list(self.flows), 0, self.sample_count)
+        shares = fair["mean_share_bps"]
         flows = {}
-        shares, actives = self._shares_and_active_times()
         for k, (name, f) in enumerate(self.flows.items()):
-            active = actives[k]
+            done = f.stats.get("completion_time_s")
+            active = float(done) if done is not None else fair["sending_span_s"][k]
             flows[name] = dict(
                 f.stats,
                 throughput_bps=f.stats["delivered_bytes"] * 8 / duration,
@@ -530,7 +538,7 @@ class Result:
             "ports": {name: dict(p.stats) for name, p in self.ports.items()},
             "flows": flows,
             "arrivals": {name: dict(a.stats, **a.fct_summary()) for name, a in self.arrivals.items()},
-            "fairness": {k: v for k, v in fair.items() if not k.startswith("per_flow")},
+            "fairness": {k: fair[k] for k in RUN_MEASURES if not k.startswith("per_flow")},
             "fct": self.fct(),
             "incast": self.incast.summary() if self.incast is not None else None,
             "classes": {str(p): c for p, c in self.classes.items()},
@@ -538,38 +546,6 @@ class Result:
             "totals": totals,
             **self.run_stats,
         }
-
-    def _shares_and_active_times(self) -> tuple[list[float | None], list[float | None]]:
-        """Each flow's mean fair share over the samples where it has one (``None``:
-        none) and its :meth:`FlowResult.active_s`. Series in memory are taken all flows
-        at once where every sample counts (the same sums as flow by flow); a streamed
-        run's are read flow by flow."""
-        flows = list(self.flows.values())
-        n = self.time_s.size
-        if self.samples is not None or not flows or n == 0 or any(f.fair_share_bps.size != n for f in flows):
-            return self._shares_and_active_times_by_flow(flows)
-        fair = np.array([f.fair_share_bps for f in flows])
-        full = np.all(fair > 0, axis=1)
-        shares = np.mean(fair, axis=1).tolist()
-        for i in np.flatnonzero(~full).tolist():
-            shares[i] = _mean_share(fair[i])
-        sending = np.array([f.rate_bps > 0 if f.rate_bps.size == n else np.zeros(n, dtype=bool) for f in flows])
-        first = np.argmax(sending, axis=1)
-        last = n - 1 - np.argmax(sending[:, ::-1], axis=1)
-        step = _sample_step(self.time_s)
-        spans = (self.time_s[last] - self.time_s[first]).tolist()
-        actives: list[float | None] = []
-        for f, any_sending, span in zip(flows, sending.any(axis=1).tolist(), spans):
-            done = f.stats.get("completion_time_s")
-            actives.append(float(done) if done is not None else float(span) + step if any_sending else None)
-        return shares, actives
-
-    def _shares_and_active_times_by_flow(self, flows: list[FlowResult]) -> tuple[list, list]:
-        shares, actives = [], []
-        for f in flows:
-            shares.append(_mean_share(f.fair_share_bps))
-            actives.append(f.active_s(self.time_s))
-        return shares, actives
 
     def pfc_summary(self) -> dict[str, dict[str, Any]]:
         """Per port that sent, received or was paused by PFC: PAUSE frames sent and

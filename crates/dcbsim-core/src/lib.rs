@@ -36,6 +36,7 @@
 pub mod cc;
 pub mod config;
 pub mod dist;
+pub mod fairness;
 pub mod fairshare;
 pub mod monitor;
 pub mod net;

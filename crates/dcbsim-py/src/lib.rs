@@ -14,6 +14,8 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 use std::path::Path;
 use std::time::Instant;
 
+mod fairness;
+
 create_exception!(_core, ScenarioError, PyValueError, "A scenario that cannot run: the message names the file, position and key.");
 
 fn scenario_error(e: dcbsim_scenario::ScenarioError) -> PyErr {
@@ -446,6 +448,7 @@ fn dsm_predict(m: u32, period_s: f64, sent: Vec<i64>, q_f: f64, q_v: f64) -> (f6
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Scenario>()?;
+    m.add_class::<fairness::FairnessSums>()?;
     m.add_function(wrap_pyfunction!(dsm_predict, m)?)?;
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
