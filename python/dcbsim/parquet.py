@@ -3,7 +3,8 @@ import polars (about a quarter of a second) to write ``results.parquet``.
 
 It writes required (non-null) columns, uncompressed, in one row group or in several
 given one after another (a table larger than memory): doubles PLAIN-encoded from
-numpy arrays; a 64-bit unsigned integer holding one value (the seed) as one run;
+their little-endian bytes (a report's own, or a numpy array's); a 64-bit unsigned
+integer holding one value (the seed) as one run;
 strings dictionary-encoded as runs (the tidy table's metric and entity columns are
 long runs of one value); and doubles that repeat one sequence (the time column: the
 sample times once per series) dictionary-encoded, two bytes a row where plain
@@ -14,11 +15,16 @@ Readers (polars, pyarrow, DuckDB) see the same schema as polars' own
 
 from __future__ import annotations
 
+import array
 import struct
+import sys
 from dataclasses import dataclass
 from typing import Dict, Iterable, List, Sequence, Tuple, Union
 
-import numpy as np
+from dcbsim._core import rle_pages
+
+#: A buffer of little-endian float64 values: ``bytes``, or a contiguous numpy array.
+Floats = Union[bytes, bytearray, memoryview, "numpy.ndarray"]
 
 #: Rows per data page.
 PAGE_ROWS = 1 << 20
@@ -38,7 +44,7 @@ class Doubles:
     """A float64 column."""
 
     name: str
-    values: np.ndarray
+    values: Floats
 
 
 @dataclass(frozen=True)
@@ -63,7 +69,7 @@ class Cycle:
     """A float64 column holding ``values`` over and over, ``times`` times."""
 
     name: str
-    values: np.ndarray
+    values: Floats
     times: int
 
 
@@ -181,8 +187,8 @@ def _pages(column: Column, rows: int) -> tuple[list[bytes], int, list[int]]:
     encodings."""
     starts = range(0, rows, PAGE_ROWS)
     if isinstance(column, Doubles):
-        values = np.ascontiguousarray(column.values, dtype="<f8")
-        return [_data_page(min(PAGE_ROWS, rows - a), _PLAIN, values[a:a + PAGE_ROWS].tobytes()) for a in starts], 0, [_PLAIN, _RLE]
+        values = _bytes(column.values)
+        return [_data_page(min(PAGE_ROWS, rows - a), _PLAIN, values[8 * a:8 * (a + PAGE_ROWS)]) for a in starts], 0, [_PLAIN, _RLE]
     if isinstance(column, Unsigned):
         # The one value as the dictionary, then each page one run of index 0.
         dictionary = _dictionary_page(1, struct.pack("<Q", column.value))
@@ -194,10 +200,21 @@ def _pages(column: Column, rows: int) -> tuple[list[bytes], int, list[int]]:
     return _string_pages(column, rows, starts), 1, [_PLAIN, _RLE, _RLE_DICTIONARY]
 
 
+def _bytes(values: Floats) -> memoryview:
+    """The bytes of a float64 buffer, as they are."""
+    return memoryview(values).cast("B")
+
+
+def _count(values: Floats) -> int:
+    """Number of float64 values in a buffer."""
+    return _bytes(values).nbytes // 8
+
+
 def _string_pages(column: StringRuns, rows: int, starts: range) -> list[bytes]:
     """A string column's pages: its distinct strings sorted as the dictionary, then
-    each data page's runs of indices, a run cut where a page ends. The runs are
-    encoded all at once (a table of 100,000 flows has hundreds of thousands)."""
+    each data page's runs of indices, a run cut where a page ends (the runs encoded
+    by the engine's :func:`dcbsim._core.rle_pages`: a table of 100,000 flows has
+    hundreds of thousands)."""
     dictionary = sorted(set(column.strings))
     index = {s: i for i, s in enumerate(dictionary)}
     width = max(1, (len(dictionary) - 1).bit_length())
@@ -205,57 +222,32 @@ def _string_pages(column: StringRuns, rows: int, starts: range) -> list[bytes]:
     pages = [_dictionary_page(len(dictionary), plain)]
     if not rows:
         return pages
-    kept = [(index[s], n) for s, n in zip(column.strings, column.runs) if n > 0]
-    values = np.array([v for v, _ in kept], dtype=np.int64)
-    ends = np.cumsum(np.array([n for _, n in kept], dtype=np.int64))
-    # Segments: the runs, cut at the page boundaries.
-    cuts = np.union1d(ends, np.arange(PAGE_ROWS, rows, PAGE_ROWS, dtype=np.int64))
-    firsts = np.concatenate(([0], cuts[:-1]))
-    body, at = _rle_runs(cuts - firsts, values[np.searchsorted(ends, firsts, side="right")], (width + 7) // 8)
-    # Where each page's segments start in `body`.
-    bounds = at[np.searchsorted(firsts, np.array(list(starts) + [rows], dtype=np.int64))]
-    for k, a in enumerate(starts):
-        page = bytes([width]) + body[bounds[k]:bounds[k + 1]].tobytes()
-        pages.append(_data_page(min(PAGE_ROWS, rows - a), _RLE_DICTIONARY, page))
+    bodies = rle_pages([index[s] for s in column.strings], list(column.runs), (width + 7) // 8, PAGE_ROWS)
+    for a, body in zip(starts, bodies):
+        pages.append(_data_page(min(PAGE_ROWS, rows - a), _RLE_DICTIONARY, bytes([width]) + body))
     return pages
-
-
-def _rle_runs(counts: np.ndarray, values: np.ndarray, value_bytes: int) -> tuple[np.ndarray, np.ndarray]:
-    """The RLE runs ``counts[i]`` times ``values[i]`` (each a varint of the count
-    shifted left once, then the value in ``value_bytes`` little-endian bytes), one
-    after another, and where each run starts in them (one more entry: the end)."""
-    header = counts << 1
-    sizes = np.ones_like(header)
-    for bits in (7, 14, 21, 28, 35, 42, 49, 56, 63):
-        sizes += header >= (1 << bits)
-    at = np.concatenate(([0], np.cumsum(sizes + value_bytes)))
-    out = np.zeros(int(at[-1]), dtype=np.uint8)
-    for k in range(int(sizes.max(initial=0))):
-        has = sizes > k
-        more = (sizes > k + 1).astype(np.int64) << 7
-        out[at[:-1][has] + k] = (((header[has] >> (7 * k)) & 0x7F) | more[has]).astype(np.uint8)
-    for j in range(value_bytes):
-        out[at[:-1] + sizes + j] = ((values >> (8 * j)) & 0xFF).astype(np.uint8)
-    return out, at
 
 
 def _cycle_pages(column: Cycle, rows: int, starts: range) -> list[bytes]:
     """A repeating column's pages: its sequence once as the dictionary, then each data
     page's indices as one bit-packed run of 16-bit words (32-bit beyond 65,536 values),
     which are the indices' little-endian bytes as they are."""
-    period = len(column.values)
-    plain = np.ascontiguousarray(column.values, dtype="<f8").tobytes()
-    pages = [_dictionary_page(period, plain)]
+    period = _count(column.values)
+    pages = [_dictionary_page(period, bytes(_bytes(column.values)))]
     if not rows:
         return pages
-    word = np.dtype("<u2") if period <= 1 << 16 else np.dtype("<u4")
+    word = array.array("H" if period <= 1 << 16 else "I", range(period))
+    if sys.byteorder == "big":
+        word.byteswap()
     # The indices 0..period-1 repeated, long enough for a page starting anywhere in them.
-    cycle = np.tile(np.arange(period, dtype=word), min(PAGE_ROWS, rows) // period + 2)
+    cycle = memoryview(word * (min(PAGE_ROWS, rows) // period + 2)).cast("B")
+    size = word.itemsize
     for a in starts:
         n = min(PAGE_ROWS, rows - a)
         groups = -(-n // 8)
-        indices = cycle[a % period:a % period + n].tobytes() + bytes((8 * groups - n) * word.itemsize)
-        body = bytes([8 * word.itemsize]) + _varint(groups << 1 | 1) + indices
+        first = a % period
+        indices = bytes(cycle[size * first:size * (first + n)]) + bytes((8 * groups - n) * size)
+        body = bytes([8 * size]) + _varint(groups << 1 | 1) + indices
         pages.append(_data_page(n, _RLE_DICTIONARY, body))
     return pages
 
@@ -286,8 +278,8 @@ RowGroup = Tuple[int, Sequence[Column]]
 
 def _check(rows: int, columns: Sequence[Column]) -> None:
     for c in columns:
-        if (isinstance(c, Doubles) and len(c.values) != rows or isinstance(c, StringRuns) and sum(c.runs) != rows
-                or isinstance(c, Cycle) and len(c.values) * c.times != rows):
+        if (isinstance(c, Doubles) and _count(c.values) != rows or isinstance(c, StringRuns) and sum(c.runs) != rows
+                or isinstance(c, Cycle) and _count(c.values) * c.times != rows):
             raise ValueError(f"column {c.name} does not have {rows} rows")
 
 

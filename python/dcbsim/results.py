@@ -121,8 +121,19 @@ class FlowResult:
     #: Its sampled series by metric (``rate_bps``, ``throughput_bps``, ...); a streamed
     #: run's are read from its file at each access.
     series: Series = field(repr=False, compare=False)
-    transfer_completion_s: np.ndarray = field(default_factory=lambda: np.empty(0))
-    transfer_bytes: np.ndarray = field(default_factory=lambda: np.empty(0))
+    #: A ``poisson`` flow's transfers as little-endian float64 bytes, by name
+    #: (``transfer_completion_s``, ``transfer_bytes``).
+    transfers: dict[str, bytes] = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def transfer_completion_s(self) -> np.ndarray:
+        """Each completed transfer's time from arrival to its last byte leaving, s."""
+        return _array(self.transfers.get("transfer_completion_s", b""))
+
+    @property
+    def transfer_bytes(self) -> np.ndarray:
+        """Each completed transfer's size, bytes."""
+        return _array(self.transfers.get("transfer_bytes", b""))
 
     @property
     def rate_bps(self) -> np.ndarray:
@@ -342,9 +353,9 @@ class Result:
         transferred = ("transfer_completion_s", "transfer_bytes")
         for f in raw["flows"]:
             name = f.pop("name")
-            transfers = {k: _array(f.pop(k)) for k in transferred if k in f}
+            transfers = {k: f.pop(k) for k in transferred if k in f}
             series = self._series(name, {k: f.pop(k) for k in sampled if k in f})
-            self.flows[name] = FlowResult(name, f, series, **transfers)
+            self.flows[name] = FlowResult(name, f, series, transfers)
         self.arrivals: dict[str, ArrivalResult] = {}
         for a in raw.get("arrivals", []):
             each = {k.removeprefix("each_"): _array(v) for k, v in a.items() if k.startswith("each_")}
@@ -447,7 +458,7 @@ class Result:
             size.extend(a.completed_bytes.tolist())
             ideal.extend(a.ideal_s.tolist() if a.ideal_s.size == a.completion_s.size else [0.0] * a.completion_s.size)
             flows += int(a.stats["flows"])
-        return fct_summary(np.array(fct), np.array(size), np.array(ideal), flows)
+        return fct_summary(fct, size, ideal, flows)
 
     def has_fct_rows(self) -> bool:
         """Whether :meth:`fct_table` has a row (a finite flow), known without polars."""
@@ -563,17 +574,17 @@ class Result:
                 }
         return out
 
-    def _tidy_parts(self) -> tuple[int, list[tuple[str, str, np.ndarray]]]:
+    def _tidy_parts(self) -> tuple[int, list[tuple[str, str, bytes]]]:
         """The tidy table's series: the number of samples, and each (metric, entity,
-        values) whose values cover every sample."""
-        n = len(self.time_s)
-        parts: list[tuple[str, str, np.ndarray]] = []
+        values as little-endian float64 bytes) whose values cover every sample."""
+        n = self.sample_count
+        parts: list[tuple[str, str, bytes]] = []
         for p in self.monitored_ports:
-            parts.append(("queue_bytes", p.name, p.queue_bytes))
+            parts.append(("queue_bytes", p.name, p.series.encoded("queue_bytes", 0, n)))
         for f in self.flows.values():
             for metric in ("rate_bps", "throughput_bps", "send_bps", "fair_share_bps", "cwnd_segments", "alpha"):
-                values = getattr(f, metric)
-                if values.size == n:
+                values = f.series.encoded(metric, 0, n)
+                if len(values) == 8 * n:
                     parts.append((metric, f.name, values))
         return n, parts
 
@@ -587,7 +598,7 @@ class Result:
             "time_s": np.tile(self.time_s, len(parts)),
             "metric": np.repeat(np.array([m for m, _, _ in parts], dtype=object), n),
             "entity": np.repeat(np.array([e for _, e, _ in parts], dtype=object), n),
-            "value": np.concatenate([v for _, _, v in parts]),
+            "value": np.frombuffer(b"".join(v for _, _, v in parts), dtype="<f8"),
         }
 
     def write_parquet(self, path: str) -> None:
@@ -604,10 +615,10 @@ class Result:
         n, parts = self._tidy_parts()
         runs = [n] * len(parts)
         parquet.write(path, n * len(parts), [
-            parquet.Cycle("time_s", np.asarray(self.time_s, dtype=float), len(parts)),
+            parquet.Cycle("time_s", self.encoded_times, len(parts)),
             parquet.StringRuns("metric", [m for m, _, _ in parts], runs),
             parquet.StringRuns("entity", [e for _, e, _ in parts], runs),
-            parquet.Doubles("value", np.concatenate([v for _, _, v in parts]) if parts else np.zeros(0)),
+            parquet.Doubles("value", b"".join(v for _, _, v in parts)),
             parquet.Unsigned("seed", self.seed),
         ])
 
