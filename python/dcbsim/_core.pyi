@@ -71,3 +71,19 @@ class Scenario:
 
 def dsm_predict(m: int, period_s: float, sent: list[int], q_f: float, q_v: float) -> tuple[float, float]:
     """DSM's predictor (eq. 14) as the engine's congestion point computes it."""
+
+class FairnessSums:
+    """Sums over a run's samples from which its fairness follows (see
+    :mod:`dcbsim.fairness`), added a block of samples at a time, every flow's in each."""
+
+    def __init__(self, flows: int) -> None: ...
+    def add_block(self, samples: int, throughput: list[bytes], share: list[bytes], rate: list[bytes] | None = None) -> None:
+        """Adds the next ``samples`` samples: per flow, its throughput and fair share
+        and optionally its rate, each ``samples`` little-endian float64 values or empty."""
+    def fairness(self, times: bytes) -> dict[str, Any]:
+        """``jain``, ``min_max``, ``share_rms_bps``, ``share_rms_rel``, and per flow
+        ``per_flow_rms_bps``, ``per_flow_rms_rel``, ``mean_share_bps`` and
+        ``sending_span_s`` (over the sample times ``times``)."""
+
+def rle_pages(values: list[int], counts: list[int], value_bytes: int, page_rows: int) -> list[bytes]:
+    """Parquet RLE bodies of the runs ``counts[i]`` times ``values[i]``, ``page_rows`` rows a page."""
