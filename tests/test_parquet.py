@@ -43,6 +43,20 @@ def test_pages_split_runs_and_values(tmp_path, monkeypatch):
     assert table["seed"].dtype == pl.UInt64 and table["seed"].to_list() == [7] * 40
 
 
+@pytest.mark.parametrize("sizes", [[40], [7, 7, 26], [3, 0, 11, 5, 14, 7], [1] * 40])
+def test_doubles_given_in_parts_read_back_as_one_column(tmp_path, monkeypatch, sizes):
+    # Parts shorter than a page, as long as one, spanning two, and empty; pages of 7.
+    monkeypatch.setattr(parquet, "PAGE_ROWS", 7)
+    values = np.arange(40, dtype="<f8") / 3
+    parts, at = [], 0
+    for n in sizes:
+        parts.append(values[at:at + n].tobytes())
+        at += n
+    index = parquet.write(str(tmp_path / "p.parquet"), 40, [parquet.Doubles("x", parts)])
+    assert pl.read_parquet(tmp_path / "p.parquet")["x"].to_list() == values.tolist()
+    assert [rows for _, rows, _ in index["x"]] == [7, 7, 7, 7, 7, 5]
+
+
 def test_a_repeating_column_reads_back_as_its_values_repeated(tmp_path, monkeypatch):
     # Pages of 7 rows start anywhere in a cycle of 5 and end part-way through one.
     monkeypatch.setattr(parquet, "PAGE_ROWS", 7)

@@ -19,7 +19,7 @@ import array
 import struct
 import sys
 from dataclasses import dataclass
-from typing import Dict, Iterable, List, Sequence, Tuple, Union
+from typing import Dict, Iterable, Iterator, List, Sequence, Tuple, Union
 
 from dcbsim._core import rle_pages
 
@@ -41,10 +41,11 @@ _DATA_PAGE, _DICTIONARY_PAGE = 0, 2
 
 @dataclass(frozen=True)
 class Doubles:
-    """A float64 column."""
+    """A float64 column: one buffer, or a list of buffers one after another (the
+    series of a table, written without joining them first)."""
 
     name: str
-    values: Floats
+    values: Floats | list[Floats]
 
 
 @dataclass(frozen=True)
@@ -187,8 +188,7 @@ def _pages(column: Column, rows: int) -> tuple[list[bytes], int, list[int]]:
     encodings."""
     starts = range(0, rows, PAGE_ROWS)
     if isinstance(column, Doubles):
-        values = _bytes(column.values)
-        return [_data_page(min(PAGE_ROWS, rows - a), _PLAIN, values[8 * a:8 * (a + PAGE_ROWS)]) for a in starts], 0, [_PLAIN, _RLE]
+        return [_data_page(n, _PLAIN, body) for n, body in _double_pages(column.values)], 0, [_PLAIN, _RLE]
     if isinstance(column, Unsigned):
         # The one value as the dictionary, then each page one run of index 0.
         dictionary = _dictionary_page(1, struct.pack("<Q", column.value))
@@ -205,9 +205,31 @@ def _bytes(values: Floats) -> memoryview:
     return memoryview(values).cast("B")
 
 
-def _count(values: Floats) -> int:
-    """Number of float64 values in a buffer."""
-    return _bytes(values).nbytes // 8
+def _count(values: Floats | list[Floats]) -> int:
+    """Number of float64 values in a buffer or a list of them."""
+    parts = values if isinstance(values, list) else [values]
+    return sum(_bytes(v).nbytes for v in parts) // 8
+
+
+def _double_pages(values: Floats | list[Floats]) -> Iterator[tuple[int, bytes]]:
+    """Each data page's rows and PLAIN bytes, :data:`PAGE_ROWS` rows a page, taken
+    from the buffers in turn."""
+    page = bytearray()
+    for part in values if isinstance(values, list) else [values]:
+        data = _bytes(part)
+        at = 0
+        while at < data.nbytes:
+            take = min(data.nbytes - at, 8 * PAGE_ROWS - len(page))
+            if not page and take == 8 * PAGE_ROWS:
+                yield PAGE_ROWS, data[at:at + take]
+            else:
+                page += data[at:at + take]
+                if len(page) == 8 * PAGE_ROWS:
+                    yield PAGE_ROWS, page
+                    page = bytearray()
+            at += take
+    if page:
+        yield len(page) // 8, page
 
 
 def _string_pages(column: StringRuns, rows: int, starts: range) -> list[bytes]:

@@ -618,7 +618,7 @@ class Result:
             parquet.Cycle("time_s", self.encoded_times, len(parts)),
             parquet.StringRuns("metric", [m for m, _, _ in parts], runs),
             parquet.StringRuns("entity", [e for _, e, _ in parts], runs),
-            parquet.Doubles("value", b"".join(v for _, _, v in parts)),
+            parquet.Doubles("value", [v for _, _, v in parts]),
             parquet.Unsigned("seed", self.seed),
         ])
 
@@ -677,4 +677,4 @@ class Result:
         return plot.paused(self, path)
 
     def __repr__(self) -> str:
-        return f"<Result {self.scenario.name!r} seed={self.seed}: {len(self.ports)} ports, {len(self.flows)} flows, {len(self.time_s)} samples>"
+        return f"<Result {self.scenario.name!r} seed={self.seed}: {len(self.ports)} ports, {len(self.flows)} flows, {self.sample_count} samples>"

@@ -63,11 +63,14 @@ const NODE_BYTES: f64 = 128.0;
 /// rounded up (about a tenth to spare).
 const RESULT_PORT_BYTES: f64 = 512.0;
 const RESULT_FLOW_BYTES: f64 = 3584.0;
-/// Copies of the samples held in memory that the results make (the series as arrays,
-/// the tidy table, the summary's work): a dumbbell sampled every microsecond for 10 to
-/// 250 ms (2.2 to 55 MiB of samples) peaked at 43 to 244 MiB without plots, 3.8 times
-/// the samples and a little; three more than the engine's one.
-const RESULT_SAMPLE_COPIES: f64 = 3.0;
+/// Copies of the samples held in memory that the results make (the report's bytes
+/// beside the engine's series, the plots' arrays): the quickstart sampled every
+/// microsecond for 10 and 250 ms (2 and 44 MB of samples) peaked at 24 and 112 MiB
+/// without plots, 2.2 times the samples beyond that, and at 188 MiB (50 ms) and 251
+/// MiB (250 ms) with them, 1.9 times; two more than the engine's one leave room. (The
+/// tidy table's series are no longer joined before they are written, nor made arrays
+/// for the summary: 144 MiB at 250 ms without plots before.)
+const RESULT_SAMPLE_COPIES: f64 = 2.0;
 /// The interpreter, numpy and matplotlib with the plots drawn: 162 MiB for the 10 ms
 /// of that dumbbell, its samples' share aside (106 MiB for 1 ms of it sampled every
 /// millisecond).
