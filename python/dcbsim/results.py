@@ -171,14 +171,19 @@ class FlowResult:
         plus one sample interval (so within an interval of the truth). ``None`` if no
         sample saw it sending (a finite flow that sent everything within one interval
         and never completed, say)."""
-        done = self.stats.get("completion_time_s")
-        if done is not None:
-            return float(done)
+        if self.stats.get("completion_time_s") is not None:
+            return self.active_from(None)
         n = len(time_s)
         rate = np.ascontiguousarray(self.rate_bps, dtype="<f8").tobytes() if self.rate_bps.size == n else b""
         sums = FairnessSums(1)
         sums.add_block(n, [b""], [b""], [rate])
-        return sums.fairness(np.ascontiguousarray(time_s, dtype="<f8").tobytes())["sending_span_s"][0]
+        return self.active_from(sums.fairness(np.ascontiguousarray(time_s, dtype="<f8").tobytes())["sending_span_s"][0])
+
+    def active_from(self, sending_span_s: float | None) -> float | None:
+        """:meth:`active_s` given the span of samples the flow was sending at (from
+        :class:`dcbsim._core.FairnessSums`): its completion time if it completed."""
+        done = self.stats.get("completion_time_s")
+        return float(done) if done is not None else sending_span_s
 
     def transfer_summary(self) -> dict[str, float | None]:
         """Mean and 99th percentile of the transfer times of a ``poisson`` flow (s);
@@ -433,11 +438,11 @@ class Result:
         its sample budget, a run's in memory all at once."""
         sums = FairnessSums(len(names))
         series = [self.flows[n].series for n in names]
-        block = stop - start
+        block = max(1, stop - start)
         if self.samples is not None:
-            block = int(self.scenario.sample_memory_bytes // (48 * max(1, len(names))))
-        for a in range(start, stop, max(1, block)):
-            b = min(stop, a + max(1, block))
+            block = max(1, int(self.scenario.sample_memory_bytes // (48 * max(1, len(names)))))
+        for a in range(start, stop, block):
+            b = min(stop, a + block)
             encoded = lambda metric: [s.encoded(metric, a, b) for s in series]
             sums.add_block(b - a, encoded("throughput_bps"), encoded("fair_share_bps"), encoded("rate_bps"))
         return sums.fairness(self.encoded_times[8 * start:8 * stop])
@@ -525,8 +530,7 @@ class Result:
         shares = fair["mean_share_bps"]
         flows = {}
         for k, (name, f) in enumerate(self.flows.items()):
-            done = f.stats.get("completion_time_s")
-            active = float(done) if done is not None else fair["sending_span_s"][k]
+            active = f.active_from(fair["sending_span_s"][k])
             flows[name] = dict(
                 f.stats,
                 throughput_bps=f.stats["delivered_bytes"] * 8 / duration,
