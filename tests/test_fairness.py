@@ -165,3 +165,38 @@ def test_fairness_over_a_window_takes_its_samples_only():
 def test_fairness_rejects_arrays_of_different_shapes():
     with pytest.raises(ValueError, match="differ in shape"):
         fairness(np.ones((2, 3)), np.ones((2, 4)))
+
+
+def test_sums_added_flow_by_flow_equal_sums_added_as_a_block():
+    from dcbsim._core import FairnessSums
+
+    rng = np.random.default_rng(7)
+    thr, fair = rng.uniform(0, 1e9, (3, 40)), rng.uniform(1e8, 1e9, (3, 40))
+    rate = np.where(np.arange(40) % 7 == 0, 0.0, 1e9) * np.ones((3, 1))
+    times = (np.arange(40) * 1e-3).tobytes()
+    whole = FairnessSums(3)
+    whole.add_block(40, [t.tobytes() for t in thr], [f.tobytes() for f in fair], [r.tobytes() for r in rate])
+    by_flow = FairnessSums(3)
+    for a, b in ((0, 25), (25, 40)):
+        by_flow.begin_block(b - a)
+        for i in range(3):
+            by_flow.add_flow(i, thr[i, a:b].tobytes(), fair[i, a:b].tobytes(), rate[i, a:b].tobytes())
+        by_flow.end_block()
+    assert by_flow.fairness(times) == whole.fairness(times)
+
+
+def test_sums_refuse_a_flow_outside_a_block_or_of_the_wrong_length():
+    from dcbsim._core import FairnessSums
+
+    sums = FairnessSums(2)
+    with pytest.raises(ValueError, match="no block is open"):
+        sums.add_flow(0, b"", b"")
+    with pytest.raises(ValueError, match="no block is open"):
+        sums.end_block()
+    sums.begin_block(2)
+    with pytest.raises(ValueError, match="a block is open"):
+        sums.begin_block(2)
+    with pytest.raises(ValueError, match="flow 2"):
+        sums.add_flow(2, b"", b"")
+    with pytest.raises(ValueError, match="8 bytes, not 2 float64"):
+        sums.add_flow(0, b"\0" * 8, b"\0" * 16)

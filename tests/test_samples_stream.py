@@ -56,6 +56,18 @@ def test_a_tiny_budget_gives_the_tables_of_a_run_in_memory(tmp_path: Path, name:
     assert pq.read_table(tmp_path / "streamed.parquet").equals(pq.read_table(tmp_path / "memory.parquet"))
 
 
+def test_a_budget_that_holds_every_samples_sums_reads_each_flow_in_one_piece(tmp_path: Path) -> None:
+    # 50 kB: the 500 samples stream to disk, but the per-sample fairness sums of all
+    # of them fit, so the summary reads each flow's series side by side at once.
+    path = SCENARIOS / "examples" / "quickstart.toml"
+    memory = dcbsim.run(dcbsim.load(path))
+    streamed = dcbsim.run(dcbsim.load(path, ["output.sample_memory_mb=0.05"]), samples_dir=tmp_path)
+    assert streamed.streamed and streamed.sample_count * 64 <= streamed.scenario.sample_memory_bytes
+    assert _summary(streamed) == _summary(memory)
+    names = list(memory.flows)[1:4]
+    assert streamed.fairness(names, 0.002, 0.004) == memory.fairness(names, 0.002, 0.004)
+
+
 def test_a_streamed_result_keeps_its_folder_while_it_lives(tmp_path: Path) -> None:
     result = dcbsim.run(dcbsim.load(SCENARIOS / "examples" / "quickstart.toml", TINY), samples_dir=tmp_path)
     (folder,) = os.listdir(tmp_path)

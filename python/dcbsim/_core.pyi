@@ -80,6 +80,12 @@ class FairnessSums:
     def add_block(self, samples: int, throughput: list[bytes], share: list[bytes], rate: list[bytes] | None = None) -> None:
         """Adds the next ``samples`` samples: per flow, its throughput and fair share
         and optionally its rate, each ``samples`` little-endian float64 values or empty."""
+    def begin_block(self, samples: int) -> None:
+        """Begins the next block of ``samples`` samples, filled flow by flow."""
+    def add_flow(self, flow: int, throughput: bytes, share: bytes, rate: bytes | None = None) -> None:
+        """Adds flow ``flow``'s series over the open block (each flow once)."""
+    def end_block(self) -> None:
+        """Ends the open block."""
     def fairness(self, times: bytes) -> dict[str, Any]:
         """``jain``, ``min_max``, ``share_rms_bps``, ``share_rms_rel``, and per flow
         ``per_flow_rms_bps``, ``per_flow_rms_rel``, ``mean_share_bps`` and

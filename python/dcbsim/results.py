@@ -87,6 +87,20 @@ class _FromFile:
         return self.samples.series(metric, self.entity, start, stop).tobytes()
 
 
+def _streamed_flow(samples: SampleFile, name: str, n: int, a: int, b: int) -> tuple[bytes, bytes, bytes]:
+    """Flow ``name``'s throughput, fair share and rate at samples ``a..b`` of a
+    streamed run of ``n`` samples (empty where it lacks one): its four series lie
+    side by side from its rate on, so a block of every sample is one read."""
+    k = samples.column("rate_bps", name)
+    if k is None:
+        return b"", b"", b""
+    if a == 0 and b == n and samples.column("fair_share_bps", name) == k + 3:
+        values = samples.values(k * n, (k + 4) * n)
+        return values[8 * n:16 * n], values[24 * n:], values[:8 * n]
+    read = lambda metric: samples.values(samples.column(metric, name) * n + a, samples.column(metric, name) * n + b)
+    return read("throughput_bps"), read("fair_share_bps"), read("rate_bps")
+
+
 @dataclass(frozen=True)
 class PortResult:
     """One switch egress port: its sampled queue and exact statistics."""
@@ -434,18 +448,30 @@ class Result:
 
     def _fairness_sums(self, names: list[str], start: int, stop: int) -> dict[str, Any]:
         """The engine's fairness sums (:class:`dcbsim._core.FairnessSums`) of flows
-        ``names`` over samples ``start..stop``: a streamed run's read in blocks that fit
-        its sample budget, a run's in memory all at once."""
+        ``names`` over samples ``start..stop``: a streamed run's read flow by flow, a
+        run's in memory all at once."""
         sums = FairnessSums(len(names))
-        series = [self.flows[n].series for n in names]
-        block = max(1, stop - start)
         if self.samples is not None:
-            block = max(1, int(self.scenario.sample_memory_bytes // (48 * max(1, len(names)))))
+            self._add_streamed(sums, names, start, stop)
+        elif stop > start:
+            series = [self.flows[n].series for n in names]
+            encoded = lambda metric: [s.encoded(metric, start, stop) for s in series]
+            sums.add_block(stop - start, encoded("throughput_bps"), encoded("fair_share_bps"), encoded("rate_bps"))
+        return sums.fairness(self.encoded_times[8 * start:8 * stop])
+
+    def _add_streamed(self, sums: FairnessSums, names: list[str], start: int, stop: int) -> None:
+        """Adds a streamed run's samples ``start..stop`` of flows ``names`` to ``sums``,
+        in blocks of samples whose per-sample sums fit the sample budget, reading
+        each flow's series in one piece (they lie side by side in the file) when a
+        block covers them whole."""
+        samples, n = self.samples, self.sample_count
+        block = max(1, int(self.scenario.sample_memory_bytes // 64))
         for a in range(start, stop, block):
             b = min(stop, a + block)
-            encoded = lambda metric: [s.encoded(metric, a, b) for s in series]
-            sums.add_block(b - a, encoded("throughput_bps"), encoded("fair_share_bps"), encoded("rate_bps"))
-        return sums.fairness(self.encoded_times[8 * start:8 * stop])
+            sums.begin_block(b - a)
+            for i, name in enumerate(names):
+                sums.add_flow(i, *_streamed_flow(samples, name, n, a, b))
+            sums.end_block()
 
     def fct(self) -> dict[str, Any]:
         """Completion times of every finite flow (configured and arrived): mean,

@@ -71,14 +71,30 @@ class SampleFile:
         n = self.samples
         stop = n if stop is None else min(stop, n)
         out = np.empty(max(0, stop - start), dtype="<f8")
-        lo, hi = k * n + start, k * n + max(start, stop)
+        self._read_into(memoryview(out).cast("B"), k * n + start, k * n + max(start, stop))
+        return out
+
+    def column(self, metric: str, entity: str) -> int | None:
+        """The position of that series in the table's order (``None``: not there)."""
+        return self._column.get((metric, entity))
+
+    def values(self, first: int, last: int) -> bytes:
+        """The value column's rows ``first..last`` as little-endian float64 bytes: a
+        series' samples ``a..b`` are rows ``k * samples + a`` on, ``k`` its
+        :meth:`column`; a flow's series lie side by side."""
+        out = bytearray(8 * max(0, last - first))
+        self._read_into(memoryview(out), first, last)
+        return bytes(out)
+
+    def _read_into(self, out: memoryview, lo: int, hi: int) -> None:
+        """Reads the value column's rows ``lo..hi`` into ``out`` (``8 * (hi - lo)``
+        bytes), one read per page they span."""
         for first, rows, offset in self._pages[max(0, bisect.bisect_right(self._firsts, lo) - 1):]:
             if first >= hi:
                 break
             a, b = max(lo, first), min(hi, first + rows)
-            if a < b and os.preadv(self._fd, [memoryview(out[a - lo:b - lo]).cast("B")], offset + 8 * (a - first)) != 8 * (b - a):
+            if a < b and os.preadv(self._fd, [out[8 * (a - lo):8 * (b - lo)]], offset + 8 * (a - first)) != 8 * (b - a):
                 raise OSError(f"{self.path}: the sample file ends early")
-        return out
 
 
 def _chunks(samples: int, chunk_rows: int, columns: int) -> list[tuple[int, int, int]]:

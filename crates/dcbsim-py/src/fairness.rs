@@ -15,6 +15,8 @@ pub struct FairnessSums {
     inner: dcbsim_core::fairness::FairnessSums,
     /// The current flow's series, decoded (reused from flow to flow).
     decoded: [Vec<f64>; 3],
+    /// Samples in the block begun by `begin_block` and not yet ended.
+    block: Option<usize>,
 }
 
 /// `raw`'s float64 values into `out`: `samples` of them, or none from an empty string.
@@ -38,7 +40,7 @@ impl FairnessSums {
     /// Sums over no samples yet of `flows` flows.
     #[new]
     fn new(flows: usize) -> FairnessSums {
-        FairnessSums { inner: dcbsim_core::fairness::FairnessSums::new(flows), decoded: Default::default() }
+        FairnessSums { inner: dcbsim_core::fairness::FairnessSums::new(flows), decoded: Default::default(), block: None }
     }
 
     /// Adds the next `samples` samples: per flow, its throughput and fair share
@@ -57,16 +59,51 @@ impl FairnessSums {
         if !counts_match(throughput.len()) || !counts_match(share.len()) || !rate.as_ref().is_none_or(|r| counts_match(r.len())) {
             return Err(PyValueError::new_err(format!("a block gives each of the {flows} flows' series")));
         }
-        self.inner.begin_block(samples);
+        self.begin_block(samples)?;
         for flow in 0..flows {
-            let [t, f, r] = &mut self.decoded;
-            let has_series = decode(&throughput[flow], samples, "throughput", flow, t)? & decode(&share[flow], samples, "share", flow, f)?;
-            let has_rate = match &rate {
-                Some(rate) => decode(&rate[flow], samples, "rate", flow, r)?,
-                None => false,
-            };
-            let (t, f) = if has_series { (&t[..], &f[..]) } else { (&[][..], &[][..]) };
-            self.inner.add_flow(flow, t, f, has_rate.then_some(&r[..]));
+            self.add_flow(flow, &throughput[flow][..], &share[flow][..], rate.as_ref().map(|r| &r[flow][..]))?;
+        }
+        self.end_block()
+    }
+
+    /// Begins the next block of `samples` samples, to which `add_flow` adds each
+    /// flow's series once, flow by flow (so that only one flow's need be read at a
+    /// time), and `end_block` ends.
+    fn begin_block(&mut self, samples: usize) -> PyResult<()> {
+        if self.block.is_some() {
+            return Err(PyValueError::new_err("a block is open: end it first"));
+        }
+        self.inner.begin_block(samples);
+        self.block = Some(samples);
+        Ok(())
+    }
+
+    /// Adds flow `flow`'s throughput, fair share and optionally rate over the open
+    /// block (as `add_block` takes them: little-endian float64 values or empty).
+    #[pyo3(signature = (flow, throughput, share, rate=None))]
+    fn add_flow(&mut self, flow: usize, throughput: &[u8], share: &[u8], rate: Option<&[u8]>) -> PyResult<()> {
+        let Some(samples) = self.block else {
+            return Err(PyValueError::new_err("no block is open: begin one first"));
+        };
+        let flows = self.inner.flow_count();
+        if flow >= flows {
+            return Err(PyValueError::new_err(format!("flow {flow}: the sums are of {flows} flows")));
+        }
+        let [t, f, r] = &mut self.decoded;
+        let has_series = decode(throughput, samples, "throughput", flow, t)? & decode(share, samples, "share", flow, f)?;
+        let has_rate = match rate {
+            Some(rate) => decode(rate, samples, "rate", flow, r)?,
+            None => false,
+        };
+        let (t, f) = if has_series { (&t[..], &f[..]) } else { (&[][..], &[][..]) };
+        self.inner.add_flow(flow, t, f, has_rate.then_some(&r[..]));
+        Ok(())
+    }
+
+    /// Ends the open block: its samples count towards the run's measures.
+    fn end_block(&mut self) -> PyResult<()> {
+        if self.block.take().is_none() {
+            return Err(PyValueError::new_err("no block is open"));
         }
         self.inner.end_block();
         Ok(())
