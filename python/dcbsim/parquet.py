@@ -208,14 +208,18 @@ def _bytes(values: Floats) -> memoryview:
 def _count(values: Floats | list[Floats]) -> int:
     """Number of float64 values in a buffer or a list of them."""
     parts = values if isinstance(values, list) else [values]
-    return sum(_bytes(v).nbytes for v in parts) // 8
+    return sum(len(v) if type(v) is bytes else _bytes(v).nbytes for v in parts) // 8
 
 
 def _double_pages(values: Floats | list[Floats]) -> Iterator[tuple[int, bytes]]:
     """Each data page's rows and PLAIN bytes, :data:`PAGE_ROWS` rows a page, taken
     from the buffers in turn."""
-    page = bytearray()
+    page, full = bytearray(), 8 * PAGE_ROWS
     for part in values if isinstance(values, list) else [values]:
+        if type(part) is bytes and len(page) + len(part) < full:
+            # A short series (a large run's): added whole, no view made of it.
+            page += part
+            continue
         data = _bytes(part)
         at = 0
         while at < data.nbytes:
