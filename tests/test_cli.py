@@ -70,6 +70,9 @@ def test_validate_and_version(quickstart):
     assert done.returncode == 0 and done.stdout.startswith("ok: quickstart")
     done = dcbsim_cli("--version")
     assert done.returncode == 0 and done.stdout.startswith("dcbsim ")
+    # `python -m dcbsim` is the same command.
+    done = subprocess.run([sys.executable, "-m", "dcbsim", "validate", str(quickstart)], capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout.startswith("ok: quickstart")
 
 
 @pytest.mark.parametrize("case", sorted(BAD))
