@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -142,3 +143,30 @@ def test_the_peak_memory_is_the_runs_own_not_its_parents(tmp_path, quickstart):
     done = subprocess.run([sys.executable, "-c", code, str(quickstart), str(out)], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert json.loads((out / "manifest.json").read_text())["peak_memory_mib"] < 400
+
+
+def test_on_a_terminal_the_outputs_being_written_are_named_then_erased(tmp_path, quickstart):
+    # stderr a terminal (a pseudo-terminal here): after the run's bar, one line names
+    # each output as it is written, and is blanked before the summary is printed.
+    import pty
+
+    main, side = pty.openpty()
+    done = subprocess.run([sys.executable, "-m", "dcbsim", "run", str(quickstart), "--out", str(tmp_path / "o")],
+                          stdout=subprocess.PIPE, stderr=side, text=True)
+    os.close(side)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(main, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(main)
+    terminal = b"".join(chunks).decode()
+    assert done.returncode == 0
+    for what in ("the summary", "results.parquet", "summary.json", "summary.txt", "queue.png"):
+        assert f"writing {what}..." in terminal, terminal
+    assert terminal.rstrip(" ").endswith("\r"), repr(terminal[-80:])
+    assert "writing" not in done.stdout

@@ -158,11 +158,16 @@ def _run_into(args: argparse.Namespace, scenario: dcbsim.Scenario, ports: list[s
     finally:
         if bar is not None:
             bar.close()
-    summary = result.summary
+    status = _Status(sys.stderr.isatty())
     try:
-        _write_run(args, scenario, seed, result, summary, started, pcap_dir)
+        status("the summary")
+        summary = result.summary
+        _write_run(args, scenario, seed, result, summary, started, pcap_dir, status)
     except (OSError, MemoryError, pl_errors()) as e:
+        status.close()
         return _fail(f"--out {args.out}: cannot write the results: {_reason(e)}; nothing written", 1)
+    finally:
+        status.close()
     print(summary_table(summary))
     peak = outputs.peak_memory_mib()
     print(f"results in {args.out}" + ("" if peak is None else f" (peak memory {peak:.0f} MiB)"))
@@ -181,21 +186,48 @@ def _reason(e: BaseException) -> str:
     return " ".join(str(text).split())
 
 
+class _Status:
+    """One line on stderr, when it is a terminal, naming the output being written
+    after the run's bar has gone (a run of many flows spends most of its time there);
+    erased when the outputs are done or fail."""
+
+    def __init__(self, shown: bool) -> None:
+        self.shown = shown
+        self.width = 0
+
+    def __call__(self, what: str) -> None:
+        if self.shown:
+            text = f"writing {what}..."
+            sys.stderr.write("\r" + text.ljust(self.width))
+            sys.stderr.flush()
+            self.width = len(text)
+
+    def close(self) -> None:
+        if self.shown and self.width:
+            sys.stderr.write("\r" + " " * self.width + "\r")
+            sys.stderr.flush()
+            self.width = 0
+
+
 def _write_run(args: argparse.Namespace, scenario: dcbsim.Scenario, seed: int, result: dcbsim.Result,
-               summary: dict, started: float, extra_dir: str) -> None:
+               summary: dict, started: float, extra_dir: str, status: _Status) -> None:
     with outputs.staged(args.out, args.overwrite) as stage:
         for name in sorted(os.listdir(extra_dir)):
             os.replace(os.path.join(extra_dir, name), os.path.join(stage, name))
+        status("results.parquet")
         result.write_parquet(os.path.join(stage, "results.parquet"))
+        status("summary.json")
         outputs.write_json(os.path.join(stage, "summary.json"), summary)
+        status("summary.txt")
         with open(os.path.join(stage, "summary.txt"), "w", encoding="utf-8") as f:
             f.write(summary_table(summary, max_rows=None) + "\n")
         if result.has_fct_rows():
+            status("fct.parquet")
             result.fct_table().write_parquet(os.path.join(stage, "fct.parquet"))
         if not args.no_plots:
             from dcbsim import plot
 
-            plot.save_all(result, stage)
+            plot.save_all(result, stage, status)
         wall = time.perf_counter() - started
         outputs.write_json(os.path.join(stage, "manifest.json"), outputs.manifest(scenario, seed, wall, sys.argv))
 

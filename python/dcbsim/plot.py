@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 from matplotlib.figure import Figure
@@ -298,9 +298,10 @@ PLOTS: dict[str, Callable[..., Figure]] = {
 }
 
 
-def save_all(result: Result, outdir: str | os.PathLike[str]) -> list[str]:
+def save_all(result: Result, outdir: str | os.PathLike[str], progress: Callable[[str], Any] | None = None) -> list[str]:
     """Writes every plot as PNG into ``outdir`` (and ``fct.png`` when finite flows
-    completed); returns the file paths."""
+    completed), calling ``progress`` with each file's name before drawing it;
+    returns the file paths."""
     paths = []
     plots = dict(PLOTS)
     if not result.pfc:
@@ -308,6 +309,8 @@ def save_all(result: Result, outdir: str | os.PathLike[str]) -> list[str]:
     if result.fct_table()["completed"].any():
         plots["fct.png"] = fct
     for name, draw in plots.items():
+        if progress is not None:
+            progress(name)
         path = os.path.join(outdir, name)
         draw(result, path)
         paths.append(path)
