@@ -93,3 +93,7 @@ class FairnessSums:
 
 def rle_pages(values: list[int], counts: list[int], value_bytes: int, page_rows: int) -> list[bytes]:
     """Parquet RLE bodies of the runs ``counts[i]`` times ``values[i]``, ``page_rows`` rows a page."""
+
+def write_json(path: str, value: Any, one_line_depth: int) -> None:
+    """Writes ``value`` to ``path`` as JSON: containers above ``one_line_depth`` indented,
+    deeper ones on one line, each value as the ``json`` module writes it (``default=str``)."""

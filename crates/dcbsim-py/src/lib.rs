@@ -15,6 +15,7 @@ use std::path::Path;
 use std::time::Instant;
 
 mod fairness;
+mod json;
 mod parquet;
 
 create_exception!(_core, ScenarioError, PyValueError, "A scenario that cannot run: the message names the file, position and key.");
@@ -452,6 +453,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<fairness::FairnessSums>()?;
     m.add_function(wrap_pyfunction!(dsm_predict, m)?)?;
     m.add_function(wrap_pyfunction!(parquet::rle_pages, m)?)?;
+    m.add_function(wrap_pyfunction!(json::write_json, m)?)?;
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("DEFAULT_MAX_MEMORY_GB", dcbsim_scenario::DEFAULT_MAX_MEMORY_GB)?;
