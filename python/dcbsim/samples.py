@@ -31,13 +31,13 @@ def sample_times(raw: dict[str, Any]) -> np.ndarray:
 def columns(raw: dict[str, Any]) -> list[tuple[str, str]]:
     """``(metric, entity)`` of each column of a sample row, in the engine's order (the
     tidy table's): the monitored ports' queues, then each flow's series."""
-    names = [("queue_bytes", p["name"]) for p in raw["ports"] if p["monitored"]]
-    for f in raw["flows"]:
-        names += [(metric, f["name"]) for metric in FLOW_METRICS]
-        if f["transport"] != "none":
-            names.append(("cwnd_segments", f["name"]))
-        if f["transport"] == "dctcp":
-            names.append(("alpha", f["name"]))
+    names = [("queue_bytes", name) for name, stats, _ in raw["ports"] if stats["monitored"]]
+    for name, stats, _, _ in raw["flows"]:
+        names += [(metric, name) for metric in FLOW_METRICS]
+        if stats["transport"] != "none":
+            names.append(("cwnd_segments", name))
+        if stats["transport"] == "dctcp":
+            names.append(("alpha", name))
     if len(names) != raw["sample_columns"]:
         raise RuntimeError(f"the samples have {raw['sample_columns']} columns, the report names {len(names)}")
     return names

@@ -10,7 +10,7 @@ use pyo3::create_exception;
 use pyo3::intern;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList, PyString};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use std::path::Path;
 use std::time::Instant;
 
@@ -61,13 +61,13 @@ impl<'r, 'py> Names<'r, 'py> {
     }
 }
 
-fn port_dict<'r, 'py>(py: Python<'py>, p: &'r PortReport, names: &mut Names<'r, 'py>) -> PyResult<Bound<'py, PyDict>> {
+/// A port of the report: `(name, stats, queue samples)`, the name and the series kept
+/// out of the stats (the result's own dict), so that nothing need be taken out of it.
+fn port_entry<'r, 'py>(py: Python<'py>, p: &'r PortReport, names: &mut Names<'r, 'py>) -> PyResult<Bound<'py, PyTuple>> {
     let d = PyDict::new(py);
-    d.set_item(intern!(py, "name"), names.get(&p.name))?;
     d.set_item(intern!(py, "capacity_bps"), p.capacity_bps)?;
     d.set_item(intern!(py, "buffer_bytes"), p.buffer_bytes)?;
     d.set_item(intern!(py, "monitored"), p.monitored)?;
-    d.set_item(intern!(py, "queue_bytes"), floats(py, p.queue_bytes.iter().map(|&q| q as f64)))?;
     d.set_item(intern!(py, "mean_bytes"), p.stats.mean_bytes)?;
     d.set_item(intern!(py, "std_bytes"), p.stats.std_bytes)?;
     d.set_item(intern!(py, "p_empty"), p.stats.p_empty)?;
@@ -80,7 +80,8 @@ fn port_dict<'r, 'py>(py: Python<'py>, p: &'r PortReport, names: &mut Names<'r, 
     d.set_item(intern!(py, "notifications"), p.notifications)?;
     d.set_item(intern!(py, "ecn_marks"), p.ecn_marks)?;
     d.set_item(intern!(py, "queued_frames"), p.queued_frames)?;
-    Ok(d)
+    let queue = floats(py, p.queue_bytes.iter().map(|&q| q as f64));
+    PyTuple::new(py, [names.get(&p.name).into_any(), d.into_any(), queue.into_any()])
 }
 
 fn pfc_dict<'py>(py: Python<'py>, p: &PfcPortReport) -> PyResult<Bound<'py, PyDict>> {
@@ -95,9 +96,11 @@ fn pfc_dict<'py>(py: Python<'py>, p: &PfcPortReport) -> PyResult<Bound<'py, PyDi
     Ok(d)
 }
 
-fn flow_dict<'r, 'py>(py: Python<'py>, f: &'r FlowReport, names: &mut Names<'r, 'py>) -> PyResult<Bound<'py, PyDict>> {
+/// A flow of the report: `(name, stats, sampled series by metric, transfers)`, each
+/// series and the transfers' arrays little-endian float64 bytes (empty where the flow
+/// has none), kept out of the stats (the result's own dict).
+fn flow_entry<'r, 'py>(py: Python<'py>, f: &'r FlowReport, names: &mut Names<'r, 'py>) -> PyResult<Bound<'py, PyTuple>> {
     let d = PyDict::new(py);
-    d.set_item(intern!(py, "name"), &f.name)?;
     d.set_item(intern!(py, "src"), names.get(&f.src))?;
     d.set_item(intern!(py, "dst"), names.get(&f.dst))?;
     d.set_item(intern!(py, "sent_frames"), f.sent_frames)?;
@@ -116,12 +119,6 @@ fn flow_dict<'r, 'py>(py: Python<'py>, f: &'r FlowReport, names: &mut Names<'r, 
     d.set_item(intern!(py, "retransmits"), f.retransmits)?;
     d.set_item(intern!(py, "path"), PyList::new(py, f.path.iter().map(|hop| names.get(hop)))?)?;
     d.set_item(intern!(py, "timeouts"), f.timeouts)?;
-    d.set_item(intern!(py, "cwnd_segments"), floats(py, f.cwnd_segments.iter().copied()))?;
-    d.set_item(intern!(py, "alpha"), floats(py, f.alpha.iter().copied()))?;
-    d.set_item(intern!(py, "rate_bps"), floats(py, f.rate_bps.iter().copied()))?;
-    d.set_item(intern!(py, "throughput_bps"), floats(py, f.throughput_bps.iter().copied()))?;
-    d.set_item(intern!(py, "send_bps"), floats(py, f.send_bps.iter().copied()))?;
-    d.set_item(intern!(py, "fair_share_bps"), floats(py, f.fair_share_bps.iter().copied()))?;
     d.set_item(intern!(py, "weight"), f.weight)?;
     d.set_item(intern!(py, "priority"), f.priority)?;
     d.set_item(intern!(py, "offered_bps"), f.offered_bps)?;
@@ -129,10 +126,18 @@ fn flow_dict<'r, 'py>(py: Python<'py>, f: &'r FlowReport, names: &mut Names<'r, 
     d.set_item(intern!(py, "offered_bytes"), source.map(|s| s.offered_bytes))?;
     d.set_item(intern!(py, "transfers"), source.map(|s| s.transfers))?;
     d.set_item(intern!(py, "transfers_completed"), source.map(|s| s.transfers_completed))?;
+    let series = PyDict::new(py);
+    series.set_item(intern!(py, "rate_bps"), floats(py, f.rate_bps.iter().copied()))?;
+    series.set_item(intern!(py, "throughput_bps"), floats(py, f.throughput_bps.iter().copied()))?;
+    series.set_item(intern!(py, "send_bps"), floats(py, f.send_bps.iter().copied()))?;
+    series.set_item(intern!(py, "fair_share_bps"), floats(py, f.fair_share_bps.iter().copied()))?;
+    series.set_item(intern!(py, "cwnd_segments"), floats(py, f.cwnd_segments.iter().copied()))?;
+    series.set_item(intern!(py, "alpha"), floats(py, f.alpha.iter().copied()))?;
     let (times, sizes) = source.map_or((&[][..], &[][..]), |s| (&s.completion_s[..], &s.completed_bytes[..]));
-    d.set_item(intern!(py, "transfer_completion_s"), floats(py, times.iter().copied()))?;
-    d.set_item(intern!(py, "transfer_bytes"), floats(py, sizes.iter().map(|&b| b as f64)))?;
-    Ok(d)
+    let transfers = PyDict::new(py);
+    transfers.set_item(intern!(py, "transfer_completion_s"), floats(py, times.iter().copied()))?;
+    transfers.set_item(intern!(py, "transfer_bytes"), floats(py, sizes.iter().map(|&b| b as f64)))?;
+    PyTuple::new(py, [PyString::new(py, &f.name).into_any(), d.into_any(), series.into_any(), transfers.into_any()])
 }
 
 fn arrival_dict<'py>(py: Python<'py>, a: &ArrivalReport) -> PyResult<Bound<'py, PyDict>> {
@@ -192,12 +197,12 @@ fn report_dict<'py>(py: Python<'py>, r: &RunReport) -> PyResult<Bound<'py, PyDic
     let mut names = Names::new(py);
     let ports = PyList::empty(py);
     for p in &r.ports {
-        ports.append(port_dict(py, p, &mut names)?)?;
+        ports.append(port_entry(py, p, &mut names)?)?;
     }
     d.set_item(intern!(py, "ports"), ports)?;
     let flows = PyList::empty(py);
     for f in &r.flows {
-        flows.append(flow_dict(py, f, &mut names)?)?;
+        flows.append(flow_entry(py, f, &mut names)?)?;
     }
     d.set_item(intern!(py, "flows"), flows)?;
     let arrivals = PyList::empty(py);
