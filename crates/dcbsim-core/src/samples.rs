@@ -7,7 +7,7 @@
 //! that takes it away (to disk), so that a run streaming its samples holds one chunk
 //! of them whatever its length.
 
-use crate::units::Time;
+use crate::units::{Time, u64_to_f64};
 
 /// Values (rows × columns) a chunk holds before it goes to its store: 512 KiB, or
 /// [`MIN_CHUNK_ROWS`] rows of a wider sample.
@@ -208,8 +208,8 @@ impl Sampler {
     /// sample (from its counters), and its mean fair share over the interval.
     #[inline]
     pub fn record_flow(&mut self, flow: usize, rate: f64, delivered: u64, sent: u64, fair: f64) {
-        let throughput = (delivered - self.last_delivered[flow]) as f64 * self.per_second;
-        let send = (sent - self.last_sent[flow]) as f64 * self.per_second;
+        let throughput = u64_to_f64(delivered - self.last_delivered[flow]) * self.per_second;
+        let send = u64_to_f64(sent - self.last_sent[flow]) * self.per_second;
         self.staged.extend_from_slice(&[rate, throughput, send, fair]);
         self.last_delivered[flow] = delivered;
         self.last_sent[flow] = sent;
@@ -232,8 +232,8 @@ impl Sampler {
         // and reload the vector's length per flow.
         let values = rows.zip(self.last_delivered.iter_mut()).zip(self.last_sent.iter_mut()).map(
             |(((rate, delivered, sent, fair), last_delivered), last_sent)| {
-                let throughput = (delivered - *last_delivered) as f64 * per_second;
-                let send = (sent - *last_sent) as f64 * per_second;
+                let throughput = u64_to_f64(delivered - *last_delivered) * per_second;
+                let send = u64_to_f64(sent - *last_sent) * per_second;
                 *last_delivered = delivered;
                 *last_sent = sent;
                 [rate, throughput, send, fair]
