@@ -153,3 +153,22 @@ def test_a_full_disk_while_streaming_is_one_line_and_leaves_nothing(tmp_path: Pa
     assert cli.main(["run", quickstart, "--out", str(out), "--set", TINY[0], "--no-plots"]) == 1
     assert not out.exists()
     assert list(tmp_path.iterdir()) == []
+
+
+def test_many_flows_read_side_by_side_from_a_streamed_run(tmp_path: Path) -> None:
+    # 20 flows: the rates plot sums them a block at a time, and a streamed run reads
+    # each block's series in one piece; the values and the plot's lines are those of
+    # the run in memory.
+    from dcbsim import plot
+
+    path = SCENARIOS / "bench" / "incast_jitter.toml"
+    extra = ["topology.servers=20", "flows[0].rate_gbps=0.625", "run.duration_ms=5", "run.sample_interval_us=50"]
+    memory = dcbsim.run(dcbsim.load(path, extra))
+    streamed = dcbsim.run(dcbsim.load(path, extra + ["output.sample_memory_mb=0.01"]), samples_dir=tmp_path)
+    assert streamed.streamed and not memory.streamed
+    names = list(memory.flows)[3:17]
+    metrics = ("throughput_bps", "fair_share_bps", "cwnd_segments", "rate_bps")
+    assert streamed._flow_columns(names, metrics) == memory._flow_columns(names, metrics)
+    lines = [[(line.get_label(), list(line.get_ydata())) for line in plot.rates(r).axes[0].get_lines()] for r in (memory, streamed)]
+    assert lines[0] == lines[1] and any(label == "mean throughput" for label, _ in lines[0])
+    assert _summary(streamed) == _summary(memory)

@@ -225,14 +225,18 @@ def _many_rates(fig: Figure, ax: Axes, result: Result, flows: list, t: np.ndarra
     n = t.size
     low, high = np.full(n, np.inf), np.full(n, -np.inf)
     total, fair = np.zeros(n), np.zeros(n)
-    per_block = max(1, _BLOCK_VALUES // max(n, 1))
+    # A streamed run's block is read with the flows' other series beside (up to
+    # six per flow): a quarter of the values a block holds.
+    per_block = max(1, _BLOCK_VALUES // (4 * max(n, 1)))
     for at in range(0, len(flows), per_block):
-        block = flows[at:at + per_block]
-        thr = np.array([f.throughput_bps for f in block]) / 1e9
+        block = [f.name for f in flows[at:at + per_block]]
+        thr, share = (np.frombuffer(b"".join(series), dtype="<f8").reshape(len(block), n)
+                      for series in result._flow_columns(block, ("throughput_bps", "fair_share_bps")))
+        thr = thr / 1e9
         np.minimum(low, thr.min(axis=0), out=low)
         np.maximum(high, thr.max(axis=0), out=high)
         total += thr.sum(axis=0)
-        fair += np.array([f.fair_share_bps for f in block]).sum(axis=0) / 1e9
+        fair += share.sum(axis=0) / 1e9
     ax.fill_between(*_thin_band(t, low, high), color="#4c72b0", alpha=0.25, lw=0, label="lowest to highest")
     ax.plot(*_thin(t, total / len(flows)), color="#4c72b0", lw=1.1, label="mean throughput")
     ax.plot(*_thin(t, fair / len(flows)), color="black", lw=0.9, ls="--", label="mean fair share")
