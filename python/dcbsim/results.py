@@ -7,7 +7,8 @@ import os
 import shutil
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
 from dcbsim._core import FairnessSums
 from dcbsim.fairness import RUN_MEASURES
@@ -87,6 +88,10 @@ class _FromFile:
         return self.samples.series(metric, self.entity, start, stop).tobytes()
 
 
+#: The transfers of a flow without a dynamic source (one mapping shared by them all).
+_NO_TRANSFERS: Mapping[str, bytes] = MappingProxyType({})
+
+
 def _streamed_flow(samples: SampleFile, name: str, n: int, a: int, b: int) -> tuple[bytes, bytes, bytes]:
     """Flow ``name``'s throughput, fair share and rate at samples ``a..b`` of a
     streamed run of ``n`` samples (empty where it lacks one): its four series lie
@@ -137,7 +142,7 @@ class FlowResult:
     series: Series = field(repr=False, compare=False)
     #: A ``poisson`` flow's transfers as little-endian float64 bytes, by name
     #: (``transfer_completion_s``, ``transfer_bytes``).
-    transfers: dict[str, bytes] = field(default_factory=dict, repr=False, compare=False)
+    transfers: Mapping[str, bytes] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def transfer_completion_s(self) -> np.ndarray:
@@ -373,7 +378,7 @@ class Result:
         self.flows: dict[str, FlowResult] = {}
         for name, stats, sampled, transfers in raw["flows"]:
             series = _FromFile(samples, name) if streamed else _InMemory(sampled)
-            self.flows[name] = FlowResult(name, stats, series, transfers)
+            self.flows[name] = FlowResult(name, stats, series, _NO_TRANSFERS if transfers is None else transfers)
         self.arrivals: dict[str, ArrivalResult] = {}
         for a in raw.get("arrivals", []):
             each = {k.removeprefix("each_"): _array(v) for k, v in a.items() if k.startswith("each_")}

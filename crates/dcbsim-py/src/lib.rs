@@ -47,12 +47,34 @@ fn floats<'py>(py: Python<'py>, values: impl Iterator<Item = f64>) -> Bound<'py,
 /// own per mention took 20 MB).
 struct Names<'r, 'py> {
     py: Python<'py>,
-    made: std::collections::HashMap<&'r str, Bound<'py, PyString>>,
+    made: std::collections::HashMap<&'r str, Bound<'py, PyString>, std::hash::BuildHasherDefault<Fnv>>,
+}
+
+/// FNV-1a, for the names of a report (short, and the report's own: no hostile keys to
+/// resist, which the default hash pays for at every one of a million flows' hops).
+struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
 }
 
 impl<'r, 'py> Names<'r, 'py> {
     fn new(py: Python<'py>) -> Self {
-        Names { py, made: std::collections::HashMap::new() }
+        Names { py, made: std::collections::HashMap::default() }
     }
 
     /// The string for `name`, made once.
@@ -98,8 +120,10 @@ fn pfc_dict<'py>(py: Python<'py>, p: &PfcPortReport) -> PyResult<Bound<'py, PyDi
 
 /// A flow of the report: `(name, stats, sampled series by metric, transfers)`, each
 /// series and the transfers' arrays little-endian float64 bytes (empty where the flow
-/// has none), kept out of the stats (the result's own dict).
-fn flow_entry<'r, 'py>(py: Python<'py>, f: &'r FlowReport, names: &mut Names<'r, 'py>) -> PyResult<Bound<'py, PyTuple>> {
+/// has none), kept out of the stats (the result's own dict). The series are `None`
+/// when the samples were streamed, the transfers when the flow has no source (at a
+/// million flows, each dict per flow took half a second to make).
+fn flow_entry<'r, 'py>(py: Python<'py>, f: &'r FlowReport, streamed: bool, names: &mut Names<'r, 'py>) -> PyResult<Bound<'py, PyTuple>> {
     let d = PyDict::new(py);
     d.set_item(intern!(py, "src"), names.get(&f.src))?;
     d.set_item(intern!(py, "dst"), names.get(&f.dst))?;
@@ -126,6 +150,21 @@ fn flow_entry<'r, 'py>(py: Python<'py>, f: &'r FlowReport, names: &mut Names<'r,
     d.set_item(intern!(py, "offered_bytes"), source.map(|s| s.offered_bytes))?;
     d.set_item(intern!(py, "transfers"), source.map(|s| s.transfers))?;
     d.set_item(intern!(py, "transfers_completed"), source.map(|s| s.transfers_completed))?;
+    let series = if streamed { py.None().into_bound(py) } else { flow_series(py, f)?.into_any() };
+    let transfers = match source {
+        None => py.None().into_bound(py),
+        Some(s) => {
+            let transfers = PyDict::new(py);
+            transfers.set_item(intern!(py, "transfer_completion_s"), floats(py, s.completion_s.iter().copied()))?;
+            transfers.set_item(intern!(py, "transfer_bytes"), floats(py, s.completed_bytes.iter().map(|&b| b as f64)))?;
+            transfers.into_any()
+        }
+    };
+    PyTuple::new(py, [PyString::new(py, &f.name).into_any(), d.into_any(), series, transfers])
+}
+
+/// A flow's sampled series by metric, little-endian float64 bytes each.
+fn flow_series<'py>(py: Python<'py>, f: &FlowReport) -> PyResult<Bound<'py, PyDict>> {
     let series = PyDict::new(py);
     series.set_item(intern!(py, "rate_bps"), floats(py, f.rate_bps.iter().copied()))?;
     series.set_item(intern!(py, "throughput_bps"), floats(py, f.throughput_bps.iter().copied()))?;
@@ -133,11 +172,7 @@ fn flow_entry<'r, 'py>(py: Python<'py>, f: &'r FlowReport, names: &mut Names<'r,
     series.set_item(intern!(py, "fair_share_bps"), floats(py, f.fair_share_bps.iter().copied()))?;
     series.set_item(intern!(py, "cwnd_segments"), floats(py, f.cwnd_segments.iter().copied()))?;
     series.set_item(intern!(py, "alpha"), floats(py, f.alpha.iter().copied()))?;
-    let (times, sizes) = source.map_or((&[][..], &[][..]), |s| (&s.completion_s[..], &s.completed_bytes[..]));
-    let transfers = PyDict::new(py);
-    transfers.set_item(intern!(py, "transfer_completion_s"), floats(py, times.iter().copied()))?;
-    transfers.set_item(intern!(py, "transfer_bytes"), floats(py, sizes.iter().map(|&b| b as f64)))?;
-    PyTuple::new(py, [PyString::new(py, &f.name).into_any(), d.into_any(), series.into_any(), transfers.into_any()])
+    Ok(series)
 }
 
 fn arrival_dict<'py>(py: Python<'py>, a: &ArrivalReport) -> PyResult<Bound<'py, PyDict>> {
@@ -202,7 +237,7 @@ fn report_dict<'py>(py: Python<'py>, r: &RunReport) -> PyResult<Bound<'py, PyDic
     d.set_item(intern!(py, "ports"), ports)?;
     let flows = PyList::empty(py);
     for f in &r.flows {
-        flows.append(flow_entry(py, f, &mut names)?)?;
+        flows.append(flow_entry(py, f, r.streamed_samples, &mut names)?)?;
     }
     d.set_item(intern!(py, "flows"), flows)?;
     let arrivals = PyList::empty(py);
