@@ -12,10 +12,10 @@ class Scenario:
     """A validated scenario."""
 
     @staticmethod
-    def load(path: str, overrides: list[str] = ..., max_memory_gb: float | None = ...) -> Scenario:
+    def load(path: str, overrides: list[str] = ..., max_memory_gb: float | None = ..., keep_built: bool = ...) -> Scenario:
         """Reads and validates the scenario file at ``path``, after ``overrides``."""
     @staticmethod
-    def loads(text: str, file: str = ..., overrides: list[str] = ..., max_memory_gb: float | None = ...) -> Scenario:
+    def loads(text: str, file: str = ..., overrides: list[str] = ..., max_memory_gb: float | None = ..., keep_built: bool = ...) -> Scenario:
         """Reads and validates a scenario given as text."""
     @property
     def file(self) -> str:

@@ -133,7 +133,7 @@ def _progress_bar(scenario: dcbsim.Scenario):
 
 
 def _run(args: argparse.Namespace) -> int:
-    scenario = dcbsim.load(args.file, args.set, args.max_memory_gb)
+    scenario = dcbsim.load(args.file, args.set, args.max_memory_gb, keep_built=True)
     ports = [p for text in args.pcap for p in traces.split_ports(text)]
     outputs.check_out(args.out, args.overwrite)
     outputs.remove_stale_stages(args.out)

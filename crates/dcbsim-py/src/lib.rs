@@ -35,6 +35,23 @@ fn trace_error(e: dcbsim_scenario::TraceError) -> PyErr {
 #[pyclass(module = "dcbsim._core", frozen)]
 struct Scenario {
     inner: dcbsim_scenario::Scenario,
+    /// The simulation its loading built, with its own seed, when asked to keep it
+    /// for the first run (taken by that run).
+    built: std::sync::Mutex<Option<dcbsim_core::sim::Simulation>>,
+}
+
+impl Scenario {
+    fn new(inner: dcbsim_scenario::Scenario, built: Option<dcbsim_core::sim::Simulation>) -> Scenario {
+        Scenario { inner, built: std::sync::Mutex::new(built) }
+    }
+
+    /// The kept simulation, if any, for a run with `seed`.
+    fn take_built(&self, seed: u64) -> Option<dcbsim_core::sim::Simulation> {
+        if seed != self.inner.seed {
+            return None;
+        }
+        self.built.lock().ok().and_then(|mut built| built.take())
+    }
 }
 
 fn floats<'py>(py: Python<'py>, values: impl Iterator<Item = f64>) -> Bound<'py, PyBytes> {
@@ -269,22 +286,25 @@ fn report_dict<'py>(py: Python<'py>, r: &RunReport) -> PyResult<Bound<'py, PyDic
 #[pymethods]
 impl Scenario {
     /// Reads and validates the scenario file at `path`, after `overrides`; a run needing
-    /// more than `max_memory_gb` (default 4) is refused.
+    /// more than `max_memory_gb` (default 4) is refused. With `keep_built`, the
+    /// simulation that validating it built is kept for the first run with the
+    /// scenario's own seed (which then need not build it again), holding its memory
+    /// until then.
     #[staticmethod]
-    #[pyo3(signature = (path, overrides = Vec::new(), max_memory_gb = None))]
-    fn load(path: &str, overrides: Vec<String>, max_memory_gb: Option<f64>) -> PyResult<Scenario> {
+    #[pyo3(signature = (path, overrides = Vec::new(), max_memory_gb = None, keep_built = false))]
+    fn load(path: &str, overrides: Vec<String>, max_memory_gb: Option<f64>, keep_built: bool) -> PyResult<Scenario> {
         let limits = limits(max_memory_gb)?;
-        let inner = dcbsim_scenario::load_file_within(Path::new(path), &overrides, &limits).map_err(scenario_error)?;
-        Ok(Scenario { inner })
+        let (inner, sim) = dcbsim_scenario::load_file_built(Path::new(path), &overrides, &limits).map_err(scenario_error)?;
+        Ok(Scenario::new(inner, keep_built.then_some(sim)))
     }
 
-    /// Reads and validates a scenario given as text.
+    /// Reads and validates a scenario given as text (`keep_built` as for `load`).
     #[staticmethod]
-    #[pyo3(signature = (text, file = "<string>", overrides = Vec::new(), max_memory_gb = None))]
-    fn loads(text: &str, file: &str, overrides: Vec<String>, max_memory_gb: Option<f64>) -> PyResult<Scenario> {
+    #[pyo3(signature = (text, file = "<string>", overrides = Vec::new(), max_memory_gb = None, keep_built = false))]
+    fn loads(text: &str, file: &str, overrides: Vec<String>, max_memory_gb: Option<f64>, keep_built: bool) -> PyResult<Scenario> {
         let limits = limits(max_memory_gb)?;
-        let inner = dcbsim_scenario::load_str_within(text, file, &overrides, &limits).map_err(scenario_error)?;
-        Ok(Scenario { inner })
+        let (inner, sim) = dcbsim_scenario::load_str_built(text, file, &overrides, &limits).map_err(scenario_error)?;
+        Ok(Scenario::new(inner, keep_built.then_some(sim)))
     }
 
     /// The run's estimated needs: `(memory_bytes, events)` (events at most).
@@ -395,7 +415,8 @@ impl Scenario {
         samples: Option<std::path::PathBuf>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let requests: Vec<_> = pcap.into_iter().map(|(port, path)| dcbsim_scenario::PcapRequest { port, path }).collect();
-        let (mut sim, traces) = self.inner.build_traced(seed, &requests, snaplen).map_err(trace_error)?;
+        let built = self.take_built(seed);
+        let (mut sim, traces) = self.inner.build_traced_from(built, seed, &requests, snaplen).map_err(trace_error)?;
         let columns = sim.sample_layout().0.columns();
         let spill = match samples {
             Some(path) => {

@@ -80,12 +80,15 @@ pub fn load_file(path: &Path, overrides: &[String]) -> Result<Scenario, Scenario
 
 /// Reads and validates the scenario file at `path`, after `overrides`, within `limits`.
 pub fn load_file_within(path: &Path, overrides: &[String], limits: &Limits) -> Result<Scenario, ScenarioError> {
-    let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| {
+    load_file_built(path, overrides, limits).map(|(scenario, _)| scenario)
+}
+
+/// The text of the scenario file at `path`, named `file` in messages.
+fn read_text(path: &Path, file: &str) -> Result<String, ScenarioError> {
+    std::fs::read_to_string(path).map_err(|e| {
         let msg = format!("cannot read the scenario: {e}");
-        ScenarioError::new(&file, &Origin::Nowhere, "", msg)
-    })?;
-    load_str_within(&text, &file, overrides, limits)
+        ScenarioError::new(file, &Origin::Nowhere, "", msg)
+    })
 }
 
 /// Reads and validates a scenario given as text; `file` names it in messages.
@@ -95,6 +98,19 @@ pub fn load_str(text: &str, file: &str, overrides: &[String]) -> Result<Scenario
 
 /// Reads and validates a scenario given as text within `limits`.
 pub fn load_str_within(text: &str, file: &str, overrides: &[String], limits: &Limits) -> Result<Scenario, ScenarioError> {
+    load_str_built(text, file, overrides, limits).map(|(scenario, _)| scenario)
+}
+
+/// [`load_file_within`], keeping the simulation that validating the scenario built
+/// (with the scenario's own seed), for a first run that would build the same.
+pub fn load_file_built(path: &Path, overrides: &[String], limits: &Limits) -> Result<(Scenario, Simulation), ScenarioError> {
+    let file = path.display().to_string();
+    let text = read_text(path, &file)?;
+    load_str_built(&text, &file, overrides, limits)
+}
+
+/// [`load_str_within`], keeping the simulation that validating the scenario built.
+pub fn load_str_built(text: &str, file: &str, overrides: &[String], limits: &Limits) -> Result<(Scenario, Simulation), ScenarioError> {
     let mut doc = doc::parse(text).map_err(|(at, msg)| ScenarioError::new(file, &at, "", format!("invalid TOML: {msg}")))?;
     for expr in overrides {
         overrides::apply(&mut doc, expr).map_err(|msg| {
@@ -113,8 +129,8 @@ pub fn load_str_within(text: &str, file: &str, overrides: &[String], limits: &Li
     let scenario = Scenario { file: file.to_string(), name, toml, config, seed, sample_memory_bytes, doc, flow_origin };
     scenario.check_queue_target()?;
     scenario.check_memory(limits)?;
-    scenario.build(seed)?;
-    Ok(scenario)
+    let sim = scenario.build(seed)?;
+    Ok((scenario, sim))
 }
 
 type Read = (SimConfig, u64, Option<String>, Vec<usize>, f64);

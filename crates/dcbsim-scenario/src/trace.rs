@@ -100,11 +100,26 @@ impl Scenario {
     /// Builds the simulation with `seed` and starts a packet trace for each request,
     /// keeping `snaplen` bytes of each frame.
     pub fn build_traced(&self, seed: u64, requests: &[PcapRequest], snaplen: u32) -> Result<(Simulation, TraceFiles), TraceError> {
+        self.build_traced_from(None, seed, requests, snaplen)
+    }
+
+    /// [`Scenario::build_traced`], starting from `built` if given: a simulation of this
+    /// scenario built with `seed` and not run (the one its loading built).
+    pub fn build_traced_from(
+        &self,
+        built: Option<Simulation>,
+        seed: u64,
+        requests: &[PcapRequest],
+        snaplen: u32,
+    ) -> Result<(Simulation, TraceFiles), TraceError> {
         let input = |key: &str, msg: String| TraceError::Input(ScenarioError::new(&self.file, &Origin::Nowhere, key, msg));
         if !(MIN_SNAPLEN..=MAX_SNAPLEN).contains(&snaplen) {
             return Err(input("pcap_snaplen", format!("must be {MIN_SNAPLEN}..={MAX_SNAPLEN} bytes (got {snaplen})")));
         }
-        let mut sim = self.build(seed).map_err(TraceError::Input)?;
+        let mut sim = match built {
+            Some(sim) => sim,
+            None => self.build(seed).map_err(TraceError::Input)?,
+        };
         let mut ports = Vec::with_capacity(requests.len());
         for (i, r) in requests.iter().enumerate() {
             let Some(port) = sim.port_index(&r.port) else {
