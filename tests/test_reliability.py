@@ -403,6 +403,9 @@ def test_json_outputs_are_byte_for_byte_what_the_json_module_writes(tmp_path, sm
         1: [(1, (2, {"x": (3,)})), Opaque(), [], {}],
         None: {},
         "summary": dcbsim.run(dcbsim.loads(small_text)).summary,
+        # Many keys that are not strings, on an indented level: the output is
+        # flushed in 64 kB pieces, some of them while such a key is written.
+        "many": {i: {"v": "x" * (i % 61)} for i in range(6000)},
     }
     path = tmp_path / "x.json"
     outputs.write_json(str(path), data)

@@ -23,7 +23,7 @@ const MAX_DEPTH: usize = 512;
 #[pyfunction]
 pub fn write_json(path: std::path::PathBuf, value: &Bound<'_, PyAny>, one_line_depth: usize) -> PyResult<()> {
     let file = BufWriter::with_capacity(1 << 20, File::create(&path)?);
-    let mut writer = Writer { out: Vec::with_capacity(1 << 16), file, one_line_depth, scratch: String::new() };
+    let mut writer = Writer { out: Vec::with_capacity(1 << 16), file, one_line_depth, scratch: String::new(), in_key: false };
     writer.value(value, 0)?;
     writer.out.push(b'\n');
     writer.flush()?;
@@ -36,6 +36,8 @@ struct Writer {
     file: BufWriter<File>,
     one_line_depth: usize,
     scratch: String,
+    /// Whether a key's text is being made in `out` (which must not be flushed then).
+    in_key: bool,
 }
 
 impl Writer {
@@ -68,7 +70,7 @@ impl Writer {
         } else {
             self.string(&v.str()?)?;
         }
-        if self.out.len() >= 1 << 16 {
+        if self.out.len() >= 1 << 16 && !self.in_key {
             self.flush()?;
         }
         Ok(())
@@ -172,10 +174,14 @@ impl Writer {
             let kind = key.get_type().name()?;
             return Err(PyTypeError::new_err(format!("keys must be str, int, float, bool or None, not {kind}")));
         }
-        let at = self.out.len();
-        self.value(key, self.one_line_depth)?;
-        let text = String::from_utf8(self.out.split_off(at)).expect("JSON text is UTF-8");
-        escape(&mut self.out, &text);
+        // The key's JSON text, made apart from the output (which `value` may flush).
+        let out = std::mem::take(&mut self.out);
+        self.in_key = true;
+        let made = self.value(key, self.one_line_depth);
+        self.in_key = false;
+        let text = std::mem::replace(&mut self.out, out);
+        made?;
+        escape(&mut self.out, &String::from_utf8(text).expect("JSON text is UTF-8"));
         Ok(())
     }
 }
