@@ -418,3 +418,41 @@ def test_json_outputs_are_byte_for_byte_what_the_json_module_writes(tmp_path, sm
     with pytest.raises(ValueError, match="nested too deeply"):
         outputs.write_json(str(tmp_path / "z.json"), {"loop": loop})
     assert not list(tmp_path.glob("*z.json*"))
+
+
+def test_the_flow_table_reads_as_python_formats_it():
+    # The engine formats the summary's flow table: the same text as Python's own
+    # formatting for weights of any size, missing and None fields, NaN, big
+    # counters and names that are not ASCII.
+    from dcbsim._core import flow_table
+    from dcbsim.table import _table
+    import random
+
+    rng = random.Random(11)
+
+    def entry(i):
+        f = {"throughput_bps": rng.random() * 10 ** rng.randint(0, 12), "delivered_frames": rng.randint(0, 2**70),
+             "dropped_frames": i, "notifications": rng.randint(0, 9), "completion_time_s": rng.choice([None, rng.random()])}
+        for key in ("throughput_active_bps", "offered_bps", "fair_share_bps"):
+            if rng.random() < 0.8:
+                f[key] = rng.choice([None, float("nan"), rng.random() * 1e10])
+        if rng.random() < 0.7:
+            f["weight"] = rng.choice([1.0, 2, 0.5, rng.random() * 10 ** rng.randint(-7, 8)])
+        if rng.random() < 0.5:
+            f["retransmits"], f["timeouts"] = rng.randint(0, 99), rng.randint(0, 9)
+        return (rng.choice(["f", "flöw", "流"]) + str(i), f)
+
+    flows = [entry(i) for i in range(3000)]
+    rows = [[name, f"{f['throughput_bps'] / 1e9:.3f}",
+             "" if f.get("throughput_active_bps") is None else f"{f['throughput_active_bps'] / 1e9:.3f}",
+             "" if f.get("offered_bps") is None else f"{f['offered_bps'] / 1e9:.3f}",
+             "" if f.get("fair_share_bps") is None else f"{f['fair_share_bps'] / 1e9:.3f}",
+             f"{f.get('weight', 1.0):g}", str(f["delivered_frames"]), str(f["dropped_frames"]), str(f["notifications"]),
+             f"{f.get('retransmits', 0)}/{f.get('timeouts', 0)}",
+             "" if f["completion_time_s"] is None else f"{1e3 * f['completion_time_s']:.3f}"] for name, f in flows]
+    headers = ["flow", "Gb/s", "active Gb/s", "offered", "fair Gb/s", "weight", "delivered", "dropped", "notifications",
+               "rtx/RTO", "FCT (ms)"]
+    assert flow_table(flows) == _table(headers, rows)
+    assert flow_table([]) == _table(headers, [])
+    with pytest.raises(KeyError, match="throughput_bps"):
+        flow_table([("f", {})])

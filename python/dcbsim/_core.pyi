@@ -97,3 +97,6 @@ def rle_pages(values: list[int], counts: list[int], value_bytes: int, page_rows:
 def write_json(path: str, value: Any, one_line_depth: int) -> None:
     """Writes ``value`` to ``path`` as JSON: containers above ``one_line_depth`` indented,
     deeper ones on one line, each value as the ``json`` module writes it (``default=str``)."""
+
+def flow_table(flows: list[tuple[str, dict[str, Any]]]) -> str:
+    """The summary's flow table of ``(name, entry)`` pairs, as ``dcbsim.table`` lays it out."""

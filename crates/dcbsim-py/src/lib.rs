@@ -17,6 +17,7 @@ use std::time::Instant;
 mod fairness;
 mod json;
 mod parquet;
+mod table;
 
 create_exception!(_core, ScenarioError, PyValueError, "A scenario that cannot run: the message names the file, position and key.");
 
@@ -515,6 +516,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(dsm_predict, m)?)?;
     m.add_function(wrap_pyfunction!(parquet::rle_pages, m)?)?;
     m.add_function(wrap_pyfunction!(json::write_json, m)?)?;
+    m.add_function(wrap_pyfunction!(table::flow_table, m)?)?;
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("DEFAULT_MAX_MEMORY_GB", dcbsim_scenario::DEFAULT_MAX_MEMORY_GB)?;
