@@ -17,9 +17,9 @@ pub(super) struct Entry {
 }
 
 impl Entry {
-    #[inline(always)]
+    #[inline]
     fn before(&self, other: &Entry) -> bool {
-        (((self.time as u128) << 64) | self.seq as u128) < (((other.time as u128) << 64) | other.seq as u128)
+        (self.time, self.seq) < (other.time, other.seq)
     }
 }
 
@@ -113,7 +113,9 @@ impl Heap {
         let len = heap.len();
         let mut child = 2 * hole + 1;
         while child + 1 < len {
-            child += heap[child + 1].before(&heap[child]) as usize;
+            if heap[child + 1].before(&heap[child]) {
+                child += 1;
+            }
             if !heap[child].before(&entry) {
                 break;
             }
