@@ -88,22 +88,13 @@ class _FromFile:
         return self.samples.series(metric, self.entity, start, stop).tobytes()
 
 
+#: The most bytes of series a streamed run's summary reads at once: a group of flows'
+#: series that stays in the caches (at 4,096 flows of 1,001 samples, groups filling half
+#: the 64 MB budget made the summary 0.15 s, against 0.09 s read flow by flow).
+_GROUP_BYTES = 2 << 20
+
 #: The transfers of a flow without a dynamic source (one mapping shared by them all).
 _NO_TRANSFERS: Mapping[str, bytes] = MappingProxyType({})
-
-
-def _streamed_flow(samples: SampleFile, name: str, n: int, a: int, b: int) -> tuple[bytes, bytes, bytes]:
-    """Flow ``name``'s throughput, fair share and rate at samples ``a..b`` of a
-    streamed run of ``n`` samples (empty where it lacks one): its four series lie
-    side by side from its rate on, so a block of every sample is one read."""
-    k = samples.column("rate_bps", name)
-    if k is None:
-        return b"", b"", b""
-    if a == 0 and b == n and samples.column("fair_share_bps", name) == k + 3:
-        values = samples.values(k * n, (k + 4) * n)
-        return values[8 * n:16 * n], values[24 * n:], values[:8 * n]
-    read = lambda metric: samples.values(samples.column(metric, name) * n + a, samples.column(metric, name) * n + b)
-    return read("throughput_bps"), read("fair_share_bps"), read("rate_bps")
 
 
 @dataclass(frozen=True)
@@ -459,40 +450,37 @@ class Result:
 
     def _add_streamed(self, sums: FairnessSums, names: list[str], start: int, stop: int) -> None:
         """Adds a streamed run's samples ``start..stop`` of flows ``names`` to ``sums``,
-        in blocks of samples whose per-sample sums fit the sample budget. A block of
-        every sample reads the flows' series a group of flows at a time, in one
-        piece where they lie side by side in the file (a group's whole series fit
-        the budget); a shorter block reads each series' part."""
-        samples, n = self.samples, self.sample_count
-        budget = self.scenario.sample_memory_bytes
+        in blocks of samples whose per-sample sums fit the sample budget, each read a
+        group of flows at a time (:meth:`_flow_columns`) whose series fit in half of
+        it and in :data:`_GROUP_BYTES`."""
+        n, budget = self.sample_count, self.scenario.sample_memory_bytes
         block = max(1, int(budget // 64))
         for a in range(start, stop, block):
             b = min(stop, a + block)
+            group = max(1, int(min(budget / 2, _GROUP_BYTES) // (48 * max(b - a, 1))))
             sums.begin_block(b - a)
-            if a == 0 and b == n:
-                group = max(1, int(budget // (2 * 48 * max(n, 1))))
-                for at in range(0, len(names), group):
-                    part = names[at:at + group]
-                    columns = self._flow_columns(part, ("throughput_bps", "fair_share_bps", "rate_bps"))
-                    for i, (thr, share, rate) in enumerate(zip(*columns)):
-                        sums.add_flow(at + i, thr, share, rate)
-            else:
-                for i, name in enumerate(names):
-                    sums.add_flow(i, *_streamed_flow(samples, name, n, a, b))
+            for at in range(0, len(names), group):
+                columns = self._flow_columns(names[at:at + group], ("throughput_bps", "fair_share_bps", "rate_bps"), a, b)
+                for i, (thr, share, rate) in enumerate(zip(*columns)):
+                    sums.add_flow(at + i, thr, share, rate)
             sums.end_block()
 
-    def _flow_columns(self, names: list[str], metrics: Sequence[str]) -> list[list[bytes]]:
-        """Per metric, the whole series of each of flows ``names`` as little-endian
-        float64 bytes (empty where the flow lacks it). A streamed run's are read in one
-        piece when they lie side by side in the file, as consecutive flows' do (the
-        caller takes groups of flows that fit in memory), else series by series."""
+    def _flow_columns(self, names: list[str], metrics: Sequence[str], start: int = 0,
+                      stop: int | None = None) -> list[list[bytes]]:
+        """Per metric, samples ``start..stop`` (all by default) of each of flows
+        ``names`` as little-endian float64 bytes (empty where the flow lacks the
+        metric). A streamed run's whole series are read in one piece when they lie
+        side by side in the file, as consecutive flows' do (the caller takes groups of
+        flows that fit in memory); parts of series, series by series."""
         n, samples = self.sample_count, self.samples
+        stop = n if stop is None else min(stop, n)
         if samples is None:
-            return [[self.flows[name].series.encoded(m, 0, n) for name in names] for m in metrics]
+            return [[self.flows[name].series.encoded(m, start, stop) for name in names] for m in metrics]
         wanted = [[samples.column(m, name) for name in names] for m in metrics]
         known = [k for row in wanted for k in row if k is not None]
-        if not known or max(known) - min(known) + 1 > 3 * len(known) + 8:
-            return [[self.flows[name].series.encoded(m, 0, n) for name in names] for m in metrics]
+        if (start, stop) != (0, n) or not known or max(known) - min(known) + 1 > 3 * len(known) + 8:
+            read = lambda k: samples.values(k * n + start, k * n + stop) if k is not None else b""
+            return [[read(k) for k in row] for row in wanted]
         first = min(known)
         block = samples.values(first * n, (max(known) + 1) * n)
         at = lambda k: block[8 * n * (k - first):8 * n * (k - first + 1)] if k is not None else b""
