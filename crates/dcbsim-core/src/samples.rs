@@ -284,13 +284,14 @@ impl Sampler {
         self.staged_from = self.times.len();
     }
 
-    /// Hands over every column's series (empty when the samples went to a sink).
+    /// Hands over every column's series, in column order; none at all when the
+    /// samples went to a sink (a million flows' empty columns took 96 MB).
     pub fn take_series(&mut self) -> Vec<Vec<f64>> {
         self.flush();
         match &mut self.store {
             Store::Memory(series, _) if series.len() == self.columns => std::mem::take(series),
             Store::Memory(..) => vec![Vec::new(); self.columns],
-            Store::Sink(_) => vec![Vec::new(); self.columns],
+            Store::Sink(_) => Vec::new(),
         }
     }
 }
@@ -368,7 +369,7 @@ mod tests {
             sample(&mut memory, k);
             sample(&mut streamed, k);
         }
-        assert!(streamed.take_series().iter().all(Vec::is_empty));
+        assert!(streamed.take_series().is_empty());
         let memory = memory.take_series();
         let kept = kept.lock().unwrap();
         let sizes: Vec<(u64, usize)> = kept.iter().map(|(f, r, _)| (*f, *r)).collect();

@@ -63,9 +63,9 @@ fn floats<'py>(py: Python<'py>, values: impl Iterator<Item = f64>) -> Bound<'py,
 /// One Python string per node and port name of a report: the flows' ends and paths
 /// name the same few nodes and ports again and again (at 90,000 flows, a string of its
 /// own per mention took 20 MB).
-struct Names<'r, 'py> {
+struct Names<'py> {
     py: Python<'py>,
-    made: std::collections::HashMap<&'r str, Bound<'py, PyString>, std::hash::BuildHasherDefault<Fnv>>,
+    made: std::collections::HashMap<Box<str>, Bound<'py, PyString>, std::hash::BuildHasherDefault<Fnv>>,
 }
 
 /// FNV-1a, for the names of a report (short, and the report's own: no hostile keys to
@@ -90,20 +90,25 @@ impl std::hash::Hasher for Fnv {
     }
 }
 
-impl<'r, 'py> Names<'r, 'py> {
+impl<'py> Names<'py> {
     fn new(py: Python<'py>) -> Self {
         Names { py, made: std::collections::HashMap::default() }
     }
 
     /// The string for `name`, made once.
-    fn get(&mut self, name: &'r str) -> Bound<'py, PyString> {
-        self.made.entry(name).or_insert_with(|| PyString::new(self.py, name)).clone()
+    fn get(&mut self, name: &str) -> Bound<'py, PyString> {
+        if let Some(made) = self.made.get(name) {
+            return made.clone();
+        }
+        let made = PyString::new(self.py, name);
+        self.made.insert(name.into(), made.clone());
+        made
     }
 }
 
 /// A port of the report: `(name, stats, queue samples)`, the name and the series kept
 /// out of the stats (the result's own dict), so that nothing need be taken out of it.
-fn port_entry<'r, 'py>(py: Python<'py>, p: &'r PortReport, names: &mut Names<'r, 'py>) -> PyResult<Bound<'py, PyTuple>> {
+fn port_entry<'py>(py: Python<'py>, p: &PortReport, names: &mut Names<'py>) -> PyResult<Bound<'py, PyTuple>> {
     let d = PyDict::new(py);
     d.set_item(intern!(py, "capacity_bps"), p.capacity_bps)?;
     d.set_item(intern!(py, "buffer_bytes"), p.buffer_bytes)?;
@@ -141,7 +146,7 @@ fn pfc_dict<'py>(py: Python<'py>, p: &PfcPortReport) -> PyResult<Bound<'py, PyDi
 /// has none), kept out of the stats (the result's own dict). The series are `None`
 /// when the samples were streamed, the transfers when the flow has no source (at a
 /// million flows, each dict per flow took half a second to make).
-fn flow_entry<'r, 'py>(py: Python<'py>, f: &'r FlowReport, streamed: bool, names: &mut Names<'r, 'py>) -> PyResult<Bound<'py, PyTuple>> {
+fn flow_entry<'py>(py: Python<'py>, f: &FlowReport, streamed: bool, names: &mut Names<'py>) -> PyResult<Bound<'py, PyTuple>> {
     let d = PyDict::new(py);
     d.set_item(intern!(py, "src"), names.get(&f.src))?;
     d.set_item(intern!(py, "dst"), names.get(&f.dst))?;
@@ -243,20 +248,37 @@ fn class_dict<'py>(py: Python<'py>, c: &ClassReport) -> PyResult<Bound<'py, PyDi
     Ok(d)
 }
 
-fn report_dict<'py>(py: Python<'py>, r: &RunReport) -> PyResult<Bound<'py, PyDict>> {
+/// Finishes `sim`, turning each flow's report into its entry as the engine makes it
+/// (`streamed`: the samples went to a file, so the entries hold no series). At a
+/// million flows, the reports held at once took 500 MB of fresh memory, and most of
+/// the time of finishing.
+fn finish_into<'py>(py: Python<'py>, sim: dcbsim_core::sim::Simulation, streamed: bool, names: &mut Names<'py>) -> PyResult<(RunReport, Bound<'py, PyList>)> {
+    let flows = PyList::empty(py);
+    let mut failed = None;
+    let report = sim.finish_with(|f| {
+        if failed.is_none() {
+            if let Err(e) = flow_entry(py, &f, streamed, names).and_then(|entry| flows.append(entry)) {
+                failed = Some(e);
+            }
+        }
+    });
+    match failed {
+        Some(e) => Err(e),
+        None => Ok((report, flows)),
+    }
+}
+
+/// The report as the result reads it: `flows` holds the flows' entries (made as the
+/// engine reports each, see [`finish_into`]), `names` the strings made so far.
+fn report_dict<'py>(py: Python<'py>, r: &RunReport, flows: Bound<'py, PyList>, names: &mut Names<'py>) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     d.set_item(intern!(py, "time_s"), floats(py, r.sample_times.iter().map(|t| t.as_secs_f64())))?;
     d.set_item(intern!(py, "streamed_samples"), r.streamed_samples)?;
-    let mut names = Names::new(py);
     let ports = PyList::empty(py);
     for p in &r.ports {
-        ports.append(port_entry(py, p, &mut names)?)?;
+        ports.append(port_entry(py, p, names)?)?;
     }
     d.set_item(intern!(py, "ports"), ports)?;
-    let flows = PyList::empty(py);
-    for f in &r.flows {
-        flows.append(flow_entry(py, f, r.streamed_samples, &mut names)?)?;
-    }
     d.set_item(intern!(py, "flows"), flows)?;
     let arrivals = PyList::empty(py);
     for a in &r.arrivals {
@@ -440,11 +462,13 @@ impl Scenario {
             }
         }
         py.detach(|| traces.commit(&mut sim)).map_err(trace_error)?;
-        let report = py.detach(|| sim.finish());
+        let streamed = spill.is_some();
+        let mut names = Names::new(py);
+        let (report, flows) = finish_into(py, sim, streamed, &mut names)?;
         if let Some(status) = spill {
             status.check().map_err(pyo3::exceptions::PyOSError::new_err)?;
         }
-        let d = report_dict(py, &report)?;
+        let d = report_dict(py, &report, flows, &mut names)?;
         d.set_item(intern!(py, "sample_columns"), columns)?;
         d.set_item(intern!(py, "sample_chunk_rows"), chunk_rows)?;
         Ok(d)
