@@ -101,6 +101,14 @@ def test_run_writes_results_without_loading_numpy_polars_or_matplotlib(tmp_path)
     assert pl.read_parquet(out / "results.parquet").height > 0
 
 
+def _reference_dictionary_page(strings):
+    """The dictionary page as the writer made it in Python: the distinct strings
+    sorted by code point, each its length then its UTF-8 bytes."""
+    dictionary = sorted(set(strings))
+    plain = b"".join(len(b).to_bytes(4, "little") + b for b in (s.encode() for s in dictionary))
+    return parquet._dictionary_page(len(dictionary), plain)
+
+
 def _reference_string_pages(strings, runs, rows):
     """The string pages run by run, as the writer made them one run at a time."""
     dictionary = sorted(set(strings))
@@ -126,12 +134,15 @@ def test_string_runs_are_encoded_as_run_by_run(monkeypatch, page_rows, distinct,
     # and indices of one to three bytes.
     monkeypatch.setattr(parquet, "PAGE_ROWS", page_rows)
     rng = np.random.default_rng(distinct)
-    strings = [f"e{i}" for i in rng.integers(0, distinct, 3 * distinct)]
+    # Names beyond ASCII too: code-point order is UTF-8 byte order.
+    alphabet = ["e", "E", "é", "流", "😀", "z", "_"]
+    strings = [f"{alphabet[i % 7]}{i}" for i in rng.integers(0, distinct, 3 * distinct)]
     runs = rng.integers(0, longest + 1, len(strings)).tolist()
     rows = sum(runs)
     column = parquet.StringRuns("s", strings, runs)
     pages = parquet._string_pages(column, rows, range(0, rows, page_rows))
     expected = _reference_string_pages(strings, runs, rows)
     assert len(pages) == 1 + len(expected)
+    assert pages[0] == _reference_dictionary_page(strings)
     for page, body in zip(pages[1:], expected):
         assert page.endswith(body)

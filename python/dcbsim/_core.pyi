@@ -91,8 +91,10 @@ class FairnessSums:
         ``per_flow_rms_bps``, ``per_flow_rms_rel``, ``mean_share_bps`` and
         ``sending_span_s`` (over the sample times ``times``)."""
 
-def rle_pages(values: list[int], counts: list[int], value_bytes: int, page_rows: int) -> list[bytes]:
-    """Parquet RLE bodies of the runs ``counts[i]`` times ``values[i]``, ``page_rows`` rows a page."""
+def string_pages(strings: list[str], runs: list[int], page_rows: int) -> tuple[bytes, int, list[bytes]]:
+    """A dictionary-encoded Parquet string column given as runs (``runs[i]`` rows of
+    ``strings[i]``): its distinct strings sorted and PLAIN-encoded, their number, and
+    each data page's body (the indices' bit width, then RLE runs), ``page_rows`` rows a page."""
 
 def write_json(path: str, value: Any, one_line_depth: int) -> None:
     """Writes ``value`` to ``path`` as JSON: containers above ``one_line_depth`` indented,

@@ -21,7 +21,7 @@ import sys
 from dataclasses import dataclass
 from typing import Dict, Iterable, Iterator, List, Sequence, Tuple, Union
 
-from dcbsim._core import rle_pages
+from dcbsim._core import string_pages
 
 #: A buffer of little-endian float64 values: ``bytes``, or a contiguous numpy array.
 Floats = Union[bytes, bytearray, memoryview, "numpy.ndarray"]
@@ -238,19 +238,13 @@ def _double_pages(values: Floats | list[Floats]) -> Iterator[tuple[int, bytes]]:
 
 def _string_pages(column: StringRuns, rows: int, starts: range) -> list[bytes]:
     """A string column's pages: its distinct strings sorted as the dictionary, then
-    each data page's runs of indices, a run cut where a page ends (the runs encoded
-    by the engine's :func:`dcbsim._core.rle_pages`: a table of 100,000 flows has
-    hundreds of thousands)."""
-    dictionary = sorted(set(column.strings))
-    index = {s: i for i, s in enumerate(dictionary)}
-    width = max(1, (len(dictionary) - 1).bit_length())
-    plain = b"".join(struct.pack("<I", len(b)) + b for b in (s.encode() for s in dictionary))
-    pages = [_dictionary_page(len(dictionary), plain)]
-    if not rows:
-        return pages
-    bodies = rle_pages([index[s] for s in column.strings], list(column.runs), (width + 7) // 8, PAGE_ROWS)
+    each data page's runs of indices, a run cut where a page ends (made by the
+    engine's :func:`dcbsim._core.string_pages`: a table of 100,000 flows has as many
+    distinct names and hundreds of thousands of runs)."""
+    plain, distinct, bodies = string_pages(list(column.strings), list(column.runs), PAGE_ROWS)
+    pages = [_dictionary_page(distinct, plain)]
     for a, body in zip(starts, bodies):
-        pages.append(_data_page(min(PAGE_ROWS, rows - a), _RLE_DICTIONARY, bytes([width]) + body))
+        pages.append(_data_page(min(PAGE_ROWS, rows - a), _RLE_DICTIONARY, body))
     return pages
 
 

@@ -538,7 +538,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Scenario>()?;
     m.add_class::<fairness::FairnessSums>()?;
     m.add_function(wrap_pyfunction!(dsm_predict, m)?)?;
-    m.add_function(wrap_pyfunction!(parquet::rle_pages, m)?)?;
+    m.add_function(wrap_pyfunction!(parquet::string_pages, m)?)?;
     m.add_function(wrap_pyfunction!(json::write_json, m)?)?;
     m.add_function(wrap_pyfunction!(table::flow_table, m)?)?;
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
