@@ -392,13 +392,17 @@ def test_json_outputs_are_byte_for_byte_what_the_json_module_writes(tmp_path, sm
             return "opaque \u00e9"
 
     rng = random.Random(3)
+    # Printable ASCII in runs, broken by characters to escape: quotes, backslashes,
+    # controls, DEL, and characters beyond ASCII (in and beyond the first plane).
+    pool = ["a", "Z", " ", "~", "0", "\"", "\\", "\n", "\x00", "\x1f", "\x7f", "\x80", "é", "流", "😀", "\ufffe"]
+    texts = ["".join(rng.choice(pool) for _ in range(rng.randint(0, 14))) for _ in range(3000)]
     floats = [struct.unpack("<d", struct.pack("<Q", rng.getrandbits(64)))[0] for _ in range(20000)]
     floats += [rng.random() * 10.0 ** rng.randint(-30, 30) for _ in range(20000)]
     floats += [-1113178120592002.2, 1e16, 1234567890123456.0, 1e-05, 0.0001, -0.0, 5e-324, float("inf")]
     data = {
         "floats": {"all": floats},
         "ints": {"n": [0, -1, 2**63 - 1, -2**63, 2**64 - 1, 2**70, -2**70, True, False, None]},
-        "strings": {"s": ["", "\"\\\n\r\t\b\f\x01\x7f~ é 😀", "\ud800 lone"]},
+        "strings": {"s": ["", "\"\\\n\r\t\b\f\x01\x7f~ é 😀", "\ud800 lone"] + texts, "as keys": dict.fromkeys(texts, 0)},
         "keys": {"k": {1: 1, 2.5: 2, None: 3, True: 4, "s": 5}},
         1: [(1, (2, {"x": (3,)})), Opaque(), [], {}],
         None: {},

@@ -187,28 +187,46 @@ impl Writer {
 }
 
 /// `text` as a JSON string with every character outside printable ASCII escaped, as
-/// `json.encoder.encode_basestring_ascii` writes it.
+/// `json.encoder.encode_basestring_ascii` writes it. Runs of printable ASCII are
+/// copied whole (names and keys are mostly nothing else).
 fn escape(out: &mut Vec<u8>, text: &str) {
     out.push(b'"');
-    for c in text.chars() {
-        match c {
-            '"' => out.extend_from_slice(b"\\\""),
-            '\\' => out.extend_from_slice(b"\\\\"),
-            '\n' => out.extend_from_slice(b"\\n"),
-            '\r' => out.extend_from_slice(b"\\r"),
-            '\t' => out.extend_from_slice(b"\\t"),
-            '\u{8}' => out.extend_from_slice(b"\\b"),
-            '\u{c}' => out.extend_from_slice(b"\\f"),
-            ' '..='~' => out.push(c as u8),
-            _ => {
-                let mut units = [0u16; 2];
-                for unit in c.encode_utf16(&mut units) {
-                    let _ = write!(Hex(out), "\\u{unit:04x}");
-                }
+    let bytes = text.as_bytes();
+    let mut plain_from = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if (b' '..=b'~').contains(&b) && b != b'"' && b != b'\\' {
+            i += 1;
+            continue;
+        }
+        out.extend_from_slice(&bytes[plain_from..i]);
+        let c = text[i..].chars().next().expect("a character starts here");
+        escape_char(out, c);
+        i += c.len_utf8();
+        plain_from = i;
+    }
+    out.extend_from_slice(&bytes[plain_from..]);
+    out.push(b'"');
+}
+
+/// One character that is not printable ASCII (or is a quote or a backslash), escaped.
+fn escape_char(out: &mut Vec<u8>, c: char) {
+    match c {
+        '"' => out.extend_from_slice(b"\\\""),
+        '\\' => out.extend_from_slice(b"\\\\"),
+        '\n' => out.extend_from_slice(b"\\n"),
+        '\r' => out.extend_from_slice(b"\\r"),
+        '\t' => out.extend_from_slice(b"\\t"),
+        '\u{8}' => out.extend_from_slice(b"\\b"),
+        '\u{c}' => out.extend_from_slice(b"\\f"),
+        _ => {
+            let mut units = [0u16; 2];
+            for unit in c.encode_utf16(&mut units) {
+                let _ = write!(Hex(out), "\\u{unit:04x}");
             }
         }
     }
-    out.push(b'"');
 }
 
 /// Formatting into a byte buffer.

@@ -91,8 +91,10 @@ impl std::hash::Hasher for Fnv {
 }
 
 impl<'py> Names<'py> {
-    fn new(py: Python<'py>) -> Self {
-        Names { py, made: std::collections::HashMap::default() }
+    /// Room for `expected` names made without growing (a map grown name by name
+    /// rehashed a million entries on the way at a million flows).
+    fn new(py: Python<'py>, expected: usize) -> Self {
+        Names { py, made: std::collections::HashMap::with_capacity_and_hasher(expected, Default::default()) }
     }
 
     /// The string for `name`, made once.
@@ -106,10 +108,33 @@ impl<'py> Names<'py> {
     }
 }
 
+/// The keys of the first of many dicts made alike (a port's or a flow's stats): each
+/// later one starts as a copy of it, sized and laid out, and its values are then
+/// replaced in the same order; made key by key, each dict grew twice on the way.
+struct Shape<'py>(Option<Bound<'py, PyDict>>);
+
+impl<'py> Shape<'py> {
+    /// A dict to fill: a copy of the first one, or a new one for the first.
+    fn dict(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        match &self.0 {
+            Some(first) => first.copy(),
+            None => Ok(PyDict::new(py)),
+        }
+    }
+
+    /// Keeps `filled` (its own copy) as the shape of the next ones, if none is kept.
+    fn keep(&mut self, filled: &Bound<'py, PyDict>) -> PyResult<()> {
+        if self.0.is_none() {
+            self.0 = Some(filled.copy()?);
+        }
+        Ok(())
+    }
+}
+
 /// A port of the report: `(name, stats, queue samples)`, the name and the series kept
 /// out of the stats (the result's own dict), so that nothing need be taken out of it.
-fn port_entry<'py>(py: Python<'py>, p: &PortReport, names: &mut Names<'py>) -> PyResult<Bound<'py, PyTuple>> {
-    let d = PyDict::new(py);
+fn port_entry<'py>(py: Python<'py>, p: &PortReport, names: &mut Names<'py>, shape: &mut Shape<'py>) -> PyResult<Bound<'py, PyTuple>> {
+    let d = shape.dict(py)?;
     d.set_item(intern!(py, "capacity_bps"), p.capacity_bps)?;
     d.set_item(intern!(py, "buffer_bytes"), p.buffer_bytes)?;
     d.set_item(intern!(py, "monitored"), p.monitored)?;
@@ -125,6 +150,7 @@ fn port_entry<'py>(py: Python<'py>, p: &PortReport, names: &mut Names<'py>) -> P
     d.set_item(intern!(py, "notifications"), p.notifications)?;
     d.set_item(intern!(py, "ecn_marks"), p.ecn_marks)?;
     d.set_item(intern!(py, "queued_frames"), p.queued_frames)?;
+    shape.keep(&d)?;
     let queue = floats(py, p.queue_bytes.iter().map(|&q| q as f64));
     PyTuple::new(py, [names.get(&p.name).into_any(), d.into_any(), queue.into_any()])
 }
@@ -146,8 +172,8 @@ fn pfc_dict<'py>(py: Python<'py>, p: &PfcPortReport) -> PyResult<Bound<'py, PyDi
 /// has none), kept out of the stats (the result's own dict). The series are `None`
 /// when the samples were streamed, the transfers when the flow has no source (at a
 /// million flows, each dict per flow took half a second to make).
-fn flow_entry<'py>(py: Python<'py>, f: &FlowReport, streamed: bool, names: &mut Names<'py>) -> PyResult<Bound<'py, PyTuple>> {
-    let d = PyDict::new(py);
+fn flow_entry<'py>(py: Python<'py>, f: &FlowReport, streamed: bool, names: &mut Names<'py>, shape: &mut Shape<'py>) -> PyResult<Bound<'py, PyTuple>> {
+    let d = shape.dict(py)?;
     d.set_item(intern!(py, "src"), names.get(&f.src))?;
     d.set_item(intern!(py, "dst"), names.get(&f.dst))?;
     d.set_item(intern!(py, "sent_frames"), f.sent_frames)?;
@@ -173,6 +199,7 @@ fn flow_entry<'py>(py: Python<'py>, f: &FlowReport, streamed: bool, names: &mut 
     d.set_item(intern!(py, "offered_bytes"), source.map(|s| s.offered_bytes))?;
     d.set_item(intern!(py, "transfers"), source.map(|s| s.transfers))?;
     d.set_item(intern!(py, "transfers_completed"), source.map(|s| s.transfers_completed))?;
+    shape.keep(&d)?;
     let series = if streamed { py.None().into_bound(py) } else { flow_series(py, f)?.into_any() };
     let transfers = match source {
         None => py.None().into_bound(py),
@@ -255,9 +282,10 @@ fn class_dict<'py>(py: Python<'py>, c: &ClassReport) -> PyResult<Bound<'py, PyDi
 fn finish_into<'py>(py: Python<'py>, sim: dcbsim_core::sim::Simulation, streamed: bool, names: &mut Names<'py>) -> PyResult<(RunReport, Bound<'py, PyList>)> {
     let flows = PyList::empty(py);
     let mut failed = None;
+    let mut shape = Shape(None);
     let report = sim.finish_with(|f| {
         if failed.is_none() {
-            if let Err(e) = flow_entry(py, &f, streamed, names).and_then(|entry| flows.append(entry)) {
+            if let Err(e) = flow_entry(py, &f, streamed, names, &mut shape).and_then(|entry| flows.append(entry)) {
                 failed = Some(e);
             }
         }
@@ -275,8 +303,9 @@ fn report_dict<'py>(py: Python<'py>, r: &RunReport, flows: Bound<'py, PyList>, n
     d.set_item(intern!(py, "time_s"), floats(py, r.sample_times.iter().map(|t| t.as_secs_f64())))?;
     d.set_item(intern!(py, "streamed_samples"), r.streamed_samples)?;
     let ports = PyList::empty(py);
+    let mut shape = Shape(None);
     for p in &r.ports {
-        ports.append(port_entry(py, p, names)?)?;
+        ports.append(port_entry(py, p, names, &mut shape)?)?;
     }
     d.set_item(intern!(py, "ports"), ports)?;
     d.set_item(intern!(py, "flows"), flows)?;
@@ -463,7 +492,9 @@ impl Scenario {
         }
         py.detach(|| traces.commit(&mut sim)).map_err(trace_error)?;
         let streamed = spill.is_some();
-        let mut names = Names::new(py);
+        // Each node's name and, on the flows' paths and among the reported ports, about
+        // two ports' names per node.
+        let mut names = Names::new(py, 3 * sim.config().nodes.len());
         let (report, flows) = finish_into(py, sim, streamed, &mut names)?;
         if let Some(status) = spill {
             status.check().map_err(pyo3::exceptions::PyOSError::new_err)?;
