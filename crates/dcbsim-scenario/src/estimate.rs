@@ -59,10 +59,12 @@ const NODE_BYTES: f64 = 128.0;
 
 /// Bytes of the results per port and per flow, beyond the engine's: the peaks of
 /// `dcbsim run` (plots included) on the same runs, 155 and 358 MiB (1.30 KiB per port
-/// in all) and 156 and 588 MiB (5.5 KiB per flow in all), less the engine's share,
-/// rounded up (about a tenth to spare).
+/// in all) and 142 and 406 MiB (3.3 KiB per flow in all, remeasured: 5.5 KiB when
+/// first measured, before the results were made leaner), less the engine's share,
+/// rounded up, with room for longer paths: the k = 16 fat-tree's 1,047,552 flows of
+/// six hops peaked at 3,784 MiB, 3.6 KiB per flow in all, where these give 4.5.
 const RESULT_PORT_BYTES: f64 = 512.0;
-const RESULT_FLOW_BYTES: f64 = 3584.0;
+const RESULT_FLOW_BYTES: f64 = 2048.0;
 /// Copies of the samples held in memory that the results make (the report's bytes
 /// beside the engine's series, the plots' arrays): the quickstart sampled every
 /// microsecond for 10 and 250 ms (2 and 44 MB of samples) peaked at 24 and 112 MiB
