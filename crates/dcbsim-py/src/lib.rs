@@ -213,7 +213,7 @@ impl Scenario {
             }
         }
         py.detach(|| traces.commit(&mut sim)).map_err(trace_error)?;
-        let d = report::finish(py, sim, spill.is_some())?;
+        let d = report::finish(py, sim)?;
         if let Some(status) = spill {
             status.check().map_err(pyo3::exceptions::PyOSError::new_err)?;
         }

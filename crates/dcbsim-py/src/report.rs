@@ -9,12 +9,13 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 
-/// Finishes `sim` and returns its report as a dict (`streamed`: the samples went to a
-/// file, so the flows' entries hold no series).
-pub(crate) fn finish<'py>(py: Python<'py>, sim: Simulation, streamed: bool) -> PyResult<Bound<'py, PyDict>> {
+/// Finishes `sim` and returns its report as a dict (the flows' entries hold no series
+/// when the samples went to a file).
+pub(crate) fn finish<'py>(py: Python<'py>, sim: Simulation) -> PyResult<Bound<'py, PyDict>> {
     // Each node's name and, on the flows' paths and among the reported ports, about
     // two ports' names per node.
     let mut names = Names::new(py, 3 * sim.config().nodes.len());
+    let streamed = sim.streams_samples();
     let (report, flows) = finish_into(py, sim, streamed, &mut names)?;
     report_dict(py, &report, flows, &mut names)
 }

@@ -115,6 +115,12 @@ impl Simulation {
         self.sampler.stream_to(sink, budget);
     }
 
+    /// Whether the samples go to a sink (see [`Simulation::stream_samples`]): the
+    /// report's sampled series are then empty.
+    pub fn streams_samples(&self) -> bool {
+        self.sampler.streams()
+    }
+
     /// The columns of a sample row and the rows per chunk a sink gets.
     pub fn sample_layout(&self) -> (&crate::samples::SampleLayout, usize) {
         (self.sampler.layout(), self.sampler.chunk_rows())
@@ -139,7 +145,6 @@ impl Simulation {
         let sampled = !self.sampler.times.is_empty();
         // Streamed samples leave no series: the columns then all read as empty.
         let mut columns = self.sampler.take_series().into_iter();
-        let flow_columns = self.sampler.layout().flows.clone();
         let mut series: Vec<Option<Vec<u64>>> = vec![None; self.ports.len()];
         for &p in &self.sampler.layout().ports {
             let queue = columns.next().unwrap_or_default();
@@ -149,7 +154,7 @@ impl Simulation {
             .filter(|&p| !self.ports[p].is_host)
             .map(|p| self.port_report(p, series[p].take(), sampled))
             .collect();
-        for (i, optional) in flow_columns.iter().enumerate() {
+        for (i, optional) in self.sampler.layout().flows.iter().enumerate() {
             let mut next = || columns.next().unwrap_or_default();
             let [rate, throughput, send, fair] = [next(), next(), next(), next()];
             let cwnd = if optional.cwnd { next() } else { Vec::new() };
