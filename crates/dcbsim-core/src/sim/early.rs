@@ -163,8 +163,10 @@ impl Simulation {
     }
 
     /// The last frame on NIC `nic`'s link has arrived: its flow sends the next one,
-    /// at that frame's own time.
-    #[inline(never)]
+    /// at that frame's own time. (Inlined into the arrival, with the send: the one
+    /// event per frame of an early sender then makes no call to send; measured, 200 ms
+    /// of the plain dumbbell 220.3 -> 207.1 M instructions.)
+    #[inline(always)]
     pub(super) fn send_early(&mut self, nic: u32) {
         let port = &mut self.ports[nic as usize];
         let at = std::mem::replace(&mut port.early_at, Time::NEVER);
@@ -182,7 +184,7 @@ impl Simulation {
         // The NIC is idle by then and the flow is its only sender (what make_ready's
         // fast path checks).
         let now = std::mem::replace(&mut self.now, at);
-        self.send_frame(f, nic);
+        self.send_frame_inline(f, nic);
         self.flows[f as usize].ahead = true;
         if self.flows[f as usize].in_ring {
             // Its next frame is due before the NIC frees: the NIC must call it.
