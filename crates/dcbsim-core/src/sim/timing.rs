@@ -44,7 +44,7 @@ impl Simulation {
     }
 
     /// Brings departure-timed port `out` up to `now` (frames due before it start).
-    #[inline]
+    #[inline(always)]
     pub(super) fn catch_up_port(&mut self, out: u32, now: Time) {
         if self.traces.is_empty() {
             self.ports[out as usize].catch_up(now);
