@@ -120,12 +120,15 @@ impl Simulation {
             if !self.traces.is_empty() && self.ports[port as usize].timed {
                 self.catch_up_traced(port, now);
             }
-            while let Some(&(at, pkt)) = self.ports[port as usize].link.front() {
-                if at >= now || !is_quiet(&self.ports[port as usize], &pkt) {
+            let (port, flows) = (&mut self.ports[port as usize], &mut self.flows);
+            while let Some((at, pkt)) = port.link.front() {
+                if *at >= now || !is_quiet(port, pkt) {
                     break;
                 }
-                self.ports[port as usize].link.pop_front();
-                self.count_delivery(&pkt);
+                let counters = &mut flows[pkt.flow as usize].counters;
+                counters.delivered_frames += 1;
+                counters.delivered_bytes += pkt.bytes as u64;
+                port.link.pop_front();
             }
         }
         self.unlist_idle();
