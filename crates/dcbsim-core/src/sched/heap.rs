@@ -23,6 +23,12 @@ impl Entry {
     }
 }
 
+/// A stretch poured out of time order with more events than this is sorted into the
+/// run rather than heaped: each of its events then pops without a sift through a deep
+/// heap. (A fat-tree's line-rate senders put hundreds of events at the very same
+/// picoseconds, which no finer cut can spread.)
+const RUN_ABOVE: usize = 32;
+
 /// While fewer entries than this are live in the run and the heap is empty, an entry
 /// pushed out of order is inserted into the run rather than heaped (a few moves near
 /// its back, where jittered senders' next events land).
@@ -37,10 +43,11 @@ const COMPACT_AT: usize = 256;
 /// the two fronts pops first.
 ///
 /// Events mostly come in time order (each sender's next frame after the others'
-/// frames), and a stretch is poured in time order or nearly: those entries join the
-/// run at its back and pop without a comparison, where each pop from a heap of five
-/// sifts through two levels (measured: the plain dumbbell's 200 ms 238.6 -> 222 M
-/// instructions). The heap is sifted by moving a hole rather than by swaps (a 4-ary
+/// frames): those entries join the run at its back and pop without a comparison,
+/// where each pop from a heap of five sifts through two levels (measured: the plain
+/// dumbbell's 200 ms 238.6 -> 222 M instructions). A stretch poured in time order
+/// becomes the run; one poured out of order is heaped, or sorted into the run when
+/// it is a crowd. The heap is sifted by moving a hole rather than by swaps (a 4-ary
 /// heap and an unordered array with a linear scan both measured slower, where a few
 /// dozen events are pending).
 #[derive(Debug, Default)]
@@ -176,10 +183,20 @@ impl Heap {
     pub fn fill(&mut self, events: &[Pending], next_seq: &mut u64) {
         debug_assert_eq!(self.len(), 0);
         let first = *next_seq;
-        self.run.extend(events.iter().zip(first..).map(|(&(time, event), seq)| Entry { time, seq, event }));
+        let entries = events.iter().zip(first..).map(|(&(time, event), seq)| Entry { time, seq, event });
         *next_seq += events.len() as u64;
-        if !events.windows(2).all(|w| w[0].0 <= w[1].0) {
-            self.sort_run();
+        let sorted = events.windows(2).all(|w| w[0].0 <= w[1].0);
+        if sorted || events.len() > RUN_ABOVE {
+            self.run.extend(entries);
+            if !sorted {
+                self.sort_run();
+            }
+            return;
+        }
+        self.heap.extend(entries);
+        for i in (0..self.heap.len() / 2).rev() {
+            let entry = self.heap[i];
+            Self::sift_down(&mut self.heap, i, entry);
         }
     }
 
