@@ -89,10 +89,13 @@ pub struct Port {
     pub busy_until: Time,
     /// Bytes waiting (the frame in transmission excluded).
     pub queued_bytes: u64,
-    /// At a departure-timed port, the admitted frames that have not started yet, in
-    /// order (their frames are the last ones on `link`). Beside `queued_bytes`: a
-    /// sample reads both from one cache line.
-    pub(super) waiting: VecDeque<super::timed::Waiting>,
+    /// At a departure-timed port, when the first admitted frame that has not
+    /// started yet starts (the others follow it back to back).
+    pub(super) next_start: Time,
+    /// At a departure-timed port, how many admitted frames have not started yet:
+    /// the last ones on `link`. Beside `queued_bytes`: a sample reads both from one
+    /// cache line.
+    pub(super) waiting: u32,
     /// Capacity.
     pub rate: Rate,
     /// Propagation delay.
@@ -222,7 +225,8 @@ impl Port {
             early_at: Time::NEVER,
             early_until: Time::ZERO,
             early_generation: 0,
-            waiting: VecDeque::new(),
+            next_start: Time::ZERO,
+            waiting: 0,
             link: VecDeque::new(),
             cp: None,
             monitor: QueueMonitor::default(),
@@ -479,7 +483,7 @@ impl Port {
     /// not started (including any of zero bytes).
     #[inline]
     pub fn holds_frames(&self) -> bool {
-        self.queued_bytes != 0 || !self.waiting.is_empty()
+        self.queued_bytes != 0 || self.waiting != 0
     }
 
     /// Starts transmitting `pkt` at `now` and puts it on the link. Returns the time it
@@ -523,7 +527,7 @@ impl Port {
 
     /// How many frames wait to be sent (the one in transmission excluded).
     pub fn queued_count(&self) -> usize {
-        self.queues.iter().map(VecDeque::len).sum::<usize>() + self.waiting.len()
+        self.queues.iter().map(VecDeque::len).sum::<usize>() + self.waiting as usize
     }
 
     /// Every frame still waiting in a class queue (at a departure-timed port the
@@ -571,7 +575,7 @@ mod tests {
         assert!(fetched.windows(2).all(|w| w[0] < w[1] && w[1] - w[0] <= 64), "{fetched:?}");
         assert!(fetched[3] + 1 >= ends.iter().max().copied().unwrap_or(0), "{fetched:?} {ends:?}");
         // The sample's check reads the queue and the waiting frames from one line.
-        assert!(offset_of!(Port, waiting) + std::mem::size_of::<VecDeque<u8>>() <= 64);
+        assert!(offset_of!(Port, waiting) + 4 <= 64 && offset_of!(Port, next_start) + 8 <= 64);
     }
 
     #[test]

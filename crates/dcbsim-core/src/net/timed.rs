@@ -10,6 +10,12 @@
 //! [`Port::catch_up`] before anything reads them: the results are those of serving
 //! the queue with an event per frame.
 //!
+//! The frames not started yet are the last ones on the link, back to back: the port
+//! keeps only how many they are and when the first starts (each next one starts
+//! when the one before ends), and counts the started ones before a frame leaves the
+//! link ([`Port::pop_arrived`]). (A queue of their starts beside the link measured
+//! 1.6-3.3 % more instructions per frame.)
+//!
 //! A frame reaches the front of its link only after its transmission started (the
 //! frame before it arrives at `start + serialization + delay`), so the frames still
 //! waiting have no event scheduled and [`Port::untime`] can hand them back to the
@@ -18,17 +24,6 @@
 use super::port::{Admission, Port};
 use crate::packet::Packet;
 use crate::units::Time;
-
-/// A frame admitted to a departure-timed port that has not started yet.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Waiting {
-    /// When its transmission starts.
-    start: Time,
-    /// How long the transmitter is busy with it.
-    busy: Time,
-    /// Its size.
-    bytes: u32,
-}
 
 impl Port {
     /// Whether the port can be departure-timed: a switch port serving one FIFO class,
@@ -43,44 +38,69 @@ impl Port {
     /// before the port's own event).
     #[inline]
     pub fn catch_up(&mut self, now: Time) {
-        while let Some(&w) = self.waiting.front() {
-            if w.start >= now {
-                return;
-            }
-            self.start_waiting(w);
+        while self.has_due(now) {
+            self.start_waiting();
         }
     }
 
     /// Whether a waiting frame starts before `now` (so [`Port::catch_up`] has work).
     #[inline]
     pub fn has_due(&self, now: Time) -> bool {
-        self.waiting.front().is_some_and(|w| w.start < now)
+        self.waiting != 0 && self.next_start < now
     }
 
     /// The first waiting frame and its start, if it starts before `now` (a traced
     /// port records it before [`Port::start_next`] starts it). The frame must still
     /// be on the link: a traced port catches up before each arrival at its far end.
     pub fn next_due(&self, now: Time) -> Option<(Time, Packet)> {
-        let w = self.waiting.front().filter(|w| w.start < now)?;
-        let (_, pkt) = self.link[self.link.len() - self.waiting.len()];
-        Some((w.start, pkt))
+        if !self.has_due(now) {
+            return None;
+        }
+        Some((self.next_start, self.first_waiting()))
     }
 
     /// Starts the first waiting frame.
     pub fn start_next(&mut self) {
-        if let Some(&w) = self.waiting.front() {
-            self.start_waiting(w);
+        if self.waiting != 0 {
+            self.start_waiting();
         }
     }
 
+    /// Takes the frame at the head of the link, which has arrived by `now`. At a
+    /// departure-timed port the frames started by then are counted first (the
+    /// waiting ones are the last on the link): the head frame started before it
+    /// arrived, or at `now` itself with neither serialization nor delay, which
+    /// this starts too.
     #[inline]
-    fn start_waiting(&mut self, w: Waiting) {
-        self.monitor.advance(w.start, self.queued_bytes);
-        self.queued_bytes -= w.bytes as u64;
-        self.monitor.add_busy(w.busy);
+    pub fn pop_arrived(&mut self, now: Time) -> Option<(Time, Packet)> {
+        if self.waiting != 0 {
+            self.catch_up(now);
+            if self.waiting as usize == self.link.len() {
+                self.start_waiting();
+            }
+        }
+        self.link.pop_front()
+    }
+
+    /// The first waiting frame, on the link behind the frames that have started.
+    #[inline]
+    fn first_waiting(&self) -> Packet {
+        self.link[self.link.len() - self.waiting as usize].1
+    }
+
+    /// Starts the first waiting frame: its queue time and transmission are counted,
+    /// and the next one starts when it ends (waiting frames go back to back).
+    #[inline]
+    fn start_waiting(&mut self) {
+        let bytes = self.first_waiting().bytes;
+        let busy = self.serialization(bytes);
+        self.monitor.advance(self.next_start, self.queued_bytes);
+        self.queued_bytes -= bytes as u64;
+        self.monitor.add_busy(busy);
         self.tx_frames += 1;
-        self.tx_bytes += w.bytes as u64;
-        self.waiting.pop_front();
+        self.tx_bytes += bytes as u64;
+        self.waiting -= 1;
+        self.next_start += busy;
     }
 
     /// [`Port::admit_plain`] at a departure-timed port caught up to `now`: sends at
@@ -97,17 +117,19 @@ impl Port {
         self.monitor.advance(now, self.queued_bytes);
         self.queued_bytes += pkt.bytes as u64;
         self.monitor.observe_max(self.queued_bytes);
-        let start = self.busy_until;
+        if self.waiting == 0 {
+            self.next_start = self.busy_until;
+        }
+        self.waiting += 1;
         let busy = self.serialization(pkt.bytes);
-        self.busy_until = start + busy;
-        self.waiting.push_back(Waiting { start, busy, bytes: pkt.bytes });
+        self.busy_until += busy;
         let (arrival, was_empty) = self.put_on_link(pkt);
         Admission::Departs { arrival, was_empty }
     }
 
     /// When the transmitter is free of the frames that have started.
     pub fn started_until(&self) -> Time {
-        self.waiting.front().map_or(self.busy_until, |w| w.start)
+        if self.waiting != 0 { self.next_start } else { self.busy_until }
     }
 
     /// Leaves departure-timed operation at `now`: the frames that have not started
@@ -116,10 +138,12 @@ impl Port {
     pub fn untime(&mut self, now: Time) -> bool {
         self.catch_up(now);
         self.timed = false;
-        let Some(first) = self.waiting.front() else { return false };
-        self.busy_until = first.start;
-        let from = self.link.len() - self.waiting.len();
-        self.waiting.clear();
+        if self.waiting == 0 {
+            return false;
+        }
+        self.busy_until = self.next_start;
+        let from = self.link.len() - self.waiting as usize;
+        self.waiting = 0;
         let back: Vec<Packet> = self.link.drain(from..).map(|(_, pkt)| pkt).collect();
         for pkt in back {
             self.requeue(pkt);
@@ -160,6 +184,29 @@ mod tests {
         p.catch_up(Time::from_ns(1601));
         assert_eq!((p.queued_bytes, p.tx_frames, p.tx_bytes), (0, 3, 3000));
         assert_eq!(p.link.len(), 3);
+    }
+
+    #[test]
+    fn a_frame_taken_off_the_link_has_started_and_is_counted() {
+        let mut p = timed_port();
+        p.transmit(Time::ZERO, frame(0));
+        p.admit_timed(Time::ZERO, frame(1));
+        p.admit_timed(Time::ZERO, frame(2));
+        // Frame 0 arrives at 1.8 us: frames 1 and 2 started at 0.8 and 1.6 us.
+        let (at, first) = p.pop_arrived(Time::from_ns(1800)).unwrap();
+        assert_eq!((at, first.flow), (Time::from_ns(1800), 0));
+        assert_eq!((p.queued_bytes, p.tx_frames, p.waiting), (0, 3, 0));
+        assert_eq!(p.pop_arrived(Time::from_ns(2600)).map(|(_, f)| f.flow), Some(1));
+        // Without serialization or delay a frame starts and arrives at once: taken
+        // off the link at that very time, it is started first.
+        let mut q = Port::new(0, 1, false, Rate::from_gbps(10), Time::ZERO, Bytes(3000));
+        q.timed = true;
+        q.transmit(Time::ZERO, frame(0));
+        let empty = Packet::new(1, 0, 1, 0, PacketKind::DATA);
+        assert!(matches!(q.admit_timed(Time::ZERO, empty), Admission::Departs { .. }));
+        assert_eq!(q.pop_arrived(Time::from_ns(800)).map(|(_, f)| f.flow), Some(0));
+        assert_eq!(q.pop_arrived(Time::from_ns(800)).map(|(_, f)| f.flow), Some(1));
+        assert_eq!((q.waiting, q.tx_frames), (0, 2));
     }
 
     #[test]

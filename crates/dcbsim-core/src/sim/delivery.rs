@@ -59,7 +59,8 @@ impl Simulation {
             return;
         }
         self.ports[port as usize].arrival_due = Time::NEVER;
-        while let Some((_, pkt)) = self.ports[port as usize].link.pop_front() {
+        let now = self.now;
+        while let Some((_, pkt)) = self.ports[port as usize].pop_arrived(now) {
             if is_quiet(&self.ports[port as usize], &pkt) {
                 self.count_delivery(&pkt);
                 continue;
@@ -121,6 +122,8 @@ impl Simulation {
                 self.catch_up_traced(port, now);
             }
             let (port, flows) = (&mut self.ports[port as usize], &mut self.flows);
+            // The frames that arrived before now started before it: counted first.
+            port.catch_up(now);
             while let Some((at, pkt)) = port.link.front() {
                 if *at >= now || !is_quiet(port, pkt) {
                     break;

@@ -226,7 +226,7 @@ impl Simulation {
             return;
         }
         let link = &mut self.ports[port as usize];
-        let (_, pkt) = link.link.pop_front().expect("arrival on an empty link");
+        let (_, pkt) = link.pop_arrived(self.now).expect("arrival on an empty link");
         if let Some(&(next, _)) = link.link.front() {
             self.queue.push(next, Event::LinkArrival { port });
         }
