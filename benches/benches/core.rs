@@ -43,6 +43,30 @@ fn crowded_queue(c: &mut Criterion) {
     });
 }
 
+/// Five senders 3.2 µs apart, as in the dumbbell benchmark: each popped event comes
+/// back a period later, in step (`jitter` 0: every push after the others, so it joins
+/// the queue's sorted run) or with its gap jittered by up to 10 % either way (pushes
+/// then come out of order about a third of the time).
+fn five_senders(c: &mut Criterion) {
+    const PERIOD: u64 = 3_200_000;
+    for (name, jitter) in [("in step", 0), ("jittered 10 %", PERIOD / 5)] {
+        c.bench_function(&format!("event queue pop+push, 5 senders {name}"), |b| {
+            let mut q = EventQueue::new();
+            for i in 0..5u64 {
+                q.push(Time(i * PERIOD / 5), Event::LinkArrival { port: i as u32 });
+            }
+            b.iter(|| {
+                let (t, e) = q.pop().unwrap();
+                let spread = match jitter {
+                    0 => 0,
+                    j => (t.0.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) % j,
+                };
+                q.push(Time(t.0 + PERIOD - jitter / 2 + spread), black_box(e));
+            });
+        });
+    }
+}
+
 /// Line-rate senders in step, as in a fat-tree's all-to-all: 1,024 events wait at 8
 /// instants 800 ns apart, and each popped event comes back 6.4 µs later, at the same
 /// picoseconds as others (the queue cuts such a stretch finer and pops a crowd at one
@@ -92,5 +116,5 @@ fn whole_run(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, event_queue, crowded_queue, lockstep_queue, whole_run);
+criterion_group!(benches, event_queue, crowded_queue, five_senders, lockstep_queue, whole_run);
 criterion_main!(benches);
