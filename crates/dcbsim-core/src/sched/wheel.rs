@@ -2,9 +2,10 @@
 //! picosecond clock for the next few milliseconds, and a heap for what lies beyond.
 //!
 //! Time is cut into buckets of 2^SHIFT ps (67 µs). Events of the current bucket (and
-//! before) wait in a small binary heap ordered by (time, insertion): almost every event
-//! is scheduled a few microseconds ahead, so the heap holds the few dozen events of a
-//! busy stretch, not the thousands of far wake-ups of a large run. Events of the next
+//! before) wait in a sorted run beside a small binary heap, ordered by (time,
+//! insertion) (`heap.rs`: an event pushed after the others joins the run's back):
+//! almost every event is scheduled a few microseconds ahead, so they hold the few
+//! dozen events of a busy stretch, not the thousands of far wake-ups of a large run. Events of the next
 //! SLOTS buckets wait on the wheel, each bucket a vector in insertion order (read in
 //! one sequential pass, not a chain of nodes to chase through memory); when the
 //! heap empties, the wheel turns to the next bucket with events (found by an occupancy
