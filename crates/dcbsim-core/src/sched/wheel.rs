@@ -5,10 +5,10 @@
 //! before) wait in a sorted run beside a small binary heap, ordered by (time,
 //! insertion) (`heap.rs`: an event pushed after the others joins the run's back):
 //! almost every event is scheduled a few microseconds ahead, so they hold the few
-//! dozen events of a busy stretch, not the thousands of far wake-ups of a large run. Events of the next
-//! SLOTS buckets wait on the wheel, each bucket a vector in insertion order (read in
-//! one sequential pass, not a chain of nodes to chase through memory); when the
-//! heap empties, the wheel turns to the next bucket with events (found by an occupancy
+//! dozen events of a busy stretch, not the thousands of far wake-ups of a large run.
+//! Events of the next SLOTS buckets wait on the wheel, each bucket a vector in
+//! insertion order (read in one sequential pass, not a chain of nodes to chase
+//! through memory); when the heap empties, the wheel turns to the next bucket with events (found by an occupancy
 //! bitmap) and pours it into the heap, numbered afresh in list order. A bucket that
 //! arrives crowded (more than 16 events, as when thousands of senders each wake every
 //! few milliseconds) is first cut into 64 sub-buckets (`fine.rs`), poured into the

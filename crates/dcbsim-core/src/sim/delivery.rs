@@ -18,6 +18,7 @@ use super::Simulation;
 use crate::net::Port;
 use crate::packet::{Packet, PacketKind};
 use crate::sched::Event;
+use crate::traffic::Flow;
 use crate::units::Time;
 
 /// Whether `pkt`, put on `port`'s link, needs nothing at its arrival but counting.
@@ -62,7 +63,7 @@ impl Simulation {
         let now = self.now;
         while let Some((_, pkt)) = self.ports[port as usize].pop_arrived(now) {
             if is_quiet(&self.ports[port as usize], &pkt) {
-                self.count_delivery(&pkt);
+                count_delivery(&mut self.flows, &pkt);
                 continue;
             }
             self.ports[port as usize].loud_on_link -= 1;
@@ -96,14 +97,6 @@ impl Simulation {
         self.schedule_next_loud(port);
     }
 
-    /// Counts a quiet frame's arrival.
-    #[inline]
-    fn count_delivery(&mut self, pkt: &Packet) {
-        let counters = &mut self.flows[pkt.flow as usize].counters;
-        counters.delivered_frames += 1;
-        counters.delivered_bytes += pkt.bytes as u64;
-    }
-
     /// Delivers the quiet frames at the head of every quietly delivering link that
     /// arrived before `now` (before a sample or the report reads the counters), then
     /// takes the watched ports found empty off the list.
@@ -128,12 +121,19 @@ impl Simulation {
                 if *at >= now || !is_quiet(port, pkt) {
                     break;
                 }
-                let counters = &mut flows[pkt.flow as usize].counters;
-                counters.delivered_frames += 1;
-                counters.delivered_bytes += pkt.bytes as u64;
+                count_delivery(flows, pkt);
                 port.link.pop_front();
             }
         }
         self.unlist_idle();
     }
+}
+
+/// Counts a quiet frame's arrival at its flow (a function of the flows alone, so a
+/// loop holding a port can call it).
+#[inline]
+fn count_delivery(flows: &mut [Flow], pkt: &Packet) {
+    let counters = &mut flows[pkt.flow as usize].counters;
+    counters.delivered_frames += 1;
+    counters.delivered_bytes += pkt.bytes as u64;
 }
