@@ -66,15 +66,20 @@ impl Heap {
     #[inline(always)]
     pub fn push(&mut self, entry: Entry) {
         match self.run.last() {
-            Some(last) if entry.before(last) => self.push_out_of_order(entry),
+            Some(last) if entry.before(last) => self.push_out_of_order(entry.time, entry.seq, entry.event),
             _ => self.run.push(entry),
         }
     }
 
-    /// Adds `entry`, which comes before the run's last entry (out of line: only
-    /// events out of order come here).
+    /// Adds an entry that comes before the run's last entry (out of line: only
+    /// events out of order come here). Its fields come apart: an entry passed whole
+    /// went through the stack, and the hot path's append then reloaded it with one
+    /// wide load from two narrower stores, which the processor cannot forward (the
+    /// profile's hottest instruction of the send; 1.3 M fewer instructions per
+    /// 200 ms of the dumbbell without it, no wall-time change measurable here).
     #[inline(never)]
-    fn push_out_of_order(&mut self, entry: Entry) {
+    fn push_out_of_order(&mut self, time: u64, seq: u64, event: u64) {
+        let entry = Entry { time, seq, event };
         if !self.heap.is_empty() || self.run.len() - self.run_next >= INSERT_BELOW {
             return self.push_heap(entry);
         }

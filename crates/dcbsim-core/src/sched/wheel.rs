@@ -99,7 +99,7 @@ impl EventQueue {
                 self.now.push(Entry { time: time.0, seq, event: packed });
             }
         } else {
-            self.push_later(bucket, Entry { time: time.0, seq, event: event.pack() });
+            self.push_later(bucket, time.0, seq, event.pack());
         }
     }
 
@@ -119,13 +119,14 @@ impl EventQueue {
     }
 
     /// Puts an event of a later bucket on the wheel or, beyond it, in the far heap.
+    /// (The entry's fields come apart, as for [`Heap::push`]'s cold path.)
     #[inline(never)]
-    fn push_later(&mut self, bucket: u64, entry: Entry) {
+    fn push_later(&mut self, bucket: u64, time: u64, seq: u64, event: u64) {
         if bucket - self.cur < SLOTS as u64 {
-            self.insert(bucket, entry.time, entry.event);
+            self.insert(bucket, time, event);
         } else {
             self.far_bucket = self.far_bucket.min(bucket);
-            self.far.push(entry);
+            self.far.push(Entry { time, seq, event });
         }
     }
 
