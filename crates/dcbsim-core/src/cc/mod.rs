@@ -462,6 +462,16 @@ impl CongestionPointKind {
     pub fn on_arrival(&mut self, arrival: &Arrival, out: &mut Vec<Notify>) {
         dispatch_cp!(self, cp => cp.on_arrival(arrival, out))
     }
+    /// Whether an arriving data frame of `bytes` needs nothing of the congestion
+    /// point but counting towards its next sample (QCN's, counted here): the switch
+    /// then makes no [`CongestionPointKind::on_arrival`] call for it.
+    #[inline(always)]
+    pub fn passes_unsampled(&mut self, bytes: u32) -> bool {
+        match self {
+            CongestionPointKind::Qcn(cp) => cp.passes_unsampled(bytes),
+            _ => false,
+        }
+    }
     /// Dispatches [`CongestionPoint::set_param`].
     pub fn set_param(&mut self, name: &str, value: &ParamValue) {
         dispatch_cp!(self, cp => cp.set_param(name, value))
@@ -536,9 +546,20 @@ impl ReactionPointKind {
     pub fn on_feedback(&mut self, now: Time, cpid: u32, feedback: &Feedback) -> bool {
         dispatch_rp!(self, rp => rp.on_feedback(now, cpid, feedback))
     }
-    /// Dispatches [`ReactionPoint::on_sent`].
-    #[inline]
+    /// Dispatches [`ReactionPoint::on_sent`]. A QCN limiter's frame that ends no
+    /// byte-counter cycle is counted here, inlined into the send, without the call.
+    #[inline(always)]
     pub fn on_sent(&mut self, now: Time, bytes: u32) -> bool {
+        if let ReactionPointKind::Qcn(rp) = self {
+            if rp.passes_sent(bytes) {
+                return false;
+            }
+        }
+        self.dispatch_on_sent(now, bytes)
+    }
+
+    #[inline(never)]
+    fn dispatch_on_sent(&mut self, now: Time, bytes: u32) -> bool {
         dispatch_rp!(self, rp => rp.on_sent(now, bytes))
     }
     /// Dispatches [`ReactionPoint::on_timer`].

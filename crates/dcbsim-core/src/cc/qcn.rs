@@ -277,6 +277,24 @@ impl QcnCp {
         (base * jitter).round() as i64
     }
 
+    /// Counts an arriving frame of `bytes` towards the next sample when it is not
+    /// one under table or periodic sampling (what [`QcnCp::is_sample`] would do);
+    /// false, with nothing counted, otherwise. Inlined into the switch's frame
+    /// path: most frames are not sampled and need no call to the congestion point.
+    #[inline(always)]
+    pub fn passes_unsampled(&mut self, bytes: u32) -> bool {
+        let step = match self.params.sampling {
+            Sampling::Table => bytes as i64,
+            Sampling::Periodic => 1,
+            Sampling::Linear | Sampling::Fixed => return false,
+        };
+        if self.until_sample <= step {
+            return false;
+        }
+        self.until_sample -= step;
+        true
+    }
+
     fn is_sample(&mut self, bytes: u32) -> bool {
         match self.params.sampling {
             Sampling::Table => {
@@ -446,6 +464,22 @@ impl QcnRp {
         Some(if halve { Time(period.0 / 2) } else { period })
     }
 
+    /// Counts a sent frame of `bytes` when that ends no byte-counter cycle (or the
+    /// limiter counts no bytes): what [`ReactionPoint::on_sent`] does when it
+    /// returns false; false, with nothing counted, when the cycle ends.
+    #[inline(always)]
+    pub fn passes_sent(&mut self, bytes: u32) -> bool {
+        if !self.active || !self.uses_byte_counter() {
+            return true;
+        }
+        if self.bytes_left <= bytes as i64 {
+            return false;
+        }
+        self.bytes_left -= bytes as i64;
+        true
+    }
+
+    #[inline]
     fn uses_byte_counter(&self) -> bool {
         match self.params.increase {
             Increase::TimerOnly => false,
@@ -541,13 +575,10 @@ impl ReactionPoint for QcnRp {
 
     #[inline]
     fn on_sent(&mut self, _now: Time, bytes: u32) -> bool {
-        if !self.active || !self.uses_byte_counter() {
+        if self.passes_sent(bytes) {
             return false;
         }
-        self.bytes_left -= bytes as i64;
-        if self.bytes_left > 0 {
-            return false;
-        }
+        // This frame ends the byte-counter cycle.
         self.byte_stage += 1;
         self.bytes_left = self.byte_cycle();
         self.increase();

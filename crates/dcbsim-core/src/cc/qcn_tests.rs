@@ -382,3 +382,52 @@ fn feedback_bits_are_checked() {
         assert!(config.set_param("fb_bits", &ParamValue::Number(17.0)).unwrap_err().contains("fb_bits"));
     }
 }
+
+/// The switch's shortcut (count an unsampled frame, else call the CP) notifies
+/// exactly as calling the CP for every frame, under every sampling mode.
+#[test]
+fn an_unsampled_frame_passes_the_congestion_point_as_a_call_would() {
+    for sampling in [Sampling::Table, Sampling::Linear, Sampling::Fixed, Sampling::Periodic] {
+        let params = QcnParams { sampling, p: 0.01, ..QcnParams::default() };
+        let (mut called, mut shortcut) = (QcnCp::new(params.clone(), Rng::stream(3, "cp")), QcnCp::new(params, Rng::stream(3, "cp")));
+        let mut sizes = Rng::stream(4, "sizes");
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        let mut passed = 0;
+        for k in 0..20_000u64 {
+            let bytes = 64 + (sizes.next_u64() % 9000) as u32;
+            let q = 40_000 + (k * 7919) % 120_000;
+            let frame = Arrival { bytes, ..arrival(q) };
+            called.on_arrival(&frame, &mut a);
+            if shortcut.passes_unsampled(bytes) {
+                passed += 1;
+            } else {
+                shortcut.on_arrival(&frame, &mut b);
+            }
+        }
+        assert_eq!(a, b, "{sampling:?}");
+        assert!(!a.is_empty(), "{sampling:?}");
+        let counted = matches!(sampling, Sampling::Table | Sampling::Periodic);
+        assert_eq!(passed > 10_000, counted, "{sampling:?}: {passed}");
+    }
+}
+
+/// The send's shortcut (count a frame that ends no byte-counter cycle, else call the
+/// RP) changes the rate exactly when calling the RP for every frame does.
+#[test]
+fn a_sent_frame_passes_the_reaction_point_as_a_call_would() {
+    for byte_counter in [true, false] {
+        let params = QcnParams { byte_counter, ..QcnParams::default() };
+        let (mut called, mut shortcut) = (rp(params.clone(), 10, 10_000), rp(params, 10, 10_000));
+        cnm(&mut called, 40);
+        cnm(&mut shortcut, 40);
+        let mut sizes = Rng::stream(5, "sizes");
+        for _ in 0..50_000 {
+            let bytes = 64 + (sizes.next_u64() % 9000) as u32;
+            let changed = called.on_sent(Time::ZERO, bytes);
+            let via = !shortcut.passes_sent(bytes) && shortcut.on_sent(Time::ZERO, bytes);
+            assert_eq!(changed, via);
+            assert_eq!(called.current_rate(), shortcut.current_rate());
+        }
+        assert_eq!(called.current_rate() > 9_000.0 * MBPS, byte_counter);
+    }
+}

@@ -305,7 +305,7 @@ impl Simulation {
                 }
             }
         }
-        if pkt.is_data() && self.ports[out as usize].cp.is_some() {
+        if pkt.is_data() && self.ports[out as usize].cp.as_mut().is_some_and(|cp| !cp.passes_unsampled(pkt.bytes)) {
             self.congestion_point(out, &pkt, admission == Admission::Dropped);
         }
     }
