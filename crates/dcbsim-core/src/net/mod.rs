@@ -11,5 +11,5 @@ mod timed;
 pub use host::Host;
 pub use pfc::Pfc;
 pub use spec::{EtsSpec, PfcSpec};
-pub use port::{Admission, Port, Red, Watch};
+pub use port::{Admission, Port, QUIET_BACKLOG, Red, Watch};
 pub use routing::{NO_ROUTE, Routes};

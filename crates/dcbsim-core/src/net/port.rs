@@ -10,6 +10,11 @@
 use super::ets::Dwrr;
 use super::pfc::{NO_INGRESS, Pfc};
 
+/// How many more frames a quietly delivering link takes, after the ones that had not
+/// arrived when it last delivered, before it delivers again without waiting for a
+/// sample (see `sim/delivery.rs`).
+pub const QUIET_BACKLOG: u32 = 128;
+
 /// What [`Port::pfc`] shows for a port without PFC state.
 static INERT_PFC: Pfc = Pfc::INERT;
 use crate::cc::CongestionPointKind;
@@ -142,6 +147,10 @@ pub struct Port {
     pub last_ingress: u32,
     /// Under quiet delivery: frames on the link that need their arrival event.
     pub loud_on_link: u32,
+    /// Under quiet delivery: the link's length at which the frames that have
+    /// arrived are delivered at once rather than at the next sample (see
+    /// `sim/delivery.rs`).
+    pub deliver_at: u32,
     /// Under quiet delivery: when the pending arrival event fires ([`Time::NEVER`]: none).
     pub arrival_due: Time,
     /// One FIFO per class; class 0 is served first (see [`Port::class_of`]).
@@ -221,6 +230,7 @@ impl Port {
             quiet_delivery: false,
             watch: Watch::Unwatched,
             loud_on_link: 0,
+            deliver_at: QUIET_BACKLOG,
             arrival_due: Time::NEVER,
             early_at: Time::NEVER,
             early_until: Time::ZERO,
