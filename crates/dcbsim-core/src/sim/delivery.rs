@@ -165,41 +165,40 @@ fn count_delivery(flows: &mut [Flow], pkt: &Packet) {
 
 #[cfg(test)]
 mod tests {
-    use crate::config::{FlowKind, FlowSpec, LinkSpec, NodeKind, NodeSpec, SimConfig};
+    use crate::config::{FlowKind, FlowSpec, SimConfig};
     use crate::net::QUIET_BACKLOG;
     use crate::sim::Simulation;
+    use crate::topology::{LinkDefaults, incast};
     use crate::units::{Bytes, Rate, Time};
 
-    /// Five hosts sending 2.5 Gb/s each into a 10 Gb/s link to a sixth, through one
-    /// switch with a 131,072-byte buffer, sampled every `interval`.
-    fn dumbbell(interval: Time) -> SimConfig {
+    /// Five servers sending 2.5 Gb/s each into a 10 Gb/s link to the client, through
+    /// one switch with a 131,072-byte buffer, sampled every `interval`.
+    fn five_into_one(interval: Time) -> SimConfig {
         let mut cfg = SimConfig::new(Time::from_ms(10));
         cfg.monitor.sample_interval = interval;
-        cfg.nodes.push(NodeSpec { name: "sw0".into(), kind: NodeKind::Switch });
-        let link = |a, b| LinkSpec {
-            a,
-            b,
+        let d = LinkDefaults {
             rate: Rate::from_gbps(10),
             delay: Time::from_us(1).into(),
             buffer: Bytes(131_072),
             priorities: 1,
             frame_service: None,
         };
-        for i in 0..6 {
-            cfg.nodes.push(NodeSpec { name: format!("h{i}"), kind: NodeKind::Host });
-            cfg.links.push(link(i + 1, 0));
-        }
-        for i in 2..7 {
-            let spec = FlowSpec::new(&format!("f{i}"), i, 1, FlowKind::Constant);
+        let t = incast(5, &d);
+        let client = t.index("client").unwrap();
+        for i in 0..5 {
+            let src = t.index(&format!("srv{i}")).unwrap();
+            let spec = FlowSpec::new(&format!("f{i}"), src, client, FlowKind::Constant);
             cfg.flows.push(FlowSpec { rate: Some(Rate::from_gbps_f64(2.5)), ..spec });
         }
+        (cfg.nodes, cfg.links) = (t.nodes, t.links);
         cfg
     }
 
     #[test]
     fn a_quiet_link_holds_its_frames_on_their_way_and_a_backlog_at_most() {
-        let mut sim = Simulation::new(dumbbell(Time::from_ms(10)), 1).unwrap();
-        let out = sim.ports.iter().position(|p| p.node == 0 && p.peer == 1).unwrap();
+        let mut sim = Simulation::new(five_into_one(Time::from_ms(10)), 1).unwrap();
+        let client = sim.config().nodes.iter().position(|n| n.name == "client").unwrap() as u32;
+        let out = sim.ports.iter().position(|p| p.peer == client).unwrap();
         assert!(sim.ports[out].quiet_delivery);
         let mut longest = 0;
         for k in 1..=200 {
@@ -212,7 +211,7 @@ mod tests {
         assert!(longest > QUIET_BACKLOG as usize, "{longest}");
         // Delivering between samples counts the same frames as samples every 1 ms.
         let once = sim.finish();
-        let often = Simulation::new(dumbbell(Time::from_ms(1)), 1).unwrap().run();
+        let often = Simulation::new(five_into_one(Time::from_ms(1)), 1).unwrap().run();
         let delivered = |r: &crate::report::RunReport| r.flows.iter().map(|f| f.delivered_bytes).collect::<Vec<_>>();
         assert_eq!(delivered(&once), delivered(&often));
     }
