@@ -10,11 +10,6 @@
 use super::ets::Dwrr;
 use super::pfc::{NO_INGRESS, Pfc};
 
-/// How many more frames a quietly delivering link takes, after the ones that had not
-/// arrived when it last delivered, before it delivers again without waiting for a
-/// sample (see `sim/delivery.rs`).
-pub const QUIET_BACKLOG: u32 = 128;
-
 /// What [`Port::pfc`] shows for a port without PFC state.
 static INERT_PFC: Pfc = Pfc::INERT;
 use crate::cc::CongestionPointKind;
@@ -22,6 +17,11 @@ use crate::monitor::QueueMonitor;
 use crate::packet::{Packet, PacketKind};
 use crate::units::{Bytes, Rate, Time, TransmitMemo};
 use std::collections::VecDeque;
+
+/// How many more frames a quietly delivering link takes, after the ones that had not
+/// arrived when it last delivered, before it delivers again without waiting for a
+/// sample (see `sim/delivery.rs`).
+pub const QUIET_BACKLOG: u32 = 128;
 
 /// RED-like ECN marking (DCQCN's congestion point): no mark up to `K_min`, then a
 /// probability rising linearly to `P_max` at `K_max`, every frame above `K_max`.

@@ -4,9 +4,10 @@
 //! A data frame without a transport, without a CE mark and of an endless flow only
 //! adds to its flow's delivered counters when it arrives: nothing reacts to it. On a
 //! link into a host such frames stay on the link until something needs the counters
-//! (a sample, the end of the run) or a frame that does need its arrival (a
+//! (a sample, the end of the run), a frame that does need its arrival (a
 //! notification, an ACK, a TCP segment, a marked or finite flow's frame) reaches the
-//! host: they are counted then, in order. Only those loud frames have arrival
+//! host, or the link has taken [`QUIET_BACKLOG`] frames since it last delivered:
+//! they are counted then, in order. Only those loud frames have arrival
 //! events: one pending at a time, at the first loud frame's arrival
 //! ([`Port::arrival_due`]); an event at another time is stale (the frame it was for
 //! went back to the queue) and is dropped.
@@ -15,8 +16,7 @@
 //! `watch.rs`).
 
 use super::Simulation;
-use crate::net::Port;
-use crate::net::QUIET_BACKLOG;
+use crate::net::{Port, QUIET_BACKLOG};
 use crate::packet::{Packet, PacketKind};
 use crate::sched::Event;
 use crate::traffic::Flow;
