@@ -168,6 +168,15 @@ mod tests {
         p
     }
 
+    /// A timed port sending frame 0 from time zero, frames 1 and 2 waiting behind it.
+    fn two_waiting() -> Port {
+        let mut p = timed_port();
+        p.transmit(Time::ZERO, frame(0));
+        p.admit_timed(Time::ZERO, frame(1));
+        p.admit_timed(Time::ZERO, frame(2));
+        p
+    }
+
     #[test]
     fn waiting_frames_start_back_to_back_and_count_when_started() {
         let mut p = timed_port();
@@ -188,10 +197,7 @@ mod tests {
 
     #[test]
     fn a_frame_taken_off_the_link_has_started_and_is_counted() {
-        let mut p = timed_port();
-        p.transmit(Time::ZERO, frame(0));
-        p.admit_timed(Time::ZERO, frame(1));
-        p.admit_timed(Time::ZERO, frame(2));
+        let mut p = two_waiting();
         // Frame 0 arrives at 1.8 us: frames 1 and 2 started at 0.8 and 1.6 us.
         let (at, first) = p.pop_arrived(Time::from_ns(1800)).unwrap();
         assert_eq!((at, first.flow), (Time::from_ns(1800), 0));
@@ -223,10 +229,7 @@ mod tests {
 
     #[test]
     fn untiming_returns_the_frames_not_started_to_the_fifo() {
-        let mut p = timed_port();
-        p.transmit(Time::ZERO, frame(0));
-        p.admit_timed(Time::ZERO, frame(1));
-        p.admit_timed(Time::ZERO, frame(2));
+        let mut p = two_waiting();
         assert!(p.untime(Time::from_ns(900)));
         assert_eq!((p.link.len(), p.queued_bytes, p.busy_until), (2, 1000, Time::from_ns(1600)));
         assert_eq!(p.dequeue(Time::from_ns(1600)).map(|f| f.flow), Some(2));

@@ -142,7 +142,7 @@ impl Simulation {
     /// delivery comes as many frames later. So a link holds the frames on their way
     /// and at most that many more, however long between samples; with samples a
     /// second apart, the plain dumbbell's link held a second of frames (50 MB) and
-    /// ran 1.3-1.6 times as long. Counting them before the sample changes nothing:
+    /// ran 1.25-1.6 times as long. Counting them before the sample changes nothing:
     /// the sample would count them too, and only a frame's own flow reads them
     /// (quiet frames are of endless flows without a transport). Called from a
     /// frame's admission, at the event's own time.
