@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 SOURCES := $(shell find crates python -name '*.rs' -o -name '*.py' -o -name '*.pyi' -o -name Cargo.toml) pyproject.toml Cargo.toml
 
-.PHONY: install test test-rust test-python quickstart bench goals reproduction clean
+.PHONY: install test test-rust test-python quickstart bench goals pgo reproduction clean
 
 $(VENV)/.installed: $(SOURCES)
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -32,6 +32,11 @@ BENCH := cargo run --release --quiet -p dcbsim-bench --
 goals: install
 	cargo build --release --quiet -p dcbsim-bench
 	python3 benches/goals.py --rounds 8
+
+# The engine built with profile-guided optimization, checked against the plain build's
+# reports: target/pgo/release/dcbsim-bench (needs llvm-profdata of rustc's LLVM).
+pgo:
+	python3 benches/pgo.py --check
 
 bench:
 	$(BENCH) scenarios/bench/dumbbell_10g.toml --repeat 5
