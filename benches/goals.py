@@ -155,6 +155,7 @@ def main() -> None:
                  "-" if overhead is None else f"{overhead:.3f}", "< 0.2",
                  "no command" if overhead is None else verdict(overhead < 0.2)))
     widths = [max(len(row[i]) for row in rows) for i in range(4)]
+    print(f"engine: {os.path.relpath(opts.bench, ROOT)}; {opts.rounds} rounds")
     print("  ".join(h.ljust(w) for h, w in zip(("goal", "measured", "target", ""), widths)))
     for row in rows:
         print("  ".join(c.ljust(w) for c, w in zip(row, widths)))

@@ -152,14 +152,20 @@ impl Simulation {
 
     /// Reads the state the next event will need, and prefetches that of the events
     /// due after it, so that with thousands of ports and flows their cache misses
-    /// overlap the current event's work instead of following it.
+    /// overlap the current event's work instead of following it. The next event's
+    /// port is read (the link's front is found through it); the frame at that front,
+    /// in the link's own buffer, is only prefetched: read, its miss was the loop's
+    /// costliest stall at 4,096 senders (`perf`), and prefetched the run took 0.93-0.98
+    /// of the time (36 alternate rounds).
     #[inline(always)]
     fn fetch_ahead(&self) {
         match self.queue.peek_near() {
             Some(Event::LinkArrival { port }) => {
                 let p = &self.ports[port as usize];
                 std::hint::black_box((p.busy_until, p.quiet_delivery));
-                std::hint::black_box(p.link.front().map(|(t, _)| *t));
+                if let Some(front) = p.link.front() {
+                    crate::prefetch::line_of(front);
+                }
                 if let Some(flow) = self.flows.get(p.early_flow as usize) {
                     flow.fetch();
                 }
