@@ -76,16 +76,19 @@ def find_profdata() -> str:
 
 def run_text(cmd: list[str], env: dict[str, str] | None = None) -> str:
     """Runs `cmd` and returns its standard output; a failure names the command."""
-    done = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=ROOT)
+    try:
+        done = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=ROOT)
+    except OSError as err:
+        raise PgoError(f"{cmd[0]}: cannot run it ({err.strerror})") from None
     if done.returncode != 0:
         tail = (done.stderr or done.stdout).strip().splitlines()[-5:]
         raise PgoError(f"{' '.join(cmd[:4])} ... failed:\n" + "\n".join(tail))
     return done.stdout
 
 
-def with_rustflags(flags: str, **extra: str) -> dict[str, str]:
+def with_rustflags(flags: str) -> dict[str, str]:
     """The environment with `flags` added to RUSTFLAGS."""
-    env = dict(os.environ, **extra)
+    env = dict(os.environ)
     env["RUSTFLAGS"] = f"{env.get('RUSTFLAGS', '')} {flags}".strip()
     return env
 

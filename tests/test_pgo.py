@@ -73,3 +73,8 @@ def test_the_guided_build_reports_what_the_plain_build_does():
     assert done.returncode == 0, done.stderr
     assert "reports identical" in done.stderr
     assert os.access(done.stdout.strip(), os.X_OK)
+
+
+def test_a_missing_tool_is_named_not_a_traceback():
+    with pytest.raises(pgo.PgoError, match="no-such-cargo: cannot run it"):
+        pgo.run_text(["no-such-cargo", "build"])
