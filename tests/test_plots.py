@@ -130,3 +130,21 @@ def test_the_rates_of_many_flows_are_their_band_mean_and_mean_share(monkeypatch)
     assert np.allclose(mean.get_ydata(), thr.mean(axis=0)) and np.allclose(share.get_ydata(), fair.mean(axis=0))
     band = ax.collections[0].get_paths()[0].vertices[:, 1]
     assert np.isclose(band.min(), thr.min()) and np.isclose(band.max(), thr.max())
+
+
+def test_the_queue_plot_reads_no_series_of_a_port_that_never_queued(small_text, monkeypatch):
+    from dcbsim import plot
+    from dcbsim.results import PortResult
+
+    result = dcbsim.run(dcbsim.loads(small_text))
+    read = []
+    series = PortResult.queue_bytes.fget
+    monkeypatch.setattr(PortResult, "queue_bytes", property(lambda p: read.append(p.name) or series(p)))
+    ports, note = plot._queued_ports(result)
+    empty = {p.name for p in result.monitored_ports if p.stats["max_bytes"] == 0}
+    assert empty and not empty & set(read)
+    # The same ports as reading every series would find.
+    assert [p.name for p in ports] == [p.name for p in sorted(
+        (p for p in result.monitored_ports if series(p).size and series(p).max() > 0),
+        key=lambda p: -float(series(p).mean()))]
+    assert f"{len(empty)} always-empty" in note
