@@ -283,11 +283,7 @@ impl QcnCp {
     /// path: most frames are not sampled and need no call to the congestion point.
     #[inline(always)]
     pub fn passes_unsampled(&mut self, bytes: u32) -> bool {
-        let step = match self.params.sampling {
-            Sampling::Table => bytes as i64,
-            Sampling::Periodic => 1,
-            Sampling::Linear | Sampling::Fixed => return false,
-        };
+        let Some(step) = self.counted_step(bytes) else { return false };
         if self.until_sample <= step {
             return false;
         }
@@ -295,19 +291,27 @@ impl QcnCp {
         true
     }
 
-    fn is_sample(&mut self, bytes: u32) -> bool {
+    /// What a frame of `bytes` counts towards the next sample under table (its bytes)
+    /// or periodic (one frame) sampling; `None` under the random samplers.
+    #[inline(always)]
+    fn counted_step(&self, bytes: u32) -> Option<i64> {
         match self.params.sampling {
-            Sampling::Table => {
-                self.until_sample -= bytes as i64;
-                self.until_sample <= 0
-            }
-            Sampling::Linear => self.rng.chance((1.0 + 9.0 * self.psi_last as f64 / 64.0) / 100.0),
-            Sampling::Fixed => self.rng.chance(self.params.p),
-            Sampling::Periodic => {
-                self.until_sample -= 1;
-                self.until_sample <= 0
-            }
+            Sampling::Table => Some(bytes as i64),
+            Sampling::Periodic => Some(1),
+            Sampling::Linear | Sampling::Fixed => None,
         }
+    }
+
+    fn is_sample(&mut self, bytes: u32) -> bool {
+        if let Some(step) = self.counted_step(bytes) {
+            self.until_sample -= step;
+            return self.until_sample <= 0;
+        }
+        let p = match self.params.sampling {
+            Sampling::Linear => (1.0 + 9.0 * self.psi_last as f64 / 64.0) / 100.0,
+            _ => self.params.p,
+        };
+        self.rng.chance(p)
     }
 
     /// The feedback `Fb = −(Qoff + w·Qδ)` at queue `q`, bytes.
