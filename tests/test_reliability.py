@@ -67,6 +67,22 @@ def test_validate_refuses_a_huge_duration_with_the_memory_figure_and_the_limit_c
     assert "samples streamed to disk" in done.stdout
 
 
+def test_an_all_to_all_fabric_beyond_memory_is_refused_at_once_even_with_a_raised_limit():
+    """67 million flows (a k = 32 fat-tree, all to all): refused while read, before
+    any flow is made; with the limit raised past the machine's memory, at that memory
+    (made, the flows took 57 s and aborted on a 5.9 GB allocation, or drew the
+    out-of-memory killer)."""
+    fabric = (SCENARIOS / "bench" / "fat_tree_k8.toml").as_posix()
+    started = time.monotonic()
+    done = cli("validate", fabric, "--set", "topology.k=32")
+    one_line_error(done, 2, "flows[0].pairing: the run's 67100672 flows alone would need about")
+    assert "--max-memory-gb" in done.stderr
+    if sys.platform.startswith("linux"):
+        done = cli("validate", fabric, "--set", "topology.k=32", "--max-memory-gb", "1e9")
+        one_line_error(done, 2, "above this machine's")
+    assert time.monotonic() - started < 30
+
+
 def test_the_memory_estimate_covers_the_whole_commands_peak(tmp_path):
     """The estimate a run is refused by is the peak of the whole ``dcbsim run``, results
     and plots included (they outgrow the engine with many flows or samples): checked on

@@ -227,7 +227,7 @@ impl Scenario {
 fn limits(max_memory_gb: Option<f64>) -> PyResult<dcbsim_scenario::Limits> {
     match max_memory_gb {
         None => Ok(dcbsim_scenario::Limits::default()),
-        Some(gb) if gb.is_finite() && gb > 0.0 => Ok(dcbsim_scenario::Limits { max_memory_bytes: gb * 1e9 }),
+        Some(gb) if gb.is_finite() && gb > 0.0 => Ok(dcbsim_scenario::Limits::new(gb * 1e9)),
         Some(gb) => Err(PyValueError::new_err(format!("max_memory_gb must be a number > 0 (got {gb})"))),
     }
 }

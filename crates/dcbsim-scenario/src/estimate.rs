@@ -14,14 +14,67 @@ use dcbsim_core::config::{NodeKind, SimConfig};
 pub struct Limits {
     /// The most memory a run may need, in bytes.
     pub max_memory_bytes: f64,
+    /// The machine's physical memory in bytes, where known: a run needing more is
+    /// refused whatever `max_memory_bytes` allows, since it would be killed or abort
+    /// part way instead.
+    pub machine_bytes: Option<f64>,
 }
 
 /// The default memory limit, in GB (10^9 bytes).
 pub const DEFAULT_MAX_MEMORY_GB: f64 = 4.0;
 
+impl Limits {
+    /// A limit of `max_memory_bytes` on this machine.
+    pub fn new(max_memory_bytes: f64) -> Limits {
+        Limits { max_memory_bytes, machine_bytes: machine_memory() }
+    }
+
+    /// The bytes a run may need, and how a refusal names that bound.
+    fn bound(&self) -> (f64, String) {
+        match self.machine_bytes {
+            Some(machine) if machine < self.max_memory_bytes => (machine, format!("this machine's {:.1} GB of memory", machine / 1e9)),
+            _ => (self.max_memory_bytes, format!("the limit of {} GB", self.max_memory_bytes / 1e9)),
+        }
+    }
+
+    /// How a refusal ends: a smaller run, and a higher limit where that would help.
+    fn advice(&self) -> &'static str {
+        match self.machine_bytes {
+            Some(machine) if machine < self.max_memory_bytes => "",
+            _ => ", or raise the limit with --max-memory-gb",
+        }
+    }
+
+    /// The most flows whose own state and results fit the limit: a scenario that
+    /// makes more is refused while it is read, before its flows are made (an
+    /// all-to-all entry over a large fabric makes billions).
+    pub fn max_flows(&self) -> u64 {
+        (self.bound().0 / (FLOW_BYTES + RESULT_FLOW_BYTES)) as u64
+    }
+
+    /// The refusal of a scenario whose flows number `flows`, above [`Limits::max_flows`].
+    pub fn too_many_flows(&self, flows: u64) -> String {
+        let gb = flows as f64 * (FLOW_BYTES + RESULT_FLOW_BYTES) / 1e9;
+        format!(
+            "the run's {flows} flows alone would need about {gb:.3} GB of memory, above {}; use fewer sources or destinations{}",
+            self.bound().1,
+            self.advice()
+        )
+    }
+}
+
+/// The machine's physical memory in bytes (Linux: `MemTotal` of /proc/meminfo), or
+/// `None` where it cannot be read.
+fn machine_memory() -> Option<f64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024.0)
+}
+
 impl Default for Limits {
     fn default() -> Limits {
-        Limits { max_memory_bytes: DEFAULT_MAX_MEMORY_GB * 1e9 }
+        Limits::new(DEFAULT_MAX_MEMORY_GB * 1e9)
     }
 }
 
@@ -151,11 +204,12 @@ impl Estimate {
     /// The refusal when the run exceeds `limits`, naming the figures; `None` if it fits.
     pub fn check(&self, limits: &Limits) -> Option<String> {
         let gb = |b: f64| b / 1e9;
-        if self.memory_bytes() <= limits.max_memory_bytes {
+        let (bound, named) = limits.bound();
+        if self.memory_bytes() <= bound {
             return None;
         }
         Some(format!(
-            "the run would need about {:.3} GB of memory (samples {:.3} GB, routes {:.3} GB, state {:.3} GB{}, results {:.3} GB), above the limit of {} GB; {}, or raise the limit with --max-memory-gb",
+            "the run would need about {:.3} GB of memory (samples {:.3} GB, routes {:.3} GB, state {:.3} GB{}, results {:.3} GB), above {named}; {}{}",
             gb(self.memory_bytes()),
             gb(self.samples_bytes),
             gb(self.routes_bytes),
@@ -165,7 +219,6 @@ impl Estimate {
                 false => String::new(),
             },
             gb(self.results_bytes()),
-            gb(limits.max_memory_bytes),
             if self.arrivals_dominate() {
                 "shorten the run or the arrivals' time, or lower their load"
             } else if self.samples_dominate() {
@@ -173,6 +226,7 @@ impl Estimate {
             } else {
                 "use a smaller network"
             },
+            limits.advice(),
         ))
     }
 }

@@ -118,7 +118,7 @@ pub fn load_str_built(text: &str, file: &str, overrides: &[String], limits: &Lim
             ScenarioError::new(file, &Origin::Override(expr.clone()), key, msg)
         })?;
     }
-    let (config, seed, name, flow_origin, sample_memory_bytes) = read(&doc, file)?;
+    let (config, seed, name, flow_origin, sample_memory_bytes) = read(&doc, file, limits)?;
     let toml = if overrides.is_empty() {
         text.to_string()
     } else {
@@ -135,7 +135,7 @@ pub fn load_str_built(text: &str, file: &str, overrides: &[String], limits: &Lim
 
 type Read = (SimConfig, u64, Option<String>, Vec<usize>, f64);
 
-fn read(doc: &Node, file: &str) -> Result<Read, ScenarioError> {
+fn read(doc: &Node, file: &str, limits: &Limits) -> Result<Read, ScenarioError> {
     let top = Table::new(file, "", doc)?;
     let run = network::read_run(&top.table("run")?.ok_or_else(|| top.error("run", None, "the [run] table is required"))?)?;
     let topo_table = top.table("topology")?.ok_or_else(|| top.error("topology", None, "the [topology] table is required"))?;
@@ -144,12 +144,12 @@ fn read(doc: &Node, file: &str) -> Result<Read, ScenarioError> {
     let scheme_table = top.table("scheme")?;
     let (scheme, placement) = network::read_scheme(scheme_table.as_ref(), topo)?;
     let monitor_ports = network::read_monitor(top.table("monitor")?.as_ref(), topo)?;
-    let mut flows = traffic::read_flows(&top.tables("flows")?, &run, topo)?;
+    let mut flows = traffic::read_flows(&top.tables("flows")?, &run, topo, limits)?;
     let tcp = transport::read_transport(top.table("transport")?.as_ref(), topo)?;
     let incast = transport::read_incast(top.table("incast")?.as_ref(), &run, topo, &mut flows)?;
     let pfc = dcb::read_pfc(top.table("pfc")?.as_ref(), topo)?;
     let ets = dcb::read_ets(top.table("ets")?.as_ref(), topo)?;
-    let arrivals = traffic::read_arrivals(&top.tables("arrivals")?, &run, topo)?;
+    let arrivals = traffic::read_arrivals(&top.tables("arrivals")?, &run, topo, flows.specs.len() as u64, limits)?;
     let timeline = traffic::read_timeline(&top.tables("timeline")?, &run, topo, &flows, &scheme)?;
     let sample_memory_bytes = read_output(top.table("output")?.as_ref())?;
     top.get("sweep"); // read by the sweep runner, not by the engine

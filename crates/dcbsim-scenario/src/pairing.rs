@@ -1,6 +1,7 @@
 //! How an entry's sources meet its destinations: matched lists, all to all, or a
 //! random permutation.
 
+use crate::Limits;
 use crate::reader::{Result, Table};
 use dcbsim_core::rng::Rng;
 use dcbsim_core::topology::Topology;
@@ -15,9 +16,18 @@ pub const PAIRINGS: &[&str] = &["matched", "all_to_all", "permutation"];
 /// - `all_to_all`: every source to every destination but itself;
 /// - `permutation`: each source to one destination, each destination used once, none
 ///   to itself, drawn from the run's seed (the classic random-permutation workload).
-pub fn pair(t: &Table, sources: Vec<usize>, sinks: Vec<usize>, seed: u64, topo: &Topology) -> Result<Vec<(usize, usize)>> {
+///
+/// `made` flows exist already; if the pairs would take the run's flows beyond what
+/// `limits` allow, the entry is refused before any pair is made.
+pub fn pair(t: &Table, sources: Vec<usize>, sinks: Vec<usize>, seed: u64, topo: &Topology, made: u64, limits: &Limits) -> Result<Vec<(usize, usize)>> {
     let dst_node = t.get("dst").expect("read before pairing");
-    let pairs: Vec<(usize, usize)> = match t.choice("pairing", PAIRINGS)?.unwrap_or("matched") {
+    let pairing = t.choice("pairing", PAIRINGS)?.unwrap_or("matched");
+    let total = made.saturating_add(count(pairing, &sources, &sinks, topo.nodes.len()));
+    if total > limits.max_flows() {
+        let key = if t.has("pairing") { "pairing" } else { "dst" };
+        return Err(t.error(key, t.get(key), limits.too_many_flows(total)));
+    }
+    let pairs: Vec<(usize, usize)> = match pairing {
         "all_to_all" => sources.iter().flat_map(|&s| sinks.iter().filter(move |&&d| d != s).map(move |&d| (s, d))).collect(),
         "permutation" => permutation(t, &sources, sinks, seed)?,
         _ => match (sources.len(), sinks.len()) {
@@ -37,6 +47,23 @@ pub fn pair(t: &Table, sources: Vec<usize>, sinks: Vec<usize>, seed: u64, topo: 
         return Err(t.error("dst", Some(dst_node), format!("a flow from \"{}\" to itself", topo.nodes[s].name)));
     }
     Ok(pairs)
+}
+
+/// How many pairs `pairing` makes of `sources` and `sinks` (at most; pairings that
+/// cannot be made count as the longer list), counted without making them. `nodes`
+/// bounds the node indices.
+fn count(pairing: &str, sources: &[usize], sinks: &[usize], nodes: usize) -> u64 {
+    let (s, d) = (sources.len() as u64, sinks.len() as u64);
+    if pairing != "all_to_all" {
+        return s.max(d);
+    }
+    // Every source meets every destination but itself.
+    let mut as_sink = vec![0u64; nodes];
+    for &n in sinks {
+        as_sink[n] += 1;
+    }
+    let itself: u64 = sources.iter().map(|&n| as_sink[n]).sum();
+    s * d - itself
 }
 
 /// A random one-to-one pairing without self-pairs: a seeded shuffle of `sinks`,

@@ -3,6 +3,7 @@
 use crate::doc::Node;
 use crate::kinds;
 use crate::network::{RunSection, port_ref, scheme_value};
+use crate::Limits;
 use crate::reader::{Result, Table};
 use dcbsim_core::cc::{Aimd, SchemeConfig};
 use dcbsim_core::config::{Action, ArrivalSpec, FlowKind, FlowSpec, NodeKind, TimelineEntry};
@@ -89,10 +90,11 @@ pub(crate) fn rate(t: &Table, stem: &str) -> Result<Option<Rate>> {
 
 /// The source–destination pairs of an entry (`src`, `dst`: names, globs or lists;
 /// `pairing`: how they meet).
-fn pairs(t: &Table, run: &RunSection, topo: &Topology) -> Result<Vec<(usize, usize)>> {
+/// `made` flows exist already (see [`crate::pairing::pair`]).
+fn pairs(t: &Table, run: &RunSection, topo: &Topology, made: u64, limits: &Limits) -> Result<Vec<(usize, usize)>> {
     let sources = endpoints(t, "src", topo)?;
     let sinks = endpoints(t, "dst", topo)?;
-    crate::pairing::pair(t, sources, sinks, run.seed, topo)
+    crate::pairing::pair(t, sources, sinks, run.seed, topo, made, limits)
 }
 
 /// The settings a flow and an arrival source share: rates, frames, priority, times.
@@ -134,8 +136,8 @@ fn weights(t: &Table, n: usize) -> Result<Vec<f64>> {
 /// settings they share.
 type FlowEntry = (Vec<(usize, usize)>, Vec<f64>, FlowSpec);
 
-fn read_flow(t: &Table, run: &RunSection, topo: &Topology, lines: &[Option<Rate>]) -> Result<FlowEntry> {
-    let pairs = pairs(t, run, topo)?;
+fn read_flow(t: &Table, run: &RunSection, topo: &Topology, lines: &[Option<Rate>], made: u64, limits: &Limits) -> Result<FlowEntry> {
+    let pairs = pairs(t, run, topo, made, limits)?;
     let sources: Vec<usize> = pairs.iter().map(|&(s, _)| s).collect();
     let kind = kinds::read_kind(t, &sources, topo, lines)?;
     let spec = template(t, run, kind)?;
@@ -180,11 +182,13 @@ const ARRIVAL_KEYS: &[&str] = &[
 ];
 
 /// Reads every `[[arrivals]]` entry: one Poisson source per source–destination pair.
-pub fn read_arrivals(tables: &[Table], run: &RunSection, topo: &Topology) -> Result<Vec<ArrivalSpec>> {
+/// `made` flows exist already: each source counts as one more against `limits`.
+pub fn read_arrivals(tables: &[Table], run: &RunSection, topo: &Topology, made: u64, limits: &Limits) -> Result<Vec<ArrivalSpec>> {
     let mut out: Vec<ArrivalSpec> = Vec::new();
+    let mut taken = HashSet::new();
     for t in tables {
         let (name, name_node) = t.required("name", t.string("name")?)?;
-        let pairs = pairs(t, run, topo)?;
+        let pairs = pairs(t, run, topo, made + out.len() as u64, limits)?;
         let size = t.required("size_kb", t.size()?)?;
         let rate_per_s = kinds::arrival_rate(t, &size)?;
         let mut flow = template(t, run, FlowKind::Finite { size: size.clone() })?;
@@ -192,7 +196,7 @@ pub fn read_arrivals(tables: &[Table], run: &RunSection, topo: &Topology) -> Res
         t.finish(ARRIVAL_KEYS)?;
         for (k, &(src, dst)) in pairs.iter().enumerate() {
             let name = if pairs.len() > 1 { format!("{name}{k}") } else { name.to_string() };
-            if out.iter().any(|a| a.name == name) {
+            if !taken.insert(name.clone()) {
                 return Err(t.error("name", Some(name_node), format!("arrival source \"{name}\" is named twice")));
             }
             let flow = FlowSpec { name: name.clone(), src, dst, ..flow.clone() };
@@ -202,14 +206,15 @@ pub fn read_arrivals(tables: &[Table], run: &RunSection, topo: &Topology) -> Res
     Ok(out)
 }
 
-/// Reads every `[[flows]]` entry, expanding globs.
-pub fn read_flows(tables: &[Table], run: &RunSection, topo: &Topology) -> Result<Flows> {
+/// Reads every `[[flows]]` entry, expanding globs; refuses entries that would make
+/// more flows than `limits` allow before making them.
+pub fn read_flows(tables: &[Table], run: &RunSection, topo: &Topology, limits: &Limits) -> Result<Flows> {
     let mut flows = Flows { specs: Vec::new(), origin: Vec::new(), group_names: Vec::new() };
     let mut taken = HashSet::new();
     let lines = line_rates(topo);
     for (i, t) in tables.iter().enumerate() {
         let given = t.string("name")?;
-        let (pairs, weights, spec) = read_flow(t, run, topo, &lines)?;
+        let (pairs, weights, spec) = read_flow(t, run, topo, &lines, flows.specs.len() as u64, limits)?;
         let several = pairs.len() > 1;
         for (k, (src, dst)) in pairs.into_iter().enumerate() {
             let name = match given {

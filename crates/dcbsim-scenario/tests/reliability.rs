@@ -49,9 +49,9 @@ fn a_huge_duration_is_refused_with_the_memory_figure() {
     assert!(e.to_string().contains("--max-memory-gb"), "{e}");
     // About 0.1 GB of samples: refused under a 0.05 GB limit, accepted under 1 GB.
     let text = GOOD.replace("duration_ms = 10.0", "duration_ms = 1e6");
-    let tight = Limits { max_memory_bytes: 0.05e9 };
+    let tight = Limits::new(0.05e9);
     assert!(load_str_within(&text, "big.toml", &[], &tight).unwrap_err().to_string().contains("above the limit of 0.05 GB"));
-    let roomy = Limits { max_memory_bytes: 1e9 };
+    let roomy = Limits::new(1e9);
     assert!(load_str_within(&text, "big.toml", &[], &roomy).is_ok());
 }
 
@@ -190,4 +190,46 @@ fn the_flows_an_arrival_source_makes_count_in_the_estimate() {
     let long = load_str(&text, "bad.toml", &["run.duration_ms=1e5".to_string()]).expect_err("must be refused");
     assert_at(&long, 23, "arrivals", "arriving flows");
     assert!(long.to_string().contains("lower their load"), "{long}");
+}
+
+/// A k = 32 fat-tree (8,192 hosts) with all-to-all flows: 67 million of them.
+const HUGE_ALL_TO_ALL: &str = "[run]\nduration_ms = 1.0\n[topology]\nkind = \"fat_tree\"\nk = 32\n\
+    [[flows]]\nsrc = \"h*\"\ndst = \"h*\"\npairing = \"all_to_all\"\n";
+
+#[test]
+fn flows_beyond_the_memory_limit_are_refused_before_they_are_made() {
+    // Made, the flows alone took 5.9 GB before the allocation aborted; counted, the
+    // entry is refused at once, at its pairing.
+    let started = Instant::now();
+    let e = load_str(HUGE_ALL_TO_ALL, "bad.toml", &[]).expect_err("must be refused");
+    assert_at(&e, 9, "flows[0].pairing", "the run's 67100672 flows alone would need about 309.");
+    assert!(started.elapsed().as_secs_f64() < 5.0, "{:?}", started.elapsed());
+    // The count is of pairs without a host to itself, across entries: two entries of
+    // 100 x 100 (10,000 each, 9,900 on the same hosts) fit under a limit of 20,000
+    // flows' worth and not under 19,999.
+    let per_flow = Limits::new(1e9).max_flows() as f64 / 1e9;
+    let two = "[run]\nduration_ms = 1.0\n[topology]\nkind = \"dumbbell\"\nsenders = 100\nreceivers = 100\n\
+        [[flows]]\nsrc = \"s*\"\ndst = \"r*\"\npairing = \"all_to_all\"\nrate_gbps = 0.01\n\
+        [[flows]]\nsrc = \"s*\"\ndst = \"s*\"\npairing = \"all_to_all\"\nrate_gbps = 0.01\n";
+    let room = |flows: f64| Limits { max_memory_bytes: flows / per_flow + 1.0, machine_bytes: None };
+    let refused = load_str_within(two, "bad.toml", &[], &room(19_899.0)).expect_err("must be refused");
+    assert_at(&refused, 15, "flows[1].pairing", "the run's 19900 flows");
+    assert!(refused.to_string().contains("--max-memory-gb"), "{refused}");
+    let error = load_str_within(two, "two.toml", &[], &room(19_900.0)).expect_err("the whole estimate is larger");
+    assert!(error.to_string().contains("the run would need about"), "{error}");
+}
+
+#[test]
+fn a_limit_above_the_machine_is_held_to_the_machine() {
+    // A limit of a petabyte on a machine of 16 GB: refused at the machine's memory,
+    // without advice to raise the limit.
+    let limits = Limits { max_memory_bytes: 1e15, machine_bytes: Some(16e9) };
+    let e = load_str_within(HUGE_ALL_TO_ALL, "bad.toml", &[], &limits).expect_err("must be refused");
+    assert_at(&e, 9, "flows[0].pairing", "above this machine's 16.0 GB of memory");
+    assert!(!e.to_string().contains("--max-memory-gb"), "{e}");
+    let long = GOOD.replace("duration_ms = 10.0", "duration_ms = 1e9");
+    let e = load_str_within(&long, "bad.toml", &[], &limits).expect_err("must be refused");
+    assert_at(&e, 2, "run.duration_ms", "above this machine's 16.0 GB of memory");
+    // Where the machine has more than the limit, the limit holds.
+    assert_eq!(Limits { max_memory_bytes: 1e9, machine_bytes: Some(16e9) }.max_flows(), Limits::new(1e9).max_flows());
 }
