@@ -39,11 +39,14 @@ impl Groups {
             [] => NO_ROUTE,
             [one] => *one,
             _ => {
-                let g = *index.entry(ports.to_vec()).or_insert_with(|| {
-                    self.spans.push((self.ports.len() as u32, ports.len() as u32));
-                    self.ports.extend_from_slice(ports);
-                    self.spans.len() as u32 - 1
-                });
+                // Looked up by slice first: most entries repeat a set already stored.
+                if let Some(&g) = index.get(ports) {
+                    return GROUP | g;
+                }
+                self.spans.push((self.ports.len() as u32, ports.len() as u32));
+                self.ports.extend_from_slice(ports);
+                let g = self.spans.len() as u32 - 1;
+                index.insert(ports.to_vec(), g);
                 GROUP | g
             }
         }
@@ -61,6 +64,18 @@ fn ecmp_hash(salt: u64, flow: u32, node: u32) -> u64 {
     z ^ (z >> 31)
 }
 
+/// Where the routes towards one destination are read.
+#[derive(Clone, Copy, Debug)]
+struct Toward {
+    /// The destination's column of the table: its own, or for a host hanging off a
+    /// single switch, that switch's.
+    column: u32,
+    /// That switch, for such a host ([`NO_ROUTE`]: none), which sends down `down`.
+    leaf_of: u32,
+    /// The switch's port to the host.
+    down: u32,
+}
+
 /// The next-hop table: for each forwarding node and destination, the egress port to use.
 #[derive(Clone, Debug)]
 pub struct Routes {
@@ -70,7 +85,12 @@ pub struct Routes {
     /// Each single-port host's one port (else [`NO_ROUTE`]).
     host_port: Vec<u32>,
     is_host: Vec<bool>,
-    /// Per row and destination: a port, an ECMP group (`GROUP | g`) or [`NO_ROUTE`].
+    /// Per destination node, its column and, for a host off a single switch, that
+    /// switch and its port down.
+    toward: Vec<Toward>,
+    /// Columns of the table: the destinations that are not hosts off a single switch.
+    columns: usize,
+    /// Per row and column: a port, an ECMP group (`GROUP | g`) or [`NO_ROUTE`].
     next_port: Vec<u32>,
     groups: Groups,
     /// The ECMP hash's salt (from the run's seed or `routing.hash_seed`).
@@ -97,8 +117,9 @@ fn distances(ports_of: &[Vec<(u32, u32)>], is_host: &[bool], dst: usize, dist: &
     }
 }
 
-/// The ports of `n` on a shortest path towards `dst`, given the distances, lowest
-/// first, into `out` (empty when there is none).
+/// The ports of `n` on a shortest path towards `dst`, given the distances, in the
+/// order of `ports` (lowest first when `ports` is sorted), into `out` (empty when
+/// there is none).
 fn best_ports(ports: &[(u32, u32)], is_host: &[bool], dist: &[u32], n: usize, dst: usize, out: &mut Vec<u32>) {
     out.clear();
     if n == dst || dist[n] == u32::MAX {
@@ -109,7 +130,6 @@ fn best_ports(ports: &[(u32, u32)], is_host: &[bool], dist: &[u32], n: usize, ds
         dist[p] != u32::MAX && dist[p] + 1 == dist[n] && (p == dst || !is_host[p])
     };
     out.extend(ports.iter().filter(on_path).map(|&(port, _)| port));
-    out.sort_unstable();
 }
 
 /// The lowest port of `n` on a shortest path towards `dst`, given the distances.
@@ -117,7 +137,7 @@ fn best_ports(ports: &[(u32, u32)], is_host: &[bool], dist: &[u32], n: usize, ds
 fn best_port(ports: &[(u32, u32)], is_host: &[bool], dist: &[u32], n: usize, dst: usize) -> u32 {
     let mut out = Vec::new();
     best_ports(ports, is_host, dist, n, dst, &mut out);
-    out.first().copied().unwrap_or(NO_ROUTE)
+    out.into_iter().min().unwrap_or(NO_ROUTE)
 }
 
 /// Whether `n` is a host with a single link, to a switch (reached through that switch).
@@ -135,6 +155,12 @@ impl Routes {
     /// `is_host[n]` tells whether `n` is a host (hosts do not forward). With `ecmp`
     /// (the hash's salt), equal-cost next hops form groups a flow hash picks from;
     /// without, the lowest port wins.
+    ///
+    /// The table has a row per forwarding node and a column per destination that is
+    /// not a host off a single switch (such a host is reached through its switch's
+    /// column): searches and table both grow with the switches, not the hosts. A host
+    /// off a single switch is never on a path to anything else, so the searches leave
+    /// out the links to such hosts.
     pub fn compute(ports_of: &[Vec<(u32, u32)>], is_host: &[bool], ecmp: Option<u64>) -> Routes {
         let nodes = ports_of.len();
         let forwards = |n: usize| !is_host[n] || ports_of[n].len() != 1;
@@ -144,43 +170,64 @@ impl Routes {
             row_of[n] = row as u32;
         }
         let host_port = (0..nodes).map(|n| if forwards(n) { NO_ROUTE } else { ports_of[n][0].0 }).collect();
-        let mut next_port = vec![NO_ROUTE; routers.len() * nodes];
-        let (mut dist, mut frontier) = (vec![u32::MAX; nodes], VecDeque::new());
         let leaves: Vec<Option<usize>> = (0..nodes).map(|n| leaf_switch(ports_of, is_host, n)).collect();
+        let toward = Self::toward(ports_of, &leaves);
+        let targets: Vec<usize> = (0..nodes).filter(|&d| leaves[d].is_none()).collect();
+        // Each node's links to other than hosts off a single switch, lowest port first.
+        let inner_ports = |ports: &Vec<(u32, u32)>| {
+            let mut inner: Vec<(u32, u32)> = ports.iter().copied().filter(|&(_, p)| leaves[p as usize].is_none()).collect();
+            inner.sort_unstable();
+            inner
+        };
+        let inner: Vec<Vec<(u32, u32)>> = ports_of.iter().map(inner_ports).collect();
+        let columns = targets.len();
+        let mut next_port = vec![NO_ROUTE; routers.len() * columns];
+        let (mut dist, mut frontier) = (vec![u32::MAX; nodes], VecDeque::new());
         let (mut groups, mut index, mut best) = (Groups::default(), GroupIndex::new(), Vec::new());
-        for dst in (0..nodes).filter(|&d| leaves[d].is_none()) {
-            distances(ports_of, is_host, dst, &mut dist, &mut frontier);
+        for (column, &dst) in targets.iter().enumerate() {
+            distances(&inner, is_host, dst, &mut dist, &mut frontier);
             for (row, &n) in routers.iter().enumerate() {
-                best_ports(&ports_of[n], is_host, &dist, n, dst, &mut best);
+                best_ports(&inner[n], is_host, &dist, n, dst, &mut best);
                 best.truncate(if ecmp.is_some() { best.len() } else { 1 });
-                next_port[row * nodes + dst] = groups.entry(&mut index, &best);
+                next_port[row * columns + column] = groups.entry(&mut index, &best);
             }
         }
-        let mut port_down = vec![NO_ROUTE; nodes];
+        Routes { nodes, row_of, host_port, is_host: is_host.to_vec(), toward, columns, next_port, groups, salt: ecmp.unwrap_or(0) }
+    }
+
+    /// Per destination, where its routes are read (see [`Toward`]): the columns are
+    /// numbered in node order over the nodes that are not hosts off a single switch.
+    fn toward(ports_of: &[Vec<(u32, u32)>], leaves: &[Option<usize>]) -> Vec<Toward> {
+        let mut column_of = vec![NO_ROUTE; leaves.len()];
+        for (column, d) in (0..leaves.len()).filter(|&d| leaves[d].is_none()).enumerate() {
+            column_of[d] = column as u32;
+        }
+        let mut down = vec![NO_ROUTE; leaves.len()];
         for (switch, ports) in ports_of.iter().enumerate() {
             for &(q, p) in ports.iter().filter(|&&(_, p)| leaves[p as usize] == Some(switch)) {
-                port_down[p as usize] = port_down[p as usize].min(q);
+                down[p as usize] = down[p as usize].min(q);
             }
         }
-        for (dst, switch) in leaves.iter().enumerate() {
-            let Some(switch) = *switch else { continue };
-            for (row, &router) in routers.iter().enumerate() {
-                let via = next_port[row * nodes + switch];
-                next_port[row * nodes + dst] = if router == switch { port_down[dst] } else { via };
-            }
-        }
-        Routes { nodes, row_of, host_port, is_host: is_host.to_vec(), next_port, groups, salt: ecmp.unwrap_or(0) }
+        let at = |d: usize| match leaves[d] {
+            Some(switch) => Toward { column: column_of[switch], leaf_of: switch as u32, down: down[d] },
+            None => Toward { column: column_of[d], leaf_of: NO_ROUTE, down: NO_ROUTE },
+        };
+        (0..leaves.len()).map(at).collect()
     }
 
     /// The bytes the table of a network of `nodes` and `links` takes (for estimates).
     pub fn table_bytes(nodes: &[NodeSpec], links: &[LinkSpec]) -> usize {
         let mut degree = vec![0usize; nodes.len()];
+        let mut peer = vec![0usize; nodes.len()];
         for l in links {
             degree[l.a] += 1;
             degree[l.b] += 1;
+            (peer[l.a], peer[l.b]) = (l.b, l.a);
         }
-        let routers = nodes.iter().zip(&degree).filter(|&(n, &d)| n.kind == NodeKind::Switch || d != 1).count();
-        routers * nodes.len() * 4 + nodes.len() * 9
+        let is_switch = |n: usize| nodes[n].kind == NodeKind::Switch;
+        let routers = (0..nodes.len()).filter(|&n| is_switch(n) || degree[n] != 1).count();
+        let columns = (0..nodes.len()).filter(|&n| is_switch(n) || degree[n] != 1 || !is_switch(peer[n])).count();
+        routers * columns * 4 + nodes.len() * (9 + std::mem::size_of::<Toward>())
     }
 
     /// The egress port of `node` towards `dst` for a frame of `flow`, or [`NO_ROUTE`].
@@ -188,10 +235,15 @@ impl Routes {
     /// [`Routes::path`]).
     #[inline(always)]
     pub fn next_port(&self, node: u32, dst: u32, flow: u32) -> u32 {
-        let entry = match self.row_of[node as usize] {
+        let row = match self.row_of[node as usize] {
             NO_ROUTE => return self.host_port[node as usize],
-            row => self.next_port[row as usize * self.nodes + dst as usize],
+            row => row as usize,
         };
+        let toward = self.toward[dst as usize];
+        if toward.leaf_of == node {
+            return toward.down;
+        }
+        let entry = self.next_port[row * self.columns + toward.column as usize];
         if entry < GROUP || entry == NO_ROUTE {
             return entry;
         }
@@ -358,9 +410,50 @@ mod tests {
         }
         let hosts: Vec<bool> = (0..servers + 2).map(|i| i > 0).collect();
         let r = Routes::compute(&ports, &hosts, None);
-        assert_eq!(r.next_port.len(), servers + 2);
+        // One row (the switch) and one column (the switch: every server hangs off it).
+        assert_eq!((r.next_port.len(), r.columns), (1, 1));
         assert_eq!(r.next_port(0, 7, 0), 14);
         assert_eq!(r.path(5, 9, 0, |p| if p % 2 == 1 { 0 } else { p / 2 }), Some(vec![11, 18]));
+    }
+
+    #[test]
+    fn a_fabric_table_grows_with_its_switches_not_its_hosts() {
+        // Two spines (0, 1), four leaves (2..6), ten hosts on each leaf.
+        let (spines, leaves, per_leaf) = (2, 4, 10);
+        let n = spines + leaves + leaves * per_leaf;
+        let mut ports = vec![Vec::new(); n];
+        let mut port = 0u32;
+        let mut link = |a: usize, b: usize| {
+            ports[a].push((port, b as u32));
+            ports[b].push((port + 1, a as u32));
+            port += 2;
+        };
+        for leaf in spines..spines + leaves {
+            for spine in 0..spines {
+                link(leaf, spine);
+            }
+            for h in 0..per_leaf {
+                link(leaf, spines + leaves + (leaf - spines) * per_leaf + h);
+            }
+        }
+        let hosts: Vec<bool> = (0..n).map(|i| i >= spines + leaves).collect();
+        for ecmp in [None, Some(3)] {
+            let r = Routes::compute(&ports, &hosts, ecmp);
+            assert_eq!((r.next_port.len(), r.columns), (6 * 6, 6));
+            let slow = naive(&ports, &hosts);
+            let peer = peer_in(&ports);
+            for src in 0..n {
+                for dst in 0..n {
+                    let path = r.path(src as u32, dst as u32, 5, &peer);
+                    if ecmp.is_none() {
+                        assert_eq!(path, naive_path(&slow, &hosts, &peer, src, dst), "{src} -> {dst}");
+                    } else {
+                        let hops = naive_path(&slow, &hosts, &peer, src, dst).map(|p| p.len());
+                        assert_eq!(path.map(|p| p.len()), hops, "{src} -> {dst}: a shortest path");
+                    }
+                }
+            }
+        }
     }
 
     /// h0 - s1, then four spines s2..s5 between s1 and s6, then s6 - h7.
