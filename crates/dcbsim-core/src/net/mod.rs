@@ -5,6 +5,7 @@ mod host;
 pub mod pfc;
 mod spec;
 mod port;
+mod route_search;
 mod routing;
 mod timed;
 

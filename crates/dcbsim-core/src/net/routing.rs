@@ -6,12 +6,18 @@
 //! hop at a node, so a flow's path is static and its frames never reorder.
 //!
 //! Only forwarding nodes (switches, and hosts with other than one port) have a row of
-//! the next-hop table, and a breadth-first search runs only towards them and towards
-//! hosts that do not hang off a single switch: a host with one link to a switch is
-//! reached through that switch. An incast of 100,000 servers on one switch thus costs
-//! one search and one row, not 100,000 of each.
+//! the next-hop table, and only destinations that are not hosts hanging off a single
+//! switch have a column: such a host is reached through its switch's column, and its
+//! switch sends down its port. The hop counts come from breadth-first searches over
+//! the links between the other nodes, 64 destinations at a time (`route_search.rs`),
+//! and a node's destinations are split by the links on their shortest paths, so that
+//! each set of next hops is made once per node and batch. An incast of 100,000
+//! servers on one switch costs one search and one entry; a k = 64 fat-tree (65,536
+//! hosts, 5,120 switches) a table of 5,120 x 5,120.
 
+use super::route_search::{BATCH, BatchSearch};
 use crate::config::{LinkSpec, NodeKind, NodeSpec};
+#[cfg(test)]
 use std::collections::VecDeque;
 
 /// Marks "no route".
@@ -97,7 +103,9 @@ pub struct Routes {
     salt: u64,
 }
 
-/// Breadth-first hop counts towards `dst` (hosts other than `dst` do not forward).
+/// Breadth-first hop counts towards `dst` (hosts other than `dst` do not forward):
+/// the search per destination that [`BatchSearch`] makes for many at once.
+#[cfg(test)]
 fn distances(ports_of: &[Vec<(u32, u32)>], is_host: &[bool], dst: usize, dist: &mut [u32], frontier: &mut VecDeque<usize>) {
     dist.fill(u32::MAX);
     dist[dst] = 0;
@@ -118,8 +126,8 @@ fn distances(ports_of: &[Vec<(u32, u32)>], is_host: &[bool], dst: usize, dist: &
 }
 
 /// The ports of `n` on a shortest path towards `dst`, given the distances, in the
-/// order of `ports` (lowest first when `ports` is sorted), into `out` (empty when
-/// there is none).
+/// order of `ports`, into `out` (empty when there is none).
+#[cfg(test)]
 fn best_ports(ports: &[(u32, u32)], is_host: &[bool], dist: &[u32], n: usize, dst: usize, out: &mut Vec<u32>) {
     out.clear();
     if n == dst || dist[n] == u32::MAX {
@@ -138,6 +146,25 @@ fn best_port(ports: &[(u32, u32)], is_host: &[bool], dist: &[u32], n: usize, dst
     let mut out = Vec::new();
     best_ports(ports, is_host, dist, n, dst, &mut out);
     out.into_iter().min().unwrap_or(NO_ROUTE)
+}
+
+/// Splits the destinations `all` (bits) into `classes` that each of `masks` holds
+/// whole or not at all: the destinations of a class have their shortest paths over
+/// the same links (in a fabric a switch's destinations fall into a few such classes).
+fn split_by_masks(all: u64, masks: &[u64], classes: &mut Vec<u64>) {
+    classes.clear();
+    if all != 0 {
+        classes.push(all);
+    }
+    for &mask in masks {
+        for c in 0..classes.len() {
+            let (inside, outside) = (classes[c] & mask, classes[c] & !mask);
+            if inside != 0 && outside != 0 {
+                classes[c] = inside;
+                classes.push(outside);
+            }
+        }
+    }
 }
 
 /// Whether `n` is a host with a single link, to a switch (reached through that switch).
@@ -182,14 +209,30 @@ impl Routes {
         let inner: Vec<Vec<(u32, u32)>> = ports_of.iter().map(inner_ports).collect();
         let columns = targets.len();
         let mut next_port = vec![NO_ROUTE; routers.len() * columns];
-        let (mut dist, mut frontier) = (vec![u32::MAX; nodes], VecDeque::new());
         let (mut groups, mut index, mut best) = (Groups::default(), GroupIndex::new(), Vec::new());
-        for (column, &dst) in targets.iter().enumerate() {
-            distances(&inner, is_host, dst, &mut dist, &mut frontier);
+        let (mut masks, mut classes) = (Vec::new(), Vec::new());
+        let mut search = BatchSearch::new(nodes);
+        for (b, batch) in targets.chunks(BATCH).enumerate() {
+            search.run(&inner, is_host, batch);
             for (row, &n) in routers.iter().enumerate() {
-                best_ports(&inner[n], is_host, &dist, n, dst, &mut best);
-                best.truncate(if ecmp.is_some() { best.len() } else { 1 });
-                next_port[row * columns + column] = groups.entry(&mut index, &best);
+                masks.clear();
+                masks.extend(inner[n].iter().map(|&(_, peer)| search.on_path(n, peer as usize, is_host)));
+                let cells = &mut next_port[row * columns + b * BATCH..][..batch.len()];
+                // The destinations whose next hops are the same ports, found once each.
+                split_by_masks(search.routed(n, batch.len()), &masks, &mut classes);
+                for &class in &classes {
+                    let j = class.trailing_zeros();
+                    let on_path = inner[n].iter().zip(&masks).filter(|&(_, &mask)| mask >> j & 1 == 1);
+                    best.clear();
+                    best.extend(on_path.map(|(&(port, _), _)| port));
+                    best.truncate(if ecmp.is_some() { best.len() } else { 1 });
+                    let entry = groups.entry(&mut index, &best);
+                    let mut bits = class;
+                    while bits != 0 {
+                        cells[bits.trailing_zeros() as usize] = entry;
+                        bits &= bits - 1;
+                    }
+                }
             }
         }
         Routes { nodes, row_of, host_port, is_host: is_host.to_vec(), toward, columns, next_port, groups, salt: ecmp.unwrap_or(0) }
@@ -381,6 +424,23 @@ mod tests {
                     }
                     let expected = naive_path(&slow, &hosts, &peer, src, dst);
                     assert_eq!(fast.path(src as u32, dst as u32, 0, peer), expected, "seed {seed}: path {src} -> {dst}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn same_routes_across_batches_of_destinations() {
+        // Networks with more switches than one search batch holds.
+        let networks = (1..100u64).map(|seed| (seed, random_network(300, seed.wrapping_mul(0xD1B5_4A32_D192_ED03) | 1)));
+        let large = networks.filter(|(_, (_, hosts))| hosts.iter().filter(|&&h| !h).count() > 2 * super::BATCH);
+        let large: Vec<_> = large.take(5).collect();
+        assert_eq!(large.len(), 5);
+        for (seed, (ports, hosts)) in large {
+            let (fast, slow) = (Routes::compute(&ports, &hosts, None), naive(&ports, &hosts));
+            for (src, row) in slow.iter().enumerate().filter(|&(src, _)| fast.row_of[src] != NO_ROUTE) {
+                for (dst, &next) in row.iter().enumerate() {
+                    assert_eq!(fast.next_port(src as u32, dst as u32, 0), next, "seed {seed}: {src} -> {dst}");
                 }
             }
         }
