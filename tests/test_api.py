@@ -278,6 +278,25 @@ def test_runs_in_threads_at_once_in_a_new_process(quickstart):
         assert done.returncode == 0, done.stderr[-2000:]
 
 
+def test_a_module_another_thread_is_still_importing_is_waited_for():
+    # A module in sys.modules while another thread runs it (``__spec__._initializing``)
+    # is not handed out half made: a stand-in imports it (waits for it) on first use.
+    import sys
+    import types
+
+    from dcbsim.lazy import lazy_import
+
+    half = types.ModuleType("dcbsim_half_made")
+    half.__spec__ = types.SimpleNamespace(_initializing=True)
+    sys.modules["dcbsim_half_made"] = half
+    try:
+        assert lazy_import("dcbsim_half_made") is not half
+        half.__spec__._initializing = False
+        assert lazy_import("dcbsim_half_made") is half
+    finally:
+        del sys.modules["dcbsim_half_made"]
+
+
 def test_a_module_loaded_on_first_use():
     import subprocess
     import sys

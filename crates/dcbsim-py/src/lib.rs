@@ -63,12 +63,14 @@ impl Scenario {
     /// more than `max_memory_gb` (default 4) is refused. With `keep_built`, the
     /// simulation that validating it built is kept for the first run with the
     /// scenario's own seed (which then need not build it again), holding its memory
-    /// until then.
+    /// until then. The GIL is released while the file is read and the network built
+    /// (other threads run meanwhile: the command imports its plotting modules).
     #[staticmethod]
     #[pyo3(signature = (path, overrides = Vec::new(), max_memory_gb = None, keep_built = false))]
-    fn load(path: &str, overrides: Vec<String>, max_memory_gb: Option<f64>, keep_built: bool) -> PyResult<Scenario> {
+    fn load(py: Python<'_>, path: &str, overrides: Vec<String>, max_memory_gb: Option<f64>, keep_built: bool) -> PyResult<Scenario> {
         let limits = limits(max_memory_gb)?;
-        let (inner, sim) = dcbsim_scenario::load_file_built(Path::new(path), &overrides, &limits).map_err(scenario_error)?;
+        let (inner, sim) =
+            py.detach(|| dcbsim_scenario::load_file_built(Path::new(path), &overrides, &limits)).map_err(scenario_error)?;
         Ok(Scenario::new(inner, keep_built.then_some(sim)))
     }
 
