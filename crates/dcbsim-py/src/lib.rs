@@ -19,6 +19,7 @@ mod json;
 mod parquet;
 mod report;
 mod table;
+mod tidy;
 
 create_exception!(_core, ScenarioError, PyValueError, "A scenario that cannot run: the message names the file, position and key.");
 
@@ -291,6 +292,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parquet::string_pages, m)?)?;
     m.add_function(wrap_pyfunction!(json::write_json, m)?)?;
     m.add_function(wrap_pyfunction!(table::flow_table, m)?)?;
+    m.add_function(wrap_pyfunction!(tidy::full_series, m)?)?;
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("DEFAULT_MAX_MEMORY_GB", dcbsim_scenario::DEFAULT_MAX_MEMORY_GB)?;
