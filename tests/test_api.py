@@ -87,6 +87,48 @@ def test_tidy_tables(small_text):
     assert pd_frame["value"].sum() == pytest.approx(pl_frame["value"].sum())
 
 
+def test_the_tidy_table_holds_each_full_series_in_order():
+    # TCP flows: their cwnd series is full, their alpha empty; the engine's pick of the
+    # series equals one made flow by flow, metric by metric.
+    from dcbsim.results import SAMPLED
+
+    r = dcbsim.run(dcbsim.load(str(SCENARIOS / "examples" / "tcp_fct.toml"), ["run.duration_ms=5"]))
+    n = r.sample_count
+    want = [("queue_bytes", p.name, p.queue_bytes.tobytes()) for p in r.ports.values() if p.monitored]
+    want += [(m, f.name, f.series(m).tobytes()) for f in r.flows.values() for m in SAMPLED if f.series(m).size == n]
+    _, metrics, entities, values = r._tidy_parts()
+    assert list(zip(metrics, entities, values)) == want
+    assert {m for m, _, _ in want} >= {"queue_bytes", "cwnd_segments"} and "alpha" not in metrics
+
+
+def test_the_summary_entry_of_a_flow_is_its_counters_then_its_means():
+    r = dcbsim.run(dcbsim.load(str(SCENARIOS / "papers" / "fqcn" / "fig06b_poisson.toml"), ["run.duration_ms=20"]))
+    summary, fair = r.summary, r.fairness()
+    duration = r.run_stats["simulated_s"]
+    assert list(summary["flows"]) == list(r.flows)
+    for k, (name, f) in enumerate(r.flows.items()):
+        active = f.active_s(r.time_s)
+        want = dict(
+            f.stats,
+            throughput_bps=f.stats["delivered_bytes"] * 8 / duration,
+            active_s=active,
+            throughput_active_bps=f.stats["delivered_bytes"] * 8 / active if active else None,
+            fair_share_bps=summary["flows"][name]["fair_share_bps"],
+            share_rms_bps=fair["per_flow_rms_bps"][k],
+            **f.transfer_summary(),
+        )
+        assert list(summary["flows"][name].items()) == list(want.items())
+    assert summary["ports"] == {name: p.stats for name, p in r.ports.items()}
+    assert all(summary["ports"][name] is not p.stats for name, p in r.ports.items())
+
+
+def test_the_monitored_ports_are_picked_once_and_handed_out_as_a_new_list(small_text):
+    r = dcbsim.run(dcbsim.loads(small_text), seed=2)
+    first = r.monitored_ports
+    first.clear()
+    assert r.monitored_ports == [p for p in r.ports.values() if p.monitored] != []
+
+
 def test_progress_is_reported_and_exceptions_propagate(small_text):
     s = dcbsim.loads(small_text)
     seen = []
@@ -276,6 +318,25 @@ def test_runs_in_threads_at_once_in_a_new_process(quickstart):
     for _ in range(3):
         done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
         assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_a_module_another_thread_is_still_importing_is_waited_for():
+    # A module in sys.modules while another thread runs it (``__spec__._initializing``)
+    # is not handed out half made: a stand-in imports it (waits for it) on first use.
+    import sys
+    import types
+
+    from dcbsim.lazy import lazy_import
+
+    half = types.ModuleType("dcbsim_half_made")
+    half.__spec__ = types.SimpleNamespace(_initializing=True)
+    sys.modules["dcbsim_half_made"] = half
+    try:
+        assert lazy_import("dcbsim_half_made") is not half
+        half.__spec__._initializing = False
+        assert lazy_import("dcbsim_half_made") is half
+    finally:
+        del sys.modules["dcbsim_half_made"]
 
 
 def test_a_module_loaded_on_first_use():

@@ -145,6 +145,29 @@ def test_the_peak_memory_is_the_runs_own_not_its_parents(tmp_path, quickstart):
     assert json.loads((out / "manifest.json").read_text())["peak_memory_mib"] < 400
 
 
+def test_a_run_with_plots_leaves_its_result_to_be_freed_at_once(tmp_path, quickstart):
+    # With the collector off throughout, nothing but reference counts frees the result
+    # (and the plots of a run without finite flows need no polars):
+    # importing the plots' modules under the frames that held it once kept it alive in
+    # the cycles matplotlib's import leaves (then freed only by a pass over it all).
+    code = (
+        "import gc, sys\n"
+        "gc.disable()\n"
+        "from dcbsim import cli\n"
+        "from dcbsim.results import Result\n"
+        "status = cli.main(['run', sys.argv[1], '--out', sys.argv[2], '--set', 'run.duration_ms=5'])\n"
+        "assert status == 0, status\n"
+        "alive = [o for o in gc.get_objects() if isinstance(o, Result)]\n"
+        "assert not alive, 'the result outlived the run'\n"
+        "assert 'matplotlib' in sys.modules\n"
+        "assert 'polars' not in sys.modules, 'polars imported for a run without finite flows'\n"
+    )
+    out = tmp_path / "run"
+    done = subprocess.run([sys.executable, "-c", code, str(quickstart), str(out)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert (out / "queue.png").exists()
+
+
 def test_on_a_terminal_the_outputs_being_written_are_named_then_erased(tmp_path, quickstart):
     # stderr a terminal (a pseudo-terminal here): after the run's bar, one line names
     # each output as it is written, and is blanked before the summary is printed.

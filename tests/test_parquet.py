@@ -57,6 +57,24 @@ def test_doubles_given_in_parts_read_back_as_one_column(tmp_path, monkeypatch, s
     assert [rows for _, rows, _ in index["x"]] == [7, 7, 7, 7, 7, 5]
 
 
+@pytest.mark.parametrize("kind", ["bytes", "arrays"])
+def test_double_pages_are_the_parts_joined_and_cut(monkeypatch, kind):
+    # Random part sizes, empty ones among them, given as bytes or as numpy arrays: each
+    # page is the next PAGE_ROWS values of the parts joined.
+    monkeypatch.setattr(parquet, "PAGE_ROWS", 5)
+    rng = np.random.default_rng(3)
+    for _ in range(50):
+        sizes = rng.integers(0, 13, rng.integers(1, 9)).tolist()
+        values = rng.random(sum(sizes))
+        bounds = np.cumsum([0] + sizes)
+        parts = [values[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
+        parts = [p.tobytes() for p in parts] if kind == "bytes" else parts
+        pages = list(parquet._double_pages(parts))
+        joined = values.tobytes()
+        assert [bytes(page) for _, page in pages] == [joined[at:at + 40] for at in range(0, len(joined), 40)]
+        assert [rows for rows, _ in pages] == [len(bytes(page)) // 8 for _, page in pages]
+
+
 def test_a_repeating_column_reads_back_as_its_values_repeated(tmp_path, monkeypatch):
     # Pages of 7 rows start anywhere in a cycle of 5 and end part-way through one.
     monkeypatch.setattr(parquet, "PAGE_ROWS", 7)

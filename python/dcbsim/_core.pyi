@@ -100,5 +100,11 @@ def write_json(path: str, value: Any, one_line_depth: int) -> None:
     """Writes ``value`` to ``path`` as JSON: containers above ``one_line_depth`` indented,
     deeper ones on one line, each value as the ``json`` module writes it (``default=str``)."""
 
+def full_series(names: list[str], series: list[dict[str, bytes]], metrics: list[str],
+                samples: int) -> tuple[list[str], list[str], list[bytes]]:
+    """The series of entities ``names`` (``series[i]`` those of ``names[i]``, by metric)
+    holding exactly ``samples`` little-endian float64 values, for each entity in turn
+    each of ``metrics`` in order: their metric names, entity names and values."""
+
 def flow_table(flows: list[tuple[str, dict[str, Any]]]) -> str:
     """The summary's flow table of ``(name, entry)`` pairs, as ``dcbsim.table`` lays it out."""

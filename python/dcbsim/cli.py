@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import importlib
 import math
 import os
 import signal
@@ -132,21 +134,41 @@ def _progress_bar(scenario: dcbsim.Scenario):
     return bar, update
 
 
+def _import_meanwhile(module: str) -> threading.Thread:
+    """Starts importing ``module`` in a thread of its own, to be joined before its
+    first use: the plots' modules (matplotlib, a second or more) load while the
+    scenario is built and run with the GIL released. Imported here, under the frames
+    that hold the result, the exceptions matplotlib's parser raises on the way kept
+    those frames in reference cycles, and the result's million objects alive until the
+    collector passed over them all (0.7 s at 100,000 flows). A failed import is left to
+    the caller's own import, which raises it."""
+
+    def load() -> None:
+        with contextlib.suppress(Exception):
+            importlib.import_module(module)
+
+    thread = threading.Thread(target=load, name=f"import {module}", daemon=True)
+    thread.start()
+    return thread
+
+
 def _run(args: argparse.Namespace) -> int:
+    plots = None if args.no_plots else _import_meanwhile("dcbsim.plot")
     scenario = dcbsim.load(args.file, args.set, args.max_memory_gb, keep_built=True)
     ports = [p for text in args.pcap for p in traces.split_ports(text)]
     outputs.check_out(args.out, args.overwrite)
     outputs.remove_stale_stages(args.out)
     with outputs.side_stage(args.out, "pcap") as pcap_dir, outputs.side_stage(args.out, "samples") as samples_dir:
         with collector_paused():
-            return _run_into(args, scenario, ports, pcap_dir, samples_dir)
+            return _run_into(args, scenario, ports, pcap_dir, samples_dir, plots)
 
 
 def _run_into(args: argparse.Namespace, scenario: dcbsim.Scenario, ports: list[str], pcap_dir: str,
-              samples_dir: str) -> int:
+              samples_dir: str, plots: threading.Thread | None) -> int:
     """Runs ``scenario``, its packet traces written into ``pcap_dir`` (moved into
     ``--out`` with the other results) and its samples, if streamed, into
-    ``samples_dir``, and writes the results."""
+    ``samples_dir``, and writes the results, the plots too unless ``plots`` (the
+    thread importing their module) is ``None``."""
     seed = scenario.seed if args.seed is None else args.seed
     bar, update = _progress_bar(scenario)
     started = time.perf_counter()
@@ -162,7 +184,7 @@ def _run_into(args: argparse.Namespace, scenario: dcbsim.Scenario, ports: list[s
     try:
         status("the summary")
         summary = result.summary
-        _write_run(args, scenario, seed, result, summary, started, pcap_dir, status)
+        _write_run(args, scenario, seed, result, summary, started, pcap_dir, status, plots)
     except (OSError, MemoryError, pl_errors()) as e:
         status.close()
         return _fail(f"--out {args.out}: cannot write the results: {_reason(e)}; nothing written", 1)
@@ -210,7 +232,7 @@ class _Status:
 
 
 def _write_run(args: argparse.Namespace, scenario: dcbsim.Scenario, seed: int, result: dcbsim.Result,
-               summary: dict, started: float, extra_dir: str, status: _Status) -> None:
+               summary: dict, started: float, extra_dir: str, status: _Status, plots: threading.Thread | None) -> None:
     with outputs.staged(args.out, args.overwrite) as stage:
         for name in sorted(os.listdir(extra_dir)):
             os.replace(os.path.join(extra_dir, name), os.path.join(stage, name))
@@ -224,7 +246,8 @@ def _write_run(args: argparse.Namespace, scenario: dcbsim.Scenario, seed: int, r
         if result.has_fct_rows():
             status("fct.parquet")
             result.fct_table().write_parquet(os.path.join(stage, "fct.parquet"))
-        if not args.no_plots:
+        if plots is not None:
+            plots.join()
             from dcbsim import plot
 
             plot.save_all(result, stage, status)

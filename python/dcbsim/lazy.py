@@ -26,10 +26,12 @@ class _OnFirstUse(ModuleType):
 
 def lazy_import(name: str) -> ModuleType:
     """Module ``name``, imported only when one of its attributes is first read (or
-    itself, if it is already loaded). Raises ``ModuleNotFoundError`` at once if there
-    is no such module."""
-    if name in sys.modules:
-        return sys.modules[name]
+    itself, if it is already loaded whole: one that another thread is still importing
+    is waited for on first use, as one not loaded is). Raises ``ModuleNotFoundError``
+    at once if there is no such module."""
+    loaded = sys.modules.get(name)
+    if loaded is not None and not getattr(getattr(loaded, "__spec__", None), "_initializing", False):
+        return loaded
     if importlib.util.find_spec(name) is None:
         raise ModuleNotFoundError(f"No module named {name!r}", name=name)
     return _OnFirstUse(name)

@@ -314,7 +314,7 @@ def save_all(result: Result, outdir: str | os.PathLike[str], progress: Callable[
     plots = dict(PLOTS)
     if not result.pfc:
         del plots["paused.png"]
-    if result.fct_table()["completed"].any():
+    if result.has_fct_rows() and result.fct_table()["completed"].any():
         plots["fct.png"] = fct
     for name, draw in plots.items():
         if progress is not None:

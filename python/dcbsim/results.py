@@ -5,12 +5,13 @@ from __future__ import annotations
 import math
 import os
 import shutil
+from operator import itemgetter
 
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
-from dcbsim._core import FairnessSums
+from dcbsim._core import FairnessSums, full_series
 from dcbsim.fairness import RUN_MEASURES
 from dcbsim.lazy import lazy_import
 
@@ -48,6 +49,9 @@ def _sample_step(time_s: np.ndarray) -> float:
 
 #: A sampled series by metric: from memory, or read from a streamed run's file.
 Series = Callable[[str], "np.ndarray"]
+
+#: A flow's sampled metrics, in the tidy table's order.
+SAMPLED = ("rate_bps", "throughput_bps", "send_bps", "fair_share_bps", "cwnd_segments", "alpha")
 
 
 class _InMemory:
@@ -89,6 +93,18 @@ class _FromFile:
         k, n = self.samples.column(metric, self.entity), self.samples.samples
         stop = min(stop, n)
         return b"" if k is None else self.samples.values(k * n + start, k * n + max(start, stop))
+
+
+def _encoded(series: list[Any], metric: str, start: int, stop: int) -> list[bytes]:
+    """Samples ``start..stop`` of each entity's series ``metric`` (``series`` their
+    :class:`_InMemory` or :class:`_FromFile`), as their ``encoded`` gives them; in
+    memory, without a call per entity (a run of 100,000 flows has as many)."""
+    if not all(type(s) is _InMemory for s in series):
+        return [s.encoded(metric, start, stop) for s in series]
+    raws = [s.raw.get(metric, b"") for s in series]
+    if start == 0:
+        return [raw if len(raw) <= 8 * stop else raw[:8 * stop] for raw in raws]
+    return [raw[8 * start:8 * stop] for raw in raws]
 
 
 #: The most bytes of series a streamed run's summary reads at once: a group of flows'
@@ -393,6 +409,7 @@ class Result:
         #: frames sent and received and paused time, each a list over priorities 0..7.
         self.pfc: dict[str, dict[str, Any]] = {p["name"]: {k: v for k, v in p.items() if k != "name"} for p in raw.get("pfc", [])}
         self.run_stats = {k: raw[k] for k in ("simulated_s", "events", "wall_s", "sim_speed")}
+        self._monitored: list[PortResult] | None = None
 
     @property
     def time_s(self) -> np.ndarray:
@@ -413,8 +430,11 @@ class Result:
 
     @property
     def monitored_ports(self) -> list[PortResult]:
-        """Ports whose queue was sampled."""
-        return [p for p in self.ports.values() if p.monitored]
+        """Ports whose queue was sampled (picked once: the summary, the tidy table and
+        the plots each ask, and a run of 100,000 hosts has as many ports)."""
+        if self._monitored is None:
+            self._monitored = [p for p in self.ports.values() if p.monitored]
+        return list(self._monitored)
 
     def convergence_time(
         self,
@@ -447,7 +467,7 @@ class Result:
             self._add_streamed(sums, names, start, stop)
         elif stop > start:
             series = [self.flows[n].series for n in names]
-            encoded = lambda metric: [s.encoded(metric, start, stop) for s in series]
+            encoded = lambda metric: _encoded(series, metric, start, stop)
             sums.add_block(stop - start, encoded("throughput_bps"), encoded("fair_share_bps"), encoded("rate_bps"))
         return sums.fairness(self.encoded_times[8 * start:8 * stop])
 
@@ -567,23 +587,10 @@ class Result:
         """Per port statistics, per flow counters, mean throughput (over the run, and
         over the time the flow was active: :meth:`FlowResult.active_s`) and fair share,
         the run's fairness, and totals."""
-        duration = self.run_stats["simulated_s"] or 1.0
         fair = self._fairness_sums(list(self.flows), 0, self.sample_count)
-        shares = fair["mean_share_bps"]
-        flows = {}
-        for k, (name, f) in enumerate(self.flows.items()):
-            active = f.active_from(fair["sending_span_s"][k])
-            flows[name] = dict(
-                f.stats,
-                throughput_bps=f.stats["delivered_bytes"] * 8 / duration,
-                active_s=active,
-                throughput_active_bps=f.stats["delivered_bytes"] * 8 / active if active else None,
-                fair_share_bps=shares[k],
-                share_rms_bps=fair["per_flow_rms_bps"][k],
-                **f.transfer_summary(),
-            )
+        stats = [f.stats for f in self.flows.values()]
         totals = {
-            key: sum(f.stats[key] for f in self.flows.values())
+            key: sum(map(itemgetter(key), stats))
             for key in ("sent_frames", "delivered_frames", "dropped_frames", "in_network_frames", "notifications")
         }
         for key in ("sent_frames", "delivered_frames", "dropped_frames", "in_network_frames"):
@@ -592,8 +599,8 @@ class Result:
             "scenario": self.scenario.name,
             "scheme": self.scenario.scheme,
             "seed": self.seed,
-            "ports": {name: dict(p.stats) for name, p in self.ports.items()},
-            "flows": flows,
+            "ports": {name: p.stats.copy() for name, p in self.ports.items()},
+            "flows": self._flow_summaries(fair),
             "arrivals": {name: dict(a.stats, **a.fct_summary()) for name, a in self.arrivals.items()},
             "fairness": {k: fair[k] for k in RUN_MEASURES if not k.startswith("per_flow")},
             "fct": self.fct(),
@@ -603,6 +610,30 @@ class Result:
             "totals": totals,
             **self.run_stats,
         }
+
+    def _flow_summaries(self, fair: dict[str, Any]) -> dict[str, dict[str, Any]]:
+        """Each flow's entry of :attr:`summary`: its counters, then its mean throughput
+        over the run and over its active time, its mean fair share and its deviation
+        from it (from the fairness sums ``fair``), and a ``poisson`` flow's transfer
+        times. One step per flow, none of it a call (a run of 100,000 flows has as many
+        entries)."""
+        duration = self.run_stats["simulated_s"] or 1.0
+        flows = {}
+        for f, span, share, rms in zip(self.flows.values(), fair["sending_span_s"], fair["mean_share_bps"],
+                                       fair["per_flow_rms_bps"]):
+            entry = f.stats.copy()
+            bits = entry["delivered_bytes"] * 8
+            done = entry.get("completion_time_s")
+            active = float(done) if done is not None else span
+            entry["throughput_bps"] = bits / duration
+            entry["active_s"] = active
+            entry["throughput_active_bps"] = bits / active if active else None
+            entry["fair_share_bps"] = share
+            entry["share_rms_bps"] = rms
+            if entry.get("transfers") is not None:
+                entry.update(f.transfer_summary())
+            flows[f.name] = entry
+        return flows
 
     def pfc_summary(self) -> dict[str, dict[str, Any]]:
         """Per port that sent, received or was paused by PFC: PAUSE frames sent and
@@ -620,35 +651,41 @@ class Result:
                 }
         return out
 
-    def _tidy_parts(self) -> tuple[int, list[tuple[str, str, bytes]]]:
-        """The tidy table's series: the number of samples, and each (metric, entity,
-        values as little-endian float64 bytes) whose values cover every sample."""
+    def _tidy_parts(self) -> tuple[int, list[str], list[str], list[bytes]]:
+        """The tidy table's series: the number of samples, and the metric, entity and
+        values (little-endian float64 bytes) of each series that covers every sample:
+        the monitored ports' queues, then each flow's series in :data:`SAMPLED` order."""
         n = self.sample_count
-        parts: list[tuple[str, str, bytes]] = []
-        for p in self.monitored_ports:
-            parts.append(("queue_bytes", p.name, p.series.encoded("queue_bytes", 0, n)))
-        sampled = ("rate_bps", "throughput_bps", "send_bps", "fair_share_bps", "cwnd_segments", "alpha")
-        for f in self.flows.values():
-            # In memory, a flow's whole series are the report's own bytes (read here
-            # without a call per series: a run of 100,000 flows has 400,000 of them).
-            raw = f.series.raw if isinstance(f.series, _InMemory) else None
-            for metric in sampled:
-                values = raw.get(metric, b"") if raw is not None else f.series.encoded(metric, 0, n)
-                if len(values) == 8 * n:
-                    parts.append((metric, f.name, values))
-        return n, parts
+        ports = self.monitored_ports
+        metrics = ["queue_bytes"] * len(ports)
+        entities = [p.name for p in ports]
+        values = _encoded([p.series for p in ports], "queue_bytes", 0, n)
+        flows = list(self.flows.values())
+        if all(type(f.series) is _InMemory for f in flows):
+            # The report's own bytes, picked by the engine (a run of 100,000 flows has
+            # 600,000 series to look at).
+            more = full_series([f.name for f in flows], [f.series.raw for f in flows], list(SAMPLED), n)
+        else:
+            more = ([], [], [])
+            for f in flows:
+                for metric in SAMPLED:
+                    series = f.series.encoded(metric, 0, n)
+                    if len(series) == 8 * n:
+                        for column, item in zip(more, (metric, f.name, series)):
+                            column.append(item)
+        return n, metrics + more[0], entities + more[1], values + more[2]
 
     def _columns(self) -> dict[str, np.ndarray]:
         """The tidy table's columns: one row per (sample, metric, entity)."""
-        n, parts = self._tidy_parts()
-        if not parts:
+        n, metrics, entities, values = self._tidy_parts()
+        if not values:
             empty = np.array([], dtype=object)
             return {"time_s": np.array([], dtype=float), "metric": empty, "entity": empty, "value": np.array([], dtype=float)}
         return {
-            "time_s": np.tile(self.time_s, len(parts)),
-            "metric": np.repeat(np.array([m for m, _, _ in parts], dtype=object), n),
-            "entity": np.repeat(np.array([e for _, e, _ in parts], dtype=object), n),
-            "value": np.frombuffer(b"".join(v for _, _, v in parts), dtype="<f8"),
+            "time_s": np.tile(self.time_s, len(values)),
+            "metric": np.repeat(np.array(metrics, dtype=object), n),
+            "entity": np.repeat(np.array(entities, dtype=object), n),
+            "value": np.frombuffer(b"".join(values), dtype="<f8"),
         }
 
     def write_parquet(self, path: str) -> None:
@@ -662,13 +699,13 @@ class Result:
             except OSError:
                 shutil.copyfile(self.samples.path, path)
             return
-        n, parts = self._tidy_parts()
-        runs = [n] * len(parts)
-        parquet.write(path, n * len(parts), [
-            parquet.Cycle("time_s", self.encoded_times, len(parts)),
-            parquet.StringRuns("metric", [m for m, _, _ in parts], runs),
-            parquet.StringRuns("entity", [e for _, e, _ in parts], runs),
-            parquet.Doubles("value", [v for _, _, v in parts]),
+        n, metrics, entities, values = self._tidy_parts()
+        runs = [n] * len(values)
+        parquet.write(path, n * len(values), [
+            parquet.Cycle("time_s", self.encoded_times, len(values)),
+            parquet.StringRuns("metric", metrics, runs),
+            parquet.StringRuns("entity", entities, runs),
+            parquet.Doubles("value", values),
             parquet.Unsigned("seed", self.seed),
         ])
 

@@ -19,6 +19,7 @@ mod json;
 mod parquet;
 mod report;
 mod table;
+mod tidy;
 
 create_exception!(_core, ScenarioError, PyValueError, "A scenario that cannot run: the message names the file, position and key.");
 
@@ -63,12 +64,14 @@ impl Scenario {
     /// more than `max_memory_gb` (default 4) is refused. With `keep_built`, the
     /// simulation that validating it built is kept for the first run with the
     /// scenario's own seed (which then need not build it again), holding its memory
-    /// until then.
+    /// until then. The GIL is released while the file is read and the network built
+    /// (other threads run meanwhile: the command imports its plotting modules).
     #[staticmethod]
     #[pyo3(signature = (path, overrides = Vec::new(), max_memory_gb = None, keep_built = false))]
-    fn load(path: &str, overrides: Vec<String>, max_memory_gb: Option<f64>, keep_built: bool) -> PyResult<Scenario> {
+    fn load(py: Python<'_>, path: &str, overrides: Vec<String>, max_memory_gb: Option<f64>, keep_built: bool) -> PyResult<Scenario> {
         let limits = limits(max_memory_gb)?;
-        let (inner, sim) = dcbsim_scenario::load_file_built(Path::new(path), &overrides, &limits).map_err(scenario_error)?;
+        let (inner, sim) =
+            py.detach(|| dcbsim_scenario::load_file_built(Path::new(path), &overrides, &limits)).map_err(scenario_error)?;
         Ok(Scenario::new(inner, keep_built.then_some(sim)))
     }
 
@@ -289,6 +292,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parquet::string_pages, m)?)?;
     m.add_function(wrap_pyfunction!(json::write_json, m)?)?;
     m.add_function(wrap_pyfunction!(table::flow_table, m)?)?;
+    m.add_function(wrap_pyfunction!(tidy::full_series, m)?)?;
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("DEFAULT_MAX_MEMORY_GB", dcbsim_scenario::DEFAULT_MAX_MEMORY_GB)?;
