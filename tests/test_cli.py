@@ -129,6 +129,14 @@ def test_repro_help_lists_every_paper():
         assert paper in done.stdout, paper
 
 
+def _run_code(code: str, scenario, out):
+    """Runs Python ``code`` in a process of its own with the scenario and output
+    directory as its arguments; it must succeed. Returns ``out``."""
+    done = subprocess.run([sys.executable, "-c", code, str(scenario), str(out)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return out
+
+
 def test_the_peak_memory_is_the_runs_own_not_its_parents(tmp_path, quickstart):
     # A parent of about 600 MiB starts the run: the run's peak is its own (a small run:
     # under 400 MiB), which the maximum that getrusage keeps across exec is not.
@@ -139,9 +147,7 @@ def test_the_peak_memory_is_the_runs_own_not_its_parents(tmp_path, quickstart):
         "sys.exit(subprocess.run([sys.executable, '-m', 'dcbsim.cli', 'run', sys.argv[1], '--out', sys.argv[2],"
         " '--no-plots', '--set', 'run.duration_ms=5']).returncode)\n"
     )
-    out = tmp_path / "run"
-    done = subprocess.run([sys.executable, "-c", code, str(quickstart), str(out)], capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
+    out = _run_code(code, quickstart, tmp_path / "run")
     assert json.loads((out / "manifest.json").read_text())["peak_memory_mib"] < 400
 
 
@@ -162,9 +168,7 @@ def test_a_run_with_plots_leaves_its_result_to_be_freed_at_once(tmp_path, quicks
         "assert 'matplotlib' in sys.modules\n"
         "assert 'polars' not in sys.modules, 'polars imported for a run without finite flows'\n"
     )
-    out = tmp_path / "run"
-    done = subprocess.run([sys.executable, "-c", code, str(quickstart), str(out)], capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
+    out = _run_code(code, quickstart, tmp_path / "run")
     assert (out / "queue.png").exists()
 
 

@@ -29,20 +29,22 @@ impl Limits {
         Limits { max_memory_bytes, machine_bytes: machine_memory() }
     }
 
+    /// The machine's memory, where it is below the limit (and so the bound).
+    fn machine_bound(&self) -> Option<f64> {
+        self.machine_bytes.filter(|&machine| machine < self.max_memory_bytes)
+    }
+
     /// The bytes a run may need, and how a refusal names that bound.
     fn bound(&self) -> (f64, String) {
-        match self.machine_bytes {
-            Some(machine) if machine < self.max_memory_bytes => (machine, format!("this machine's {:.1} GB of memory", machine / 1e9)),
-            _ => (self.max_memory_bytes, format!("the limit of {} GB", self.max_memory_bytes / 1e9)),
+        match self.machine_bound() {
+            Some(machine) => (machine, format!("this machine's {:.1} GB of memory", machine / 1e9)),
+            None => (self.max_memory_bytes, format!("the limit of {} GB", self.max_memory_bytes / 1e9)),
         }
     }
 
     /// How a refusal ends: a smaller run, and a higher limit where that would help.
     fn advice(&self) -> &'static str {
-        match self.machine_bytes {
-            Some(machine) if machine < self.max_memory_bytes => "",
-            _ => ", or raise the limit with --max-memory-gb",
-        }
+        if self.machine_bound().is_some() { "" } else { ", or raise the limit with --max-memory-gb" }
     }
 
     /// The most flows whose own state and results fit the limit: a scenario that
