@@ -6,14 +6,15 @@
 //! hop at a node, so a flow's path is static and its frames never reorder.
 //!
 //! Only forwarding nodes (switches, and hosts with other than one port) have a row of
-//! the next-hop table, and only destinations that are not hosts hanging off a single
-//! switch have a column: such a host is reached through its switch's column, and its
-//! switch sends down its port. The hop counts come from breadth-first searches over
+//! the next-hop table, and routes lead to hosts alone (every frame ends at one): a
+//! host hanging off a single switch is reached through that switch's column, and its
+//! switch sends down its port; other hosts have a column of their own; a switch
+//! without hosts has none (a route towards it is [`NO_ROUTE`]). The hop counts come from breadth-first searches over
 //! the links between the other nodes, 64 destinations at a time (`route_search.rs`),
 //! and a node's destinations are split by the links on their shortest paths, so that
 //! each set of next hops is made once per node and batch. An incast of 100,000
 //! servers on one switch costs one search and one entry; a k = 64 fat-tree (65,536
-//! hosts, 5,120 switches) a table of 5,120 x 5,120.
+//! hosts, 5,120 switches) a table of 5,120 x 2,048 (its edge switches).
 
 use super::route_search::{BATCH, BatchSearch};
 use crate::config::{LinkSpec, NodeKind, NodeSpec};
@@ -183,9 +184,10 @@ impl Routes {
     /// (the hash's salt), equal-cost next hops form groups a flow hash picks from;
     /// without, the lowest port wins.
     ///
-    /// The table has a row per forwarding node and a column per destination that is
-    /// not a host off a single switch (such a host is reached through its switch's
-    /// column): searches and table both grow with the switches, not the hosts. A host
+    /// The table has a row per forwarding node and a column per switch with hosts and
+    /// per host not off a single switch (such a host is reached through its switch's
+    /// column): searches and table both grow with the switches, not the hosts. Routes
+    /// lead to hosts only. A host
     /// off a single switch is never on a path to anything else, so the searches leave
     /// out the links to such hosts.
     pub fn compute(ports_of: &[Vec<(u32, u32)>], is_host: &[bool], ecmp: Option<u64>) -> Routes {
@@ -198,8 +200,8 @@ impl Routes {
         }
         let host_port = (0..nodes).map(|n| if forwards(n) { NO_ROUTE } else { ports_of[n][0].0 }).collect();
         let leaves: Vec<Option<usize>> = (0..nodes).map(|n| leaf_switch(ports_of, is_host, n)).collect();
-        let toward = Self::toward(ports_of, &leaves);
-        let targets: Vec<usize> = (0..nodes).filter(|&d| leaves[d].is_none()).collect();
+        let targets = Self::columns_of(is_host, &leaves);
+        let toward = Self::toward(ports_of, &leaves, &targets);
         // Each node's links to other than hosts off a single switch, lowest port first.
         let inner_ports = |ports: &Vec<(u32, u32)>| {
             let mut inner: Vec<(u32, u32)> = ports.iter().copied().filter(|&(_, p)| leaves[p as usize].is_none()).collect();
@@ -219,7 +221,7 @@ impl Routes {
                 masks.extend(inner[n].iter().map(|&(_, peer)| search.on_path(n, peer as usize, is_host)));
                 let cells = &mut next_port[row * columns + b * BATCH..][..batch.len()];
                 // The destinations whose next hops are the same ports, found once each.
-                split_by_masks(search.routed(n, batch.len()), &masks, &mut classes);
+                split_by_masks(search.routed(n), &masks, &mut classes);
                 for &class in &classes {
                     let j = class.trailing_zeros();
                     let on_path = inner[n].iter().zip(&masks).filter(|&(_, &mask)| mask >> j & 1 == 1);
@@ -238,11 +240,24 @@ impl Routes {
         Routes { nodes, row_of, host_port, is_host: is_host.to_vec(), toward, columns, next_port, groups, salt: ecmp.unwrap_or(0) }
     }
 
-    /// Per destination, where its routes are read (see [`Toward`]): the columns are
-    /// numbered in node order over the nodes that are not hosts off a single switch.
-    fn toward(ports_of: &[Vec<(u32, u32)>], leaves: &[Option<usize>]) -> Vec<Toward> {
+    /// The nodes that have a column, in node order: the hosts that are not off a
+    /// single switch, and the switches that hosts hang off. Only hosts are ever
+    /// destinations (flows, notifications and acknowledgements all end at hosts), so a
+    /// switch without hosts of its own needs none (a k = 64 fat-tree: 2,048 columns
+    /// for its edge switches, not 5,120).
+    fn columns_of(is_host: &[bool], leaves: &[Option<usize>]) -> Vec<usize> {
+        let mut has_column: Vec<bool> = (0..leaves.len()).map(|d| is_host[d] && leaves[d].is_none()).collect();
+        for &switch in leaves.iter().flatten() {
+            has_column[switch] = true;
+        }
+        (0..leaves.len()).filter(|&d| has_column[d]).collect()
+    }
+
+    /// Per destination, where its routes are read (see [`Toward`]): `targets` are the
+    /// nodes with a column, in column order.
+    fn toward(ports_of: &[Vec<(u32, u32)>], leaves: &[Option<usize>], targets: &[usize]) -> Vec<Toward> {
         let mut column_of = vec![NO_ROUTE; leaves.len()];
-        for (column, d) in (0..leaves.len()).filter(|&d| leaves[d].is_none()).enumerate() {
+        for (column, &d) in targets.iter().enumerate() {
             column_of[d] = column as u32;
         }
         let mut down = vec![NO_ROUTE; leaves.len()];
@@ -269,7 +284,12 @@ impl Routes {
         }
         let is_switch = |n: usize| nodes[n].kind == NodeKind::Switch;
         let routers = (0..nodes.len()).filter(|&n| is_switch(n) || degree[n] != 1).count();
-        let columns = (0..nodes.len()).filter(|&n| is_switch(n) || degree[n] != 1 || !is_switch(peer[n])).count();
+        let leaf = |n: usize| !is_switch(n) && degree[n] == 1 && is_switch(peer[n]);
+        let mut hosting = vec![false; nodes.len()];
+        for n in (0..nodes.len()).filter(|&n| leaf(n)) {
+            hosting[peer[n]] = true;
+        }
+        let columns = (0..nodes.len()).filter(|&n| hosting[n] || !is_switch(n) && !leaf(n)).count();
         routers * columns * 4 + nodes.len() * (9 + std::mem::size_of::<Toward>())
     }
 
@@ -285,6 +305,10 @@ impl Routes {
         let toward = self.toward[dst as usize];
         if toward.leaf_of == node {
             return toward.down;
+        }
+        if toward.column == NO_ROUTE {
+            // A switch without hosts: never a destination.
+            return NO_ROUTE;
         }
         let entry = self.next_port[row * self.columns + toward.column as usize];
         if entry < GROUP || entry == NO_ROUTE {
@@ -418,7 +442,8 @@ mod tests {
             let slow = naive(&ports, &hosts);
             let peer = |p: u32| ports.iter().flatten().find(|&&(q, _)| q == p).unwrap().1;
             for (src, row) in slow.iter().enumerate() {
-                for (dst, &next) in row.iter().enumerate() {
+                // Routes lead to hosts (a switch without hosts has no column).
+                for (dst, &next) in row.iter().enumerate().filter(|&(dst, _)| hosts[dst]) {
                     if fast.row_of[src] != NO_ROUTE {
                         assert_eq!(fast.next_port(src as u32, dst as u32, 0), next, "seed {seed}: {src} -> {dst}");
                     }
@@ -439,7 +464,7 @@ mod tests {
         for (seed, (ports, hosts)) in large {
             let (fast, slow) = (Routes::compute(&ports, &hosts, None), naive(&ports, &hosts));
             for (src, row) in slow.iter().enumerate().filter(|&(src, _)| fast.row_of[src] != NO_ROUTE) {
-                for (dst, &next) in row.iter().enumerate() {
+                for (dst, &next) in row.iter().enumerate().filter(|&(dst, _)| hosts[dst]) {
                     assert_eq!(fast.next_port(src as u32, dst as u32, 0), next, "seed {seed}: {src} -> {dst}");
                 }
             }
@@ -499,11 +524,13 @@ mod tests {
         let hosts: Vec<bool> = (0..n).map(|i| i >= spines + leaves).collect();
         for ecmp in [None, Some(3)] {
             let r = Routes::compute(&ports, &hosts, ecmp);
-            assert_eq!((r.next_port.len(), r.columns), (6 * 6, 6));
+            // A row per switch, a column per leaf: the spines have no hosts.
+            assert_eq!((r.next_port.len(), r.columns), (6 * 4, 4));
+            assert_eq!(r.next_port(2, 0, 5), NO_ROUTE);
             let slow = naive(&ports, &hosts);
             let peer = peer_in(&ports);
             for src in 0..n {
-                for dst in 0..n {
+                for dst in spines + leaves..n {
                     let path = r.path(src as u32, dst as u32, 5, &peer);
                     if ecmp.is_none() {
                         assert_eq!(path, naive_path(&slow, &hosts, &peer, src, dst), "{src} -> {dst}");
@@ -543,9 +570,9 @@ mod tests {
     fn ecmp_spreads_flows_evenly_over_equal_paths() {
         let (ports, hosts) = four_paths();
         let r = Routes::compute(&ports, &hosts, Some(7));
-        // s1 and s6 each reach the other side over four spines; each spine reaches
-        // the other spines over s1 or s6.
-        assert_eq!(r.ecmp_groups(), 2 + 4);
+        // s1 and s6 each reach the other side over four spines (routes lead to
+        // hosts: the spines' routes towards each other, over s1 or s6, are not made).
+        assert_eq!(r.ecmp_groups(), 2);
         let mut per_spine = [0u32; 4];
         for flow in 0..1000 {
             let path = r.path(0, 7, flow, peer_in(&ports)).expect("a path");
