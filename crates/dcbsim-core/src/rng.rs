@@ -24,14 +24,22 @@ fn splitmix64(x: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// FNV-1a, 64 bits: a stable hash of a component's name.
-fn fnv1a(name: &str) -> u64 {
-    name.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3))
+/// FNV-1a, 64 bits, of the parts one after another: a stable hash of a component's
+/// name (the parts' concatenation).
+fn fnv1a(parts: &[&str]) -> u64 {
+    let bytes = parts.iter().flat_map(|part| part.bytes());
+    bytes.fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3))
 }
 
 impl Rng {
     /// The stream of component `name` in a run seeded with `seed`.
     pub fn stream(seed: u64, name: &str) -> Rng {
+        Rng::stream_of(seed, &[name])
+    }
+
+    /// [`Rng::stream`] of the name the parts make one after another, without making
+    /// it (a fabric's links each name a stream).
+    pub fn stream_of(seed: u64, name: &[&str]) -> Rng {
         let mut mix = seed ^ fnv1a(name).rotate_left(17);
         let words: [u64; 4] = std::array::from_fn(|_| splitmix64(&mut mix));
         let state = ((words[0] as u128) << 64) | words[1] as u128;
@@ -94,6 +102,12 @@ mod tests {
         let first = |seed, name| Rng::stream(seed, name).next_u64();
         assert_ne!(first(7, "flow:f1"), first(7, "flow:f2"));
         assert_ne!(first(7, "flow:f1"), first(8, "flow:f1"));
+    }
+
+    #[test]
+    fn a_name_in_parts_is_the_same_stream() {
+        let (mut a, mut b) = (Rng::stream(9, "link:s1-h2"), Rng::stream_of(9, &["link:", "s1", "-", "h2"]));
+        assert!((0..8).all(|_| a.next_u64() == b.next_u64()));
     }
 
     #[test]

@@ -48,17 +48,18 @@ fn wire(config: &SimConfig, seed: u64) -> Result<Wiring, ConfigError> {
     let mut w = Wiring { ports, names, ports_of: vec![Vec::new(); n] };
     let mut joined = std::collections::HashSet::with_capacity(config.links.len());
     for (i, link) in config.links.iter().enumerate() {
-        let path = format!("topology.links[{i}]");
+        // Named only on an error (a fabric has hundreds of thousands of links).
+        let path = || format!("topology.links[{i}]");
         if link.a >= n || link.b >= n || link.a == link.b {
-            return Err(ConfigError::new(path, "a link joins two different existing nodes"));
+            return Err(ConfigError::new(path(), "a link joins two different existing nodes"));
         }
         if link.rate.0 == 0 {
-            return Err(ConfigError::new(format!("{path}.rate_gbps"), "capacity must be > 0"));
+            return Err(ConfigError::new(format!("{}.rate_gbps", path()), "capacity must be > 0"));
         }
-        let stream = format!("link:{}-{}", config.nodes[link.a].name, config.nodes[link.b].name);
-        let delay = link.delay.sample(&mut Rng::stream(seed, &stream));
+        let (a, b) = (config.nodes[link.a].name.as_str(), config.nodes[link.b].name.as_str());
+        let delay = link.delay.sample(&mut Rng::stream_of(seed, &["link:", a, "-", b]));
         if !joined.insert((link.a.min(link.b), link.a.max(link.b))) {
-            return Err(ConfigError::new(path.clone(), "two links join the same pair of nodes"));
+            return Err(ConfigError::new(path(), "two links join the same pair of nodes"));
         }
         for (from, to) in [(link.a, link.b), (link.b, link.a)] {
             let is_host = config.nodes[from].kind == NodeKind::Host;
