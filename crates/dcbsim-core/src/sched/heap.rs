@@ -29,6 +29,9 @@ impl Entry {
 /// picoseconds, which no finer cut can spread.)
 const RUN_ABOVE: usize = 32;
 
+/// A stretch of at most this many events is poured by insertion into the run.
+const SORT_UP_TO: usize = 4;
+
 /// While fewer entries than this are live in the run and the heap is empty, an entry
 /// pushed out of order is inserted into the run rather than heaped (a few moves near
 /// its back, where jittered senders' next events land).
@@ -188,6 +191,9 @@ impl Heap {
     /// more than [`RUN_ABOVE`].
     pub fn fill(&mut self, events: &[Pending], next_seq: &mut u64) {
         debug_assert_eq!(self.len(), 0);
+        if events.len() <= SORT_UP_TO {
+            return self.fill_few(events, next_seq);
+        }
         let first = *next_seq;
         let entries = events.iter().zip(first..).map(|(&(time, event), seq)| Entry { time, seq, event });
         *next_seq += events.len() as u64;
@@ -203,6 +209,24 @@ impl Heap {
         for i in (0..self.heap.len() / 2).rev() {
             let entry = self.heap[i];
             Self::sift_down(&mut self.heap, i, entry);
+        }
+    }
+
+    /// [`Heap::fill`] of at most [`SORT_UP_TO`] events: sorted into the run as they
+    /// come (a sparse cut's sub-buckets, one or two events each, skip the check of
+    /// their order and the heap).
+    #[inline]
+    fn fill_few(&mut self, events: &[Pending], next_seq: &mut u64) {
+        for &(time, event) in events {
+            let entry = Entry { time, seq: *next_seq, event };
+            *next_seq += 1;
+            let mut hole = self.run.len();
+            self.run.push(entry);
+            while hole > 0 && entry.before(&self.run[hole - 1]) {
+                self.run[hole] = self.run[hole - 1];
+                hole -= 1;
+            }
+            self.run[hole] = entry;
         }
     }
 
