@@ -306,11 +306,11 @@ impl Routes {
         if toward.leaf_of == node {
             return toward.down;
         }
-        if toward.column == NO_ROUTE {
-            // A switch without hosts: never a destination.
+        // A switch without hosts (never a destination) has no column: its NO_ROUTE
+        // column lies beyond the table, found by the index's own bounds check.
+        let Some(&entry) = self.next_port.get(row * self.columns + toward.column as usize) else {
             return NO_ROUTE;
-        }
-        let entry = self.next_port[row * self.columns + toward.column as usize];
+        };
         if entry < GROUP || entry == NO_ROUTE {
             return entry;
         }

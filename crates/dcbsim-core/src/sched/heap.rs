@@ -90,6 +90,13 @@ impl Heap {
             self.run.drain(..self.run_next);
             self.run_next = 0;
         }
+        self.insert_in_run(entry);
+    }
+
+    /// Puts `entry` into the run at its place among the entries not popped yet,
+    /// moving the later ones back (a few, near the back).
+    #[inline(always)]
+    fn insert_in_run(&mut self, entry: Entry) {
         let mut hole = self.run.len();
         self.run.push(entry);
         while hole > self.run_next && entry.before(&self.run[hole - 1]) {
@@ -218,15 +225,8 @@ impl Heap {
     #[inline]
     fn fill_few(&mut self, events: &[Pending], next_seq: &mut u64) {
         for &(time, event) in events {
-            let entry = Entry { time, seq: *next_seq, event };
+            self.insert_in_run(Entry { time, seq: *next_seq, event });
             *next_seq += 1;
-            let mut hole = self.run.len();
-            self.run.push(entry);
-            while hole > 0 && entry.before(&self.run[hole - 1]) {
-                self.run[hole] = self.run[hole - 1];
-                hole -= 1;
-            }
-            self.run[hole] = entry;
         }
     }
 
