@@ -208,7 +208,7 @@ impl Scenario {
         let mut slices = WallSlices::new(end, steps);
         while let Some(until) = slices.next_until() {
             let started = Instant::now();
-            py.detach(|| sim.run_until(until));
+            py.detach(|| sim.run_slice(until));
             slices.took(started.elapsed().as_secs_f64());
             py.check_signals()?;
             if let Some(cb) = &progress {

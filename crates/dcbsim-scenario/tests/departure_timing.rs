@@ -272,3 +272,25 @@ jitter = 0.1
 "#;
     assert_same_delivering(text, 1500);
 }
+
+#[test]
+fn a_run_in_slices_reports_what_one_run_does_with_as_many_events() {
+    let scenario = load_str(DUMBBELL, "timing.toml", &[]).unwrap();
+    let one = scenario.build(7).unwrap().run();
+    let mut sim = scenario.build(7).unwrap();
+    for us in (10..30_000).step_by(97) {
+        sim.run_slice(dcbsim_core::units::Time::from_us(us));
+    }
+    sim.run_slice(dcbsim_core::units::Time::from_ms(30));
+    let mut sliced = sim.finish();
+    assert_eq!(sliced.events, one.events, "a slice's end costs no wake-ups");
+    sliced.wall_seconds = one.wall_seconds;
+    assert_eq!(sliced, one);
+    // Stopping at each of those times instead wakes senders whose frames fall past them.
+    let mut sim = scenario.build(7).unwrap();
+    for us in (10..30_000).step_by(97) {
+        sim.run_until(dcbsim_core::units::Time::from_us(us));
+    }
+    sim.run_until(dcbsim_core::units::Time::from_ms(30));
+    assert!(sim.finish().events > one.events);
+}

@@ -410,7 +410,7 @@ impl Simulation {
             early_flows: Vec::new(),
             shared,
             now: crate::units::Time::ZERO,
-            until: crate::units::Time::ZERO,
+            early_limit: crate::units::Time::ZERO,
             events: 0,
             wall_seconds: 0.0,
             seed,

@@ -23,7 +23,8 @@
 //!
 //! What could observe that frame early is kept out: a sample counts a flow's sent
 //! frames without it (see [`crate::traffic::Flow::sent_bytes_at`]); a frame is never
-//! sent early past the end of the stretch being run, past a timeline entry that names
+//! sent early past the end of the stretch being run (but for a slice of a run nobody
+//! looks at between slices, [`Simulation::run_slice`]), past a timeline entry that names
 //! the flow or its NIC (a stop, a restart, a cap, a capacity change), or while a port
 //! is traced. Results are those of a wake-up per frame; only the order of events at
 //! equal times may differ (see `run.departure_timing`, which turns this on and off
@@ -146,7 +147,7 @@ impl Simulation {
     #[inline(always)]
     pub(super) fn defer_to_arrival(&mut self, f: u32, nic: u32, allowed: Time) -> bool {
         let port = &mut self.ports[nic as usize];
-        if port.early_flow != f || allowed >= port.early_until || allowed >= self.until || !self.traces.is_empty() {
+        if port.early_flow != f || allowed >= port.early_until || allowed >= self.early_limit || !self.traces.is_empty() {
             return false;
         }
         // Only the frame just sent is on the link: its arrival is the next one there.
