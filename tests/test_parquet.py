@@ -163,4 +163,4 @@ def test_string_runs_are_encoded_as_run_by_run(monkeypatch, page_rows, distinct,
     assert len(pages) == 1 + len(expected)
     assert pages[0] == _reference_dictionary_page(strings)
     for page, body in zip(pages[1:], expected):
-        assert page.endswith(body)
+        assert b"".join(page).endswith(body)

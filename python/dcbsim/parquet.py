@@ -169,23 +169,30 @@ class _Struct:
         return bytes(self.out) + b"\x00"
 
 
-def _page(kind: int, body: bytes, header: _Struct) -> bytes:
-    page = _Struct().i32(1, kind).i32(2, len(body)).i32(3, len(body))
+#: A page as the buffers written one after another: its header, then its body's parts
+#: (views of the values where they can be: a page of doubles is 8 MB, and joining its
+#: header to it copied every value of the table once more).
+Page = Tuple[Union[bytes, memoryview], ...]
+
+
+def _page(kind: int, body: Sequence[bytes | memoryview], header: _Struct) -> Page:
+    size = sum(map(len, body))
+    page = _Struct().i32(1, kind).i32(2, size).i32(3, size)
     page.struct(7 if kind == _DICTIONARY_PAGE else 5, header)
-    return page.end() + body
+    return (page.end(), *body)
 
 
-def _dictionary_page(count: int, plain: bytes) -> bytes:
+def _dictionary_page(count: int, plain: bytes) -> Page:
     """A dictionary page of ``count`` values, PLAIN-encoded in ``plain``."""
-    return _page(_DICTIONARY_PAGE, plain, _Struct().i32(1, count).i32(2, _PLAIN))
+    return _page(_DICTIONARY_PAGE, [plain], _Struct().i32(1, count).i32(2, _PLAIN))
 
 
-def _data_page(rows: int, encoding: int, body: bytes) -> bytes:
+def _data_page(rows: int, encoding: int, *body: bytes | memoryview) -> Page:
     header = _Struct().i32(1, rows).i32(2, encoding).i32(3, _RLE).i32(4, _RLE)
     return _page(_DATA_PAGE, body, header)
 
 
-def _pages(column: Column, rows: int) -> tuple[list[bytes], int, list[int]]:
+def _pages(column: Column, rows: int) -> tuple[list[Page], int, list[int]]:
     """The column chunk's pages, the index of its first data page among them, and its
     encodings."""
     starts = range(0, rows, PAGE_ROWS)
@@ -239,7 +246,7 @@ def _double_pages(values: Floats | list[Floats]) -> Iterator[tuple[int, bytes | 
         yield (stop - at) // 8, b"".join([head, *parts[first + 1:last], tail])
 
 
-def _string_pages(column: StringRuns, rows: int, starts: range) -> list[bytes]:
+def _string_pages(column: StringRuns, rows: int, starts: range) -> list[Page]:
     """A string column's pages: its distinct strings sorted as the dictionary, then
     each data page's runs of indices, a run cut where a page ends (made by the
     engine's :func:`dcbsim._core.string_pages`: a table of 100,000 flows has as many
@@ -251,7 +258,7 @@ def _string_pages(column: StringRuns, rows: int, starts: range) -> list[bytes]:
     return pages
 
 
-def _cycle_pages(column: Cycle, rows: int, starts: range) -> list[bytes]:
+def _cycle_pages(column: Cycle, rows: int, starts: range) -> list[Page]:
     """A repeating column's pages: its sequence once as the dictionary, then each data
     page's indices as one bit-packed run of 16-bit words (32-bit beyond 65,536 values),
     which are the indices' little-endian bytes as they are."""
@@ -269,9 +276,8 @@ def _cycle_pages(column: Cycle, rows: int, starts: range) -> list[bytes]:
         n = min(PAGE_ROWS, rows - a)
         groups = -(-n // 8)
         first = a % period
-        indices = bytes(cycle[size * first:size * (first + n)]) + bytes((8 * groups - n) * size)
-        body = bytes([8 * size]) + _varint(groups << 1 | 1) + indices
-        pages.append(_data_page(n, _RLE_DICTIONARY, body))
+        run = bytes([8 * size]) + _varint(groups << 1 | 1)
+        pages.append(_data_page(n, _RLE_DICTIONARY, run, cycle[size * first:size * (first + n)], bytes((8 * groups - n) * size)))
     return pages
 
 
@@ -332,8 +338,9 @@ def write_groups(path: str, schema: Sequence[Column], groups: Iterable[RowGroup]
                 pages, first_data, encodings = _pages(c, rows)
                 starts = [offset]
                 for k, page in enumerate(pages):
-                    f.write(page)
-                    offset += len(page)
+                    for part in page:
+                        f.write(part)
+                        offset += len(part)
                     starts.append(offset)
                     if isinstance(c, Doubles):
                         page_rows = min(PAGE_ROWS, rows - k * PAGE_ROWS)
