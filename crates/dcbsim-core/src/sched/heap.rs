@@ -309,6 +309,30 @@ mod tests {
     }
 
     #[test]
+    fn crowds_of_few_or_many_times_pop_in_time_then_insertion_order() {
+        let mut rng = crate::rng::Rng::stream(9, "crowd");
+        let mut heap = Heap::default();
+        let mut seq = 0;
+        for (size, times) in [(33, 1), (40, 2), (42, 4), (133, 6), (200, 16), (200, 17), (500, 300), (64, 64)] {
+            // Times in runs, as a crowd comes: each run a random one of `times` values.
+            let mut events: Vec<Pending> = Vec::new();
+            while events.len() < size {
+                let time = 1000 + 7 * (rng.next_u64() % times);
+                for _ in 0..1 + rng.next_u64() % 5 {
+                    events.push((time, events.len() as u64));
+                }
+            }
+            events.truncate(size);
+            let first = seq;
+            heap.fill(&events, &mut seq);
+            let mut expected: Vec<(u64, u64)> = events.iter().map(|&(t, e)| (t, first + e)).collect();
+            expected.sort();
+            let popped: Vec<(u64, u64)> = std::iter::from_fn(|| heap.pop()).map(|e| (e.time, e.seq)).collect();
+            assert_eq!(popped, expected, "{size} events at {times} times");
+        }
+    }
+
+    #[test]
     fn a_crowd_filled_out_of_order_pops_sorted() {
         let mut heap = Heap::default();
         let events: Vec<Pending> = [5u64, 3, 3, 9, 1].iter().zip(0..).map(|(&t, e)| (t, e)).collect();
