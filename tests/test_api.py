@@ -290,6 +290,13 @@ def test_the_summary_table_shows_the_busiest_ports_first_and_says_what_it_left_o
     assert "more flows" not in whole and sum(bool(re.match(r"f\d+ ", line)) for line in whole.splitlines()) == 30
 
 
+def test_the_summary_line_gives_a_slow_runs_speed_in_significant_digits():
+    from dcbsim.table import _speed
+
+    # A large fabric simulates a hundredth of a second per second: not "0.0".
+    assert [_speed(x) for x in (0.0184, 0.00081, 0.5, 3.44, 12.09)] == ["0.018", "0.00081", "0.5", "3.4", "12.1"]
+
+
 def test_plots_of_many_flows_summarize_them_and_skip_empty_queues():
     from dcbsim import plot
 

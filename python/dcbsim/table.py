@@ -70,6 +70,13 @@ def _more(shown: int, total: int, what: str) -> list[str]:
     return [f"... and {total - shown} more {what} (the whole table: summary.txt in the output folder)"]
 
 
+def _speed(per_s: float) -> str:
+    """Simulated seconds per wall second: one decimal from 1 up, two significant digits
+    below (a large fabric's run simulates a hundredth of a second per second, which one
+    decimal showed as 0.0)."""
+    return f"{per_s:.1f}" if per_s >= 1 else f"{per_s:.2g}"
+
+
 def summary_table(summary: dict[str, Any], max_rows: int | None = 20) -> str:
     """Ports (queue, emptiness, utilization, drops; busiest first), flows (throughput,
     counts), and the 802.1p priorities when the flows have more than one. At most
@@ -137,7 +144,7 @@ def summary_table(summary: dict[str, Any], max_rows: int | None = 20) -> str:
             f"{summary['scenario']} ({summary['scheme']}, seed {summary['seed']}): "
             f"sent {totals['sent_frames']}, delivered {totals['delivered_frames']}, dropped {totals['dropped_frames']} frames; "
             f"{summary['events']} events, {summary['simulated_s']:.3f} s simulated in {summary['wall_s']:.3f} s "
-            f"({summary['sim_speed']:.1f} simulated s per s)"
+            f"({_speed(summary['sim_speed'])} simulated s per s)"
         ),
     ]
     return "\n".join(parts)
