@@ -282,14 +282,12 @@ impl Routes {
             degree[l.b] += 1;
             (peer[l.a], peer[l.b]) = (l.b, l.a);
         }
-        let is_switch = |n: usize| nodes[n].kind == NodeKind::Switch;
-        let routers = (0..nodes.len()).filter(|&n| is_switch(n) || degree[n] != 1).count();
-        let leaf = |n: usize| !is_switch(n) && degree[n] == 1 && is_switch(peer[n]);
-        let mut hosting = vec![false; nodes.len()];
-        for n in (0..nodes.len()).filter(|&n| leaf(n)) {
-            hosting[peer[n]] = true;
-        }
-        let columns = (0..nodes.len()).filter(|&n| hosting[n] || !is_switch(n) && !leaf(n)).count();
+        let is_host: Vec<bool> = nodes.iter().map(|n| n.kind != NodeKind::Switch).collect();
+        let routers = (0..nodes.len()).filter(|&n| !is_host[n] || degree[n] != 1).count();
+        // Each host's one switch, as `leaf_switch` finds it from the ports.
+        let leaves: Vec<Option<usize>> =
+            (0..nodes.len()).map(|n| (is_host[n] && degree[n] == 1 && !is_host[peer[n]]).then_some(peer[n])).collect();
+        let columns = Self::columns_of(&is_host, &leaves).len();
         routers * columns * 4 + nodes.len() * (9 + std::mem::size_of::<Toward>())
     }
 
@@ -544,6 +542,32 @@ mod tests {
     }
 
     /// h0 - s1, then four spines s2..s5 between s1 and s6, then s6 - h7.
+    #[test]
+    fn the_estimated_table_is_the_table_built() {
+        use crate::topology::{dumbbell, fabric, incast, tests::defaults};
+        use crate::units::Rate;
+        let d = defaults();
+        let networks = [
+            dumbbell(5, 1, Rate::from_gbps(10), &d),
+            dumbbell(3, 2, Rate::from_gbps(10), &d),
+            incast(8, &d),
+            fabric::leaf_spine(4, 2, 3, Rate::from_gbps(40), &d),
+            fabric::fat_tree(4, &d),
+            fabric::fat_tree(8, &d),
+        ];
+        for t in networks {
+            let mut ports_of = vec![Vec::new(); t.nodes.len()];
+            for (i, l) in t.links.iter().enumerate() {
+                ports_of[l.a].push((2 * i as u32, l.b as u32));
+                ports_of[l.b].push((2 * i as u32 + 1, l.a as u32));
+            }
+            let is_host: Vec<bool> = t.nodes.iter().map(|n| n.kind == NodeKind::Host).collect();
+            let r = Routes::compute(&ports_of, &is_host, None);
+            let built = r.next_port.len() * 4 + t.nodes.len() * (9 + std::mem::size_of::<Toward>());
+            assert_eq!(Routes::table_bytes(&t.nodes, &t.links), built, "{} nodes", t.nodes.len());
+        }
+    }
+
     fn four_paths() -> (Vec<Vec<(u32, u32)>>, Vec<bool>) {
         let mut ports: Vec<Vec<(u32, u32)>> = vec![Vec::new(); 8];
         let mut port = 0;
