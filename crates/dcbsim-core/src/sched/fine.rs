@@ -16,8 +16,33 @@
 //! into the sub-bucket last poured, or before it, goes to the heap, or to the finer
 //! cut of that sub-bucket if it is after the finer sub-buckets poured), and a
 //! sub-bucket is poured only into an empty heap, numbered afresh in its order.
+//!
+//! The same sub-buckets also sort a crowded bucket whole ([`Fine::sort_into`]): its
+//! events spread over them in insertion order, each sub-bucket is sorted by time
+//! (equal times keep their order) and appended to the run in turn, numbered as it
+//! goes. Only equal times need the numbers, and those share a sub-bucket, so the run
+//! pops in (time, insertion) order.
 
 use super::heap::{Heap, Pending};
+
+/// Sorts `events` by time, keeping the order of equal times: by insertion where few,
+/// by a stable sort where many.
+#[inline]
+fn sort_by_time(events: &mut [Pending]) {
+    if events.len() > 16 {
+        events.sort_by_key(|&(time, _)| time);
+        return;
+    }
+    for i in 1..events.len() {
+        let e = events[i];
+        let mut hole = i;
+        while hole > 0 && events[hole - 1].0 > e.0 {
+            events[hole] = events[hole - 1];
+            hole -= 1;
+        }
+        events[hole] = e;
+    }
+}
 
 /// Sub-buckets per bucket.
 pub(super) const SUBS: u32 = 64;
@@ -116,6 +141,28 @@ impl Fine {
             self.place(self.sub(time), time, event);
         }
         events.clear();
+    }
+
+    /// Sorts `bucket`'s events `events` (in insertion order; it empties them) by
+    /// (time, insertion) into the run of the empty heap `heap`, numbering them from
+    /// `next_seq` on: spread over the sub-buckets, each then sorted (a few events,
+    /// in insertion order already at equal times) and appended in turn. The
+    /// sub-buckets are left empty and no bucket cut.
+    pub fn sort_into(&mut self, events: &mut Vec<Pending>, heap: &mut Heap, next_seq: &mut u64) {
+        debug_assert_eq!(self.occupied, 0);
+        for &(time, event) in events.iter() {
+            self.place(self.sub(time), time, event);
+        }
+        events.clear();
+        while self.occupied != 0 {
+            let sub = self.occupied.trailing_zeros();
+            self.occupied &= !(1 << sub);
+            let events = &mut self.subs[sub as usize];
+            sort_by_time(events);
+            heap.extend_run(events, next_seq);
+            events.clear();
+        }
+        self.bucket = u64::MAX;
     }
 
     /// Pours the next sub-bucket into the empty heap `heap`, numbering its events
