@@ -247,8 +247,14 @@ impl Simulation {
         let (now, conns, source_of) = (self.now, &self.conns, &self.source_of[..n]);
         let fair = self.fair.means(n);
         let s = &mut self.sampler;
-        let flows = self.flows[..n].iter().zip(source_of).zip(fair);
-        let rows = flows.map(|((flow, source), &fair)| flow_sample(flow, source.is_some(), now, fair));
+        let all = &self.flows[..n];
+        let flows = all.iter().enumerate().zip(source_of).zip(fair);
+        let rows = flows.map(|(((i, flow), source), &fair)| {
+            if let Some(ahead) = all.get(i + SAMPLE_FETCH_AHEAD) {
+                ahead.fetch_sampled();
+            }
+            flow_sample(flow, source.is_some(), now, fair)
+        });
         if s.plain_flows() {
             s.record_plain_flows(rows);
             self.sampler.end();
@@ -277,6 +283,12 @@ impl Simulation {
         }
     }
 }
+
+/// How many flows ahead of the one it records a sample prefetches the line it reads.
+/// (At 4,096 senders sampled every millisecond, half the pass's time was the wait
+/// for each flow's line; 16 ahead, the run took 0.95-0.96 of the time, 32 and 64
+/// ahead 0.97-0.98, five alternate rounds.)
+const SAMPLE_FETCH_AHEAD: usize = 16;
 
 /// What a sample records of a flow: its rate (0 when it is not sending; a dynamic
 /// source keeps its reaction point's rate between bursts), the bytes delivered and sent

@@ -280,6 +280,12 @@ impl Flow {
         crate::prefetch::line_of(&self.jitter_width);
     }
 
+    /// Prefetches the line a sample reads (see the layout test).
+    #[inline(always)]
+    pub fn fetch_sampled(&self) {
+        crate::prefetch::line_of(&self.active);
+    }
+
     /// Whether a finite flow has delivered all its bytes.
     pub fn is_complete(&self) -> bool {
         matches!(self.size, Some(n) if self.counters.delivered_bytes >= n)
