@@ -25,14 +25,23 @@
 
 use super::heap::{Heap, Pending};
 
+/// The most events sorted by insertion (more take a stable sort).
+const SORT_BY_INSERTION_UP_TO: usize = 16;
+
 /// Sorts `events` by time, keeping the order of equal times: by insertion where few,
 /// by a stable sort where many.
 #[inline]
 fn sort_by_time(events: &mut [Pending]) {
-    if events.len() > 16 {
+    if events.len() > SORT_BY_INSERTION_UP_TO {
         events.sort_by_key(|&(time, _)| time);
-        return;
+    } else {
+        sort_by_insertion(events);
     }
+}
+
+/// Sorts `events` by time by insertion, keeping the order of equal times.
+#[inline]
+fn sort_by_insertion(events: &mut [Pending]) {
     for i in 1..events.len() {
         let e = events[i];
         let mut hole = i;
@@ -58,6 +67,8 @@ pub(super) const CUT_FINER_ABOVE: usize = 32;
 #[derive(Debug)]
 pub(super) struct Fine {
     subs: Box<[Vec<Pending>]>,
+    /// The buffer [`Fine::sort_into`] sorts in (kept for its room).
+    sorted: Vec<Pending>,
     /// One bit per sub-bucket: whether it holds an event.
     occupied: u64,
     /// The absolute number of the bucket cut (`u64::MAX`: none).
@@ -73,6 +84,7 @@ impl Fine {
     pub fn new(bucket_shift: u32) -> Fine {
         Fine {
             subs: (0..SUBS).map(|_| Vec::new()).collect(),
+            sorted: Vec::new(),
             occupied: 0,
             bucket: u64::MAX,
             open_from: 0,
@@ -143,26 +155,51 @@ impl Fine {
         events.clear();
     }
 
-    /// Sorts `bucket`'s events `events` (in insertion order; it empties them) by
+    /// Sorts a bucket's events `events` (in insertion order; it empties them) by
     /// (time, insertion) into the run of the empty heap `heap`, numbering them from
-    /// `next_seq` on: spread over the sub-buckets, each then sorted (a few events,
-    /// in insertion order already at equal times) and appended in turn. The
-    /// sub-buckets are left empty and no bucket cut.
+    /// `next_seq` on: counted by sub-bucket, placed in one buffer sub-bucket after
+    /// sub-bucket (each in insertion order), each sub-bucket then sorted by time
+    /// (equal times keep their order) and the whole appended to the run. (Spread over
+    /// the 64 sub-buckets' own vectors instead, the sort took a ninth of the run at
+    /// 4,096 senders.)
     pub fn sort_into(&mut self, events: &mut Vec<Pending>, heap: &mut Heap, next_seq: &mut u64) {
-        debug_assert_eq!(self.occupied, 0);
-        for &(time, event) in events.iter() {
-            self.place(self.sub(time), time, event);
+        let mut ends = [0u32; SUBS as usize];
+        for &(time, _) in events.iter() {
+            ends[self.sub(time) as usize] += 1;
+        }
+        let mut start = 0;
+        for end in ends.iter_mut() {
+            start += *end;
+            *end = start;
+        }
+        let (shift, sorted) = (self.shift, &mut self.sorted);
+        sorted.clear();
+        sorted.resize(events.len(), (0, 0));
+        let mut next = ends;
+        for &(time, event) in events.iter().rev() {
+            let sub = ((time >> shift) & (SUBS as u64 - 1)) as usize;
+            next[sub] -= 1;
+            sorted[next[sub] as usize] = (time, event);
         }
         events.clear();
-        while self.occupied != 0 {
-            let sub = self.occupied.trailing_zeros();
-            self.occupied &= !(1 << sub);
-            let events = &mut self.subs[sub as usize];
-            sort_by_time(events);
-            heap.extend_run(events, next_seq);
-            events.clear();
+        let mut from = 0;
+        let crowded = ends.iter().any(|&end| {
+            let crowded = end as usize - from > SORT_BY_INSERTION_UP_TO;
+            from = end as usize;
+            crowded
+        });
+        if crowded {
+            let mut from = 0;
+            for &end in &ends {
+                sort_by_time(&mut sorted[from..end as usize]);
+                from = end as usize;
+            }
+        } else {
+            // One insertion sort over the whole: no event moves past the sub-bucket
+            // before its own, whose events all come earlier.
+            sort_by_insertion(sorted);
         }
-        self.bucket = u64::MAX;
+        heap.extend_run(sorted, next_seq);
     }
 
     /// Pours the next sub-bucket into the empty heap `heap`, numbering its events

@@ -522,6 +522,11 @@ mod tests {
                 twin.push((bucket << SHIFT) + (rng.next_u64() % 500) * ((1 << SHIFT) / 500));
             }
         }
+        // The second also holds crowded sub-buckets, which take a stable sort.
+        let sub = 1u64 << SUB_SHIFT;
+        for _ in 0..120 {
+            twin.push((6 << SHIFT) + (rng.next_u64() % 3) * 7 * sub + (rng.next_u64() % 4) * (sub / 4));
+        }
         let mut seen = Vec::new();
         while let Some(time) = twin.pop() {
             let bucket = time >> SHIFT;
