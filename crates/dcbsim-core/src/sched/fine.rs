@@ -17,11 +17,11 @@
 //! cut of that sub-bucket if it is after the finer sub-buckets poured), and a
 //! sub-bucket is poured only into an empty heap, numbered afresh in its order.
 //!
-//! The same sub-buckets also sort a crowded bucket whole ([`Fine::sort_into`]): its
-//! events spread over them in insertion order, each sub-bucket is sorted by time
-//! (equal times keep their order) and appended to the run in turn, numbered as it
-//! goes. Only equal times need the numbers, and those share a sub-bucket, so the run
-//! pops in (time, insertion) order.
+//! A crowded bucket may instead be sorted whole into the heap's run
+//! ([`Fine::sort_into`]): its events are placed sub-bucket after sub-bucket in one
+//! buffer, each sub-bucket's in insertion order, then sorted by time (equal times keep
+//! their order) and numbered as they join the run. Only equal times need the numbers,
+//! and those share a sub-bucket, so the run pops in (time, insertion) order.
 
 use super::heap::{Heap, Pending};
 
@@ -163,6 +163,7 @@ impl Fine {
     /// the 64 sub-buckets' own vectors instead, the sort took a ninth of the run at
     /// 4,096 senders.)
     pub fn sort_into(&mut self, events: &mut Vec<Pending>, heap: &mut Heap, next_seq: &mut u64) {
+        debug_assert!(self.occupied == 0 && self.bucket == u64::MAX);
         let mut ends = [0u32; SUBS as usize];
         for &(time, _) in events.iter() {
             ends[self.sub(time) as usize] += 1;
