@@ -156,6 +156,38 @@ def test_progress_is_reported_and_exceptions_propagate(small_text):
         dcbsim.run(s, progress=boom)
 
 
+def test_a_run_and_its_summary_pause_the_collector_and_leave_it_as_they_found_it(small_text, monkeypatch):
+    # Their objects are made with the cyclic collector paused (not the engine's run,
+    # which makes none: other threads' garbage is collected meanwhile), and it is
+    # resumed only if it ran, even when the run fails.
+    import gc
+
+    calls: list[str] = []
+    for name in ("disable", "enable"):
+        monkeypatch.setattr(gc, name, lambda real=getattr(gc, name), name=name: (calls.append(name), real())[1])
+    seen: list[bool] = []
+    result = dcbsim.run(dcbsim.loads(small_text), progress=lambda f: seen.append(gc.isenabled()))
+    assert seen and all(seen) and gc.isenabled()
+    assert calls == ["disable", "enable"] * 2  # the report, then the result made from it
+    calls.clear()
+    assert result.summary["totals"]["delivered_frames"] > 0 and gc.isenabled()
+    assert calls == ["disable", "enable"]
+
+    def fail(fraction: float) -> None:
+        raise RuntimeError("stop")
+
+    with pytest.raises(RuntimeError):
+        dcbsim.run(dcbsim.loads(small_text), progress=fail)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        calls.clear()
+        dcbsim.run(dcbsim.loads(small_text)).summary
+        assert not gc.isenabled() and calls == []
+    finally:
+        gc.enable()
+
+
 def test_convergence_time():
     from dcbsim.results import convergence_time
 

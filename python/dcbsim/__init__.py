@@ -15,6 +15,7 @@ from typing import Any, Callable, Sequence
 
 from dcbsim import traces
 from dcbsim._core import Scenario, ScenarioError, __version__
+from dcbsim.bulk import collector_paused
 from dcbsim.results import Result
 
 ScenarioError.__module__ = "dcbsim"
@@ -117,7 +118,11 @@ def run(
     traced = {"pcap": wanted, "snaplen": snaplen} if wanted else {}
     if scenario.streams_samples:
         return _run_streamed(scenario, seed, progress, None if samples_dir is None else os.fspath(samples_dir), **traced)
-    return Result(scenario.run(seed, progress, **traced), scenario, seed)
+    # The report is made with the collector paused (by the engine), and so is the
+    # result from it (see dcbsim.bulk).
+    raw = scenario.run(seed, progress, **traced)
+    with collector_paused():
+        return Result(raw, scenario, seed)
 
 
 def _run_streamed(scenario: Scenario, seed: int, progress: Callable[[float], Any] | None, directory: str | None,
@@ -138,7 +143,8 @@ def _run_streamed(scenario: Scenario, seed: int, progress: Callable[[float], Any
         raw = scenario.run(seed, progress, samples=spill, **traced)
         table = samples.to_parquet(spill, os.path.join(folder, "results.parquet"), samples.sample_times(raw),
                                    samples.columns(raw), raw["sample_chunk_rows"], seed, scenario.sample_memory_bytes)
-        result = Result(raw, scenario, seed, table)
+        with collector_paused():
+            result = Result(raw, scenario, seed, table)
     except BaseException:
         shutil.rmtree(folder, ignore_errors=True)
         raise

@@ -10,12 +10,15 @@ from typing import Iterator
 @contextlib.contextmanager
 def collector_paused() -> Iterator[None]:
     """Pauses Python's cyclic garbage collector for the block (and resumes it, if it
-    ran, after). For one run of the command line: the collector passes over the
-    objects already made each time a few hundred more appear, which took about half
-    the time of making the result of a run with 100,000 flows and 200,000 ports, and
-    the run leaves no garbage in cycles that must go before it ends. Not for the
-    library's own calls: objects made with the collector paused are all passed over
-    once it resumes, so the time would only move into the caller's code."""
+    ran, after): for a block that makes many objects at once and leaves no garbage in
+    cycles, as a run's result does. Running, the collector passes over the objects
+    made so far each time a few hundred more appear, again and again as they grow;
+    paused, it passes over them a few times once it resumes, in the caller's next
+    allocations. Measured: one run of the command line with 100,000 flows and 200,000
+    ports spent about half of making its result in the collector; ``dcbsim.run`` of a
+    k = 64 fat-tree (327,680 ports, one flow, 1 ms) took 1.77 s with the collector
+    running and 1.04 s paused, and the caller's next million objects then 0.79 s
+    instead of 0.55 (2.72 → 2.24 s in all, two runs each)."""
     if not gc.isenabled():
         yield
         return

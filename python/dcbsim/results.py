@@ -12,6 +12,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
 from dcbsim._core import FairnessSums, full_series
+from dcbsim.bulk import collector_paused
 from dcbsim.fairness import RUN_MEASURES
 from dcbsim.lazy import lazy_import
 
@@ -593,6 +594,11 @@ class Result:
         """Per port statistics, per flow counters, mean throughput (over the run, and
         over the time the flow was active: :meth:`FlowResult.active_s`) and fair share,
         the run's fairness, and totals."""
+        with collector_paused():
+            return self._summary()
+
+    def _summary(self) -> dict[str, Any]:
+        """:attr:`summary`, made with the collector paused."""
         fair = self._fairness_sums(list(self.flows), 0, self.sample_count)
         stats = [f.stats for f in self.flows.values()]
         totals = {
