@@ -17,8 +17,8 @@ def collector_paused() -> Iterator[None]:
     allocations. Measured: one run of the command line with 100,000 flows and 200,000
     ports spent about half of making its result in the collector; ``dcbsim.run`` of a
     k = 64 fat-tree (327,680 ports, one flow, 1 ms) took 1.77 s with the collector
-    running and 1.04 s paused, and the caller's next million objects then 0.79 s
-    instead of 0.55 (2.72 → 2.24 s in all, two runs each)."""
+    running and 1.11 s with its report and result made paused, and the caller's next
+    million objects then 0.79-0.87 s instead of 0.55 (two runs each)."""
     if not gc.isenabled():
         yield
         return
