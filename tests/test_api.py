@@ -188,6 +188,52 @@ def test_a_run_and_its_summary_pause_the_collector_and_leave_it_as_they_found_it
         gc.enable()
 
 
+def test_each_port_reports_its_own_statistics_in_one_key_order():
+    # Ports' stats dicts start as copies of the first port's, and only what differs
+    # from it is set: senders at different rates must still show their own counts.
+    text = """
+[run]
+duration_ms = 2.0
+frame_bytes = 1000
+[topology]
+kind = "dumbbell"
+senders = 3
+receivers = 3
+rate_gbps = 10.0
+[[flows]]
+name = "a"
+src = "s0"
+dst = "r0"
+kind = "constant"
+rate_gbps = 1.0
+[[flows]]
+name = "b"
+src = "s1"
+dst = "r1"
+kind = "constant"
+rate_gbps = 2.0
+[[flows]]
+name = "c"
+src = "s2"
+dst = "r2"
+kind = "constant"
+rate_gbps = 3.0
+"""
+    r = dcbsim.run(dcbsim.loads(text))
+    stats = [p.stats for p in r.ports.values()]
+    assert len({tuple(s) for s in stats}) == 1 and len({id(s) for s in stats}) == len(stats)
+    delivered = {f.stats["dst"]: f.stats["delivered_frames"] for f in r.flows.values()}
+    assert len(set(delivered.values())) == 3 and min(delivered.values()) > 0
+    for receiver, frames in delivered.items():
+        port = r.ports[f"sw1:{receiver}"].stats
+        # (a frame or two may still be on the wire at the end)
+        assert frames <= port["tx_frames"] <= frames + 2 and port["tx_bytes"] == 1000 * port["tx_frames"]
+    utilization = sorted(r.ports[f"sw1:r{i}"].stats["utilization"] for i in range(3))
+    assert utilization == pytest.approx([0.1, 0.2, 0.3], abs=0.01)
+    idle = [p for p in r.ports.values() if p.stats["tx_frames"] == 0]
+    assert idle and all(p.stats["utilization"] == 0.0 and p.stats["p_empty"] == 1.0 for p in idle)
+
+
 def test_convergence_time():
     from dcbsim.results import convergence_time
 

@@ -124,26 +124,100 @@ impl<'py> Shape<'py> {
     }
 }
 
+/// A port's statistic as its stats dict holds it (a float by its bits: equal bits are
+/// the very same value).
+#[derive(Clone, Copy, PartialEq)]
+enum Stat {
+    Int(u64),
+    Float(u64),
+    Flag(bool),
+}
+
+impl Stat {
+    fn float(x: f64) -> Stat {
+        Stat::Float(x.to_bits())
+    }
+
+    fn object<'py>(self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        Ok(match self {
+            Stat::Int(n) => n.into_pyobject(py)?.into_any(),
+            Stat::Float(bits) => f64::from_bits(bits).into_pyobject(py)?.into_any(),
+            Stat::Flag(b) => b.into_pyobject(py)?.to_owned().into_any(),
+        })
+    }
+}
+
+/// The keys of a port's stats dict, in order.
+const PORT_KEYS: [&str; 15] = [
+    "capacity_bps",
+    "buffer_bytes",
+    "monitored",
+    "mean_bytes",
+    "std_bytes",
+    "p_empty",
+    "max_bytes",
+    "utilization",
+    "tx_frames",
+    "tx_bytes",
+    "dropped_frames",
+    "dropped_bytes",
+    "notifications",
+    "ecn_marks",
+    "queued_frames",
+];
+
+/// A port's statistics in the order of [`PORT_KEYS`].
+fn port_stats(p: &PortReport) -> [Stat; 15] {
+    [
+        Stat::Int(p.capacity_bps),
+        Stat::Int(p.buffer_bytes),
+        Stat::Flag(p.monitored),
+        Stat::float(p.stats.mean_bytes),
+        Stat::float(p.stats.std_bytes),
+        Stat::float(p.stats.p_empty),
+        Stat::Int(p.stats.max_bytes),
+        Stat::float(p.stats.utilization),
+        Stat::Int(p.tx_frames),
+        Stat::Int(p.tx_bytes),
+        Stat::Int(p.dropped_frames),
+        Stat::Int(p.dropped_bytes),
+        Stat::Int(p.notifications),
+        Stat::Int(p.ecn_marks),
+        Stat::Int(p.queued_frames),
+    ]
+}
+
+/// The first port's stats dict and statistics: each later port's dict starts as a
+/// copy of it, and only the statistics that differ from the first port's are set (a
+/// network's many idle ports share all but none: at 327,680 ports of a k = 64
+/// fat-tree, setting all fifteen made a new number object per statistic and port).
+struct PortShape<'py> {
+    keys: Vec<Bound<'py, PyString>>,
+    first: Option<(Bound<'py, PyDict>, [Stat; 15])>,
+}
+
+impl<'py> PortShape<'py> {
+    fn new(py: Python<'py>) -> Self {
+        PortShape { keys: PORT_KEYS.iter().map(|k| PyString::intern(py, k)).collect(), first: None }
+    }
+}
+
 /// A port of the report: `(name, stats, queue samples)`, the name and the series kept
 /// out of the stats (the result's own dict), so that nothing need be taken out of it.
-fn port_entry<'py>(py: Python<'py>, p: &PortReport, names: &mut Names<'py>, shape: &mut Shape<'py>) -> PyResult<Bound<'py, PyTuple>> {
-    let d = shape.dict(py)?;
-    d.set_item(intern!(py, "capacity_bps"), p.capacity_bps)?;
-    d.set_item(intern!(py, "buffer_bytes"), p.buffer_bytes)?;
-    d.set_item(intern!(py, "monitored"), p.monitored)?;
-    d.set_item(intern!(py, "mean_bytes"), p.stats.mean_bytes)?;
-    d.set_item(intern!(py, "std_bytes"), p.stats.std_bytes)?;
-    d.set_item(intern!(py, "p_empty"), p.stats.p_empty)?;
-    d.set_item(intern!(py, "max_bytes"), p.stats.max_bytes)?;
-    d.set_item(intern!(py, "utilization"), p.stats.utilization)?;
-    d.set_item(intern!(py, "tx_frames"), p.tx_frames)?;
-    d.set_item(intern!(py, "tx_bytes"), p.tx_bytes)?;
-    d.set_item(intern!(py, "dropped_frames"), p.dropped_frames)?;
-    d.set_item(intern!(py, "dropped_bytes"), p.dropped_bytes)?;
-    d.set_item(intern!(py, "notifications"), p.notifications)?;
-    d.set_item(intern!(py, "ecn_marks"), p.ecn_marks)?;
-    d.set_item(intern!(py, "queued_frames"), p.queued_frames)?;
-    shape.keep(&d)?;
+fn port_entry<'py>(py: Python<'py>, p: &PortReport, names: &mut Names<'py>, shape: &mut PortShape<'py>) -> PyResult<Bound<'py, PyTuple>> {
+    let stats = port_stats(p);
+    let d = match &shape.first {
+        Some((first, _)) => first.copy()?,
+        None => PyDict::new(py),
+    };
+    for (k, &stat) in stats.iter().enumerate() {
+        if shape.first.as_ref().is_none_or(|(_, first)| first[k] != stat) {
+            d.set_item(&shape.keys[k], stat.object(py)?)?;
+        }
+    }
+    if shape.first.is_none() {
+        shape.first = Some((d.copy()?, stats));
+    }
     let queue = floats(py, p.queue_bytes.iter().map(|&q| q as f64));
     PyTuple::new(py, [names.get(&p.name).into_any(), d.into_any(), queue.into_any()])
 }
@@ -296,7 +370,7 @@ fn report_dict<'py>(py: Python<'py>, r: &RunReport, flows: Bound<'py, PyList>, n
     d.set_item(intern!(py, "time_s"), floats(py, r.sample_times.iter().map(|t| t.as_secs_f64())))?;
     d.set_item(intern!(py, "streamed_samples"), r.streamed_samples)?;
     let ports = PyList::empty(py);
-    let mut shape = Shape(None);
+    let mut shape = PortShape::new(py);
     for p in &r.ports {
         ports.append(port_entry(py, p, names, &mut shape)?)?;
     }
