@@ -53,6 +53,12 @@ fn sort_by_insertion(events: &mut [Pending]) {
     }
 }
 
+/// The sub-bucket of `time` in a cut whose sub-buckets are 2^`shift` ps wide.
+#[inline(always)]
+fn sub_of(time: u64, shift: u32) -> u32 {
+    ((time >> shift) & (SUBS as u64 - 1)) as u32
+}
+
 /// Sub-buckets per bucket.
 pub(super) const SUBS: u32 = 64;
 
@@ -119,7 +125,7 @@ impl Fine {
 
     #[inline(always)]
     fn sub(&self, time: u64) -> u32 {
-        ((time >> self.shift) & (SUBS as u64 - 1)) as u32
+        sub_of(time, self.shift)
     }
 
     /// Keeps the event if it falls in the cut bucket `bucket` (its time shifted by
@@ -168,6 +174,7 @@ impl Fine {
         for &(time, _) in events.iter() {
             ends[self.sub(time) as usize] += 1;
         }
+        let crowded = ends.iter().any(|&n| n as usize > SORT_BY_INSERTION_UP_TO);
         let mut start = 0;
         for end in ends.iter_mut() {
             start += *end;
@@ -178,17 +185,11 @@ impl Fine {
         sorted.resize(events.len(), (0, 0));
         let mut next = ends;
         for &(time, event) in events.iter().rev() {
-            let sub = ((time >> shift) & (SUBS as u64 - 1)) as usize;
+            let sub = sub_of(time, shift) as usize;
             next[sub] -= 1;
             sorted[next[sub] as usize] = (time, event);
         }
         events.clear();
-        let mut from = 0;
-        let crowded = ends.iter().any(|&end| {
-            let crowded = end as usize - from > SORT_BY_INSERTION_UP_TO;
-            from = end as usize;
-            crowded
-        });
         if crowded {
             let mut from = 0;
             for &end in &ends {
