@@ -175,26 +175,6 @@ impl fmt::Display for Rate {
     }
 }
 
-/// Remembers the last [`Rate::transmit_time`] asked for, so the hot path divides only
-/// when the frame size or the rate changes.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct TransmitMemo {
-    rate: Rate,
-    bytes: u64,
-    time: Time,
-}
-
-impl TransmitMemo {
-    /// `rate.transmit_time(bytes)`, computed once per distinct (rate, bytes).
-    #[inline]
-    pub fn get(&mut self, rate: Rate, bytes: Bytes) -> Time {
-        if rate != self.rate || bytes.0 != self.bytes {
-            *self = TransmitMemo { rate, bytes: bytes.0, time: rate.transmit_time(bytes) };
-        }
-        self.time
-    }
-}
-
 /// `x as f64`, through the signed conversion (one instruction on x86-64, where the
 /// unsigned one takes several) when `x` is below 2^63, where both give the same value:
 /// a sample converts three counters per flow.
@@ -281,15 +261,6 @@ mod tests {
     #[test]
     fn large_counts_take_the_wide_path() {
         assert_eq!(Rate::from_gbps(1).transmit_time(Bytes(1 << 30)), Time(8 * (1u64 << 30) * 1000));
-    }
-
-    #[test]
-    fn memo_follows_rate_and_size() {
-        let mut m = TransmitMemo::default();
-        assert_eq!(m.get(Rate::from_gbps(10), Bytes(1000)), Time::from_ns(800));
-        assert_eq!(m.get(Rate::from_gbps(1), Bytes(1000)), Time::from_ns(8000));
-        assert_eq!(m.get(Rate::from_gbps(1), Bytes(64)), Time::from_ns(512));
-        assert_eq!(m.get(Rate::ZERO, Bytes(64)), Time::NEVER);
     }
 
     #[test]

@@ -15,7 +15,7 @@ static INERT_PFC: Pfc = Pfc::INERT;
 use crate::cc::CongestionPointKind;
 use crate::monitor::QueueMonitor;
 use crate::packet::{Packet, PacketKind};
-use crate::units::{Bytes, Rate, Time, TransmitMemo};
+use crate::units::{Bytes, Rate, Time};
 use std::collections::VecDeque;
 
 /// How many more frames a quietly delivering link takes, after the ones that had not
@@ -81,15 +81,16 @@ pub enum Watch {
 
 /// One egress port and the link it feeds.
 ///
-/// Laid out in declaration order (`repr(C)`), what every frame reads first: at
-/// thousands of ports a frame then touches the first few cache lines of its ports.
-/// A host's NIC sends from the first 144 bytes alone (its transmitter, its link and
-/// its early sending; the test `a_nic_sends_from_three_cache_lines` holds them
-/// there): three cache lines wherever a port starts on a 16-byte boundary (aligning
-/// them on lines measured no gain at 4,096 senders). A NIC does not count the frames
-/// it sends (nothing reports them): the counters lie beyond.
+/// Laid out in declaration order (`repr(C)`) and on cache-line boundaries, what
+/// every frame reads first: at thousands of ports a frame then touches the first few
+/// cache lines of its ports. A host's NIC sends from the first 128 bytes alone, two
+/// lines (its transmitter, its link and its early sending; the test
+/// `a_nic_sends_from_two_cache_lines` holds them there): its serialization time is a
+/// memo of the last frame size, kept true by the setters of the rate and the frame
+/// service, which lie beyond. A NIC does not count the frames it sends (nothing
+/// reports them): the counters lie beyond too.
 #[derive(Clone, Debug)]
-#[repr(C)]
+#[repr(C, align(64))]
 pub struct Port {
     /// The transmitter is busy until then.
     pub busy_until: Time,
@@ -102,11 +103,13 @@ pub struct Port {
     /// the last ones on `link`. Beside `queued_bytes`: a sample reads both from one
     /// cache line.
     pub(super) waiting: u32,
-    /// Capacity.
-    pub rate: Rate,
+    /// The frame size `serialize_time` is for (a memo: the setters of the rate and
+    /// the frame service keep it true, so neither is read on a frame's path).
+    serialize_bytes: u32,
     /// Propagation delay.
     pub delay: Time,
-    serialize: TransmitMemo,
+    /// How long the transmitter is busy with a frame of `serialize_bytes`.
+    serialize_time: Time,
     /// Frames on the wire, with the time each reaches the far end.
     pub link: VecDeque<(Time, Packet)>,
     /// The node at the far end of the link.
@@ -119,8 +122,6 @@ pub struct Port {
     pub early_at: Time,
     /// From then on the flow no longer sends early (a timeline entry concerns it).
     pub early_until: Time,
-    /// Minimum time per frame (zero: none).
-    pub frame_service: Time,
     /// The flow's wake-up generation when its early send was set: a later wake-up
     /// (its reaction point changed the rate meanwhile) supersedes the early send.
     pub early_generation: u32,
@@ -136,17 +137,21 @@ pub struct Port {
     pub quiet_delivery: bool,
     /// Whether a sample must look at the port, and whether it is listed to.
     pub watch: Watch,
-    /// Frames transmitted (by a switch port: a NIC's are not reported, nor counted,
-    /// which keeps them out of the lines it sends from).
-    pub tx_frames: u64,
-    /// Bytes transmitted (by a switch port).
-    pub tx_bytes: u64,
     /// The node that owns the port.
     pub node: u32,
     /// The port of the same link in the other direction (from `peer` to `node`).
     pub reverse: u32,
     /// The ingress port of the frame [`Port::dequeue`] returned last.
     pub last_ingress: u32,
+    /// Capacity (see [`Port::set_rate`]).
+    rate: Rate,
+    /// Minimum time per frame (zero: none; see [`Port::set_frame_service`]).
+    frame_service: Time,
+    /// Frames transmitted (by a switch port: a NIC's are not reported, nor counted,
+    /// which keeps them out of the lines it sends from).
+    pub tx_frames: u64,
+    /// Bytes transmitted (by a switch port).
+    pub tx_bytes: u64,
     /// Under quiet delivery: frames on the link that need their arrival event.
     pub loud_on_link: u32,
     /// Under quiet delivery: the link's length at which the frames that have
@@ -202,16 +207,14 @@ pub struct Port {
 }
 
 impl Port {
-    /// Prefetches the lines a NIC's frame reads (its first 144 bytes, see the test
-    /// `a_nic_sends_from_three_cache_lines`): fields at most a line apart, so that
-    /// every line they span is asked for wherever the port starts in its line.
+    /// Prefetches the two lines a NIC's frame reads (its first 128 bytes, see the
+    /// test `a_nic_sends_from_two_cache_lines`).
     #[inline(always)]
     pub fn fetch(&self) {
         crate::prefetch::line_of(&self.busy_until);
-        crate::prefetch::line_of(&self.serialize);
         crate::prefetch::line_of(&self.early_at);
-        crate::prefetch::line_of(&self.quiet_delivery);
     }
+
 
     /// A new idle port.
     pub fn new(node: u32, peer: u32, is_host: bool, rate: Rate, delay: Time, buffer: Bytes) -> Port {
@@ -224,6 +227,8 @@ impl Port {
             delay,
             buffer: buffer.0,
             frame_service: Time::ZERO,
+            serialize_bytes: 0,
+            serialize_time: rate.transmit_time(Bytes(0)),
             queues: vec![VecDeque::new()],
             queued_bytes: 0,
             busy_until: Time::ZERO,
@@ -260,7 +265,6 @@ impl Port {
             ingress: vec![VecDeque::new()],
             last_ingress: NO_INGRESS,
             ets: None,
-            serialize: TransmitMemo::default(),
         }
     }
 
@@ -518,7 +522,39 @@ impl Port {
     /// How long the transmitter is busy with a frame of `bytes`.
     #[inline]
     pub(super) fn serialization(&mut self, bytes: u32) -> Time {
-        self.serialize.get(self.rate, Bytes(bytes as u64)).max(self.frame_service)
+        if bytes != self.serialize_bytes {
+            self.serialize_bytes = bytes;
+            self.serialize_time = self.serialization_of(bytes);
+        }
+        self.serialize_time
+    }
+
+    /// How long the transmitter is busy with a frame of `bytes`, worked out.
+    fn serialization_of(&self, bytes: u32) -> Time {
+        self.rate.transmit_time(Bytes(bytes as u64)).max(self.frame_service)
+    }
+
+    /// The capacity.
+    #[inline]
+    pub fn rate(&self) -> Rate {
+        self.rate
+    }
+
+    /// Sets the capacity (a frame in transmission keeps its end).
+    pub fn set_rate(&mut self, rate: Rate) {
+        self.rate = rate;
+        self.serialize_time = self.serialization_of(self.serialize_bytes);
+    }
+
+    /// The minimum time per frame (zero: none).
+    pub fn frame_service(&self) -> Time {
+        self.frame_service
+    }
+
+    /// Sets the minimum time per frame.
+    pub fn set_frame_service(&mut self, service: Time) {
+        self.frame_service = service;
+        self.serialize_time = self.serialization_of(self.serialize_bytes);
     }
 
     /// Puts `pkt`, whose transmission ends at `busy_until`, on the link; returns when
@@ -554,48 +590,52 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_nic_sends_from_three_cache_lines() {
+    fn a_nic_sends_from_two_cache_lines() {
         use std::mem::offset_of;
+        assert_eq!(std::mem::align_of::<Port>(), 64);
         let ends = [
             offset_of!(Port, busy_until) + 8,
-            offset_of!(Port, rate) + 8,
+            offset_of!(Port, serialize_bytes) + 4,
             offset_of!(Port, delay) + 8,
-            offset_of!(Port, serialize) + std::mem::size_of::<TransmitMemo>(),
+            offset_of!(Port, serialize_time) + 8,
             offset_of!(Port, link) + std::mem::size_of::<VecDeque<(Time, Packet)>>(),
             offset_of!(Port, peer) + 4,
             offset_of!(Port, early_flow) + 4,
             offset_of!(Port, early_at) + 8,
             offset_of!(Port, early_until) + 8,
             offset_of!(Port, early_generation) + 4,
-            offset_of!(Port, frame_service) + 8,
             offset_of!(Port, is_host) + 1,
             offset_of!(Port, free_pending) + 1,
             offset_of!(Port, quiet_delivery) + 1,
         ];
-        // 144 bytes: three lines wherever the port starts on a 16-byte boundary (at
-        // 160, one port in four of a 400-byte stride took a fourth).
-        assert!(ends.iter().all(|&end| end <= 144), "{ends:?}");
-        assert!(offset_of!(Port, tx_frames) >= 144, "a NIC does not count what it sends");
-        // `fetch` asks for fields at most a line apart, from the first byte to the
-        // last of those above.
-        let fetched = [
-            offset_of!(Port, busy_until),
-            offset_of!(Port, serialize),
-            offset_of!(Port, early_at),
-            offset_of!(Port, quiet_delivery),
-        ];
-        assert_eq!(fetched[0], 0);
-        assert!(fetched.windows(2).all(|w| w[0] < w[1] && w[1] - w[0] <= 64), "{fetched:?}");
-        assert!(fetched[3] + 1 >= ends.iter().max().copied().unwrap_or(0), "{fetched:?} {ends:?}");
+        assert!(ends.iter().all(|&end| end <= 128), "{ends:?}");
+        assert!(offset_of!(Port, tx_frames) >= 128, "a NIC does not count what it sends");
+        assert!(offset_of!(Port, rate) >= 128 && offset_of!(Port, frame_service) >= 128, "read off a frame's path");
+        // `fetch` asks for both lines.
+        assert_eq!([offset_of!(Port, busy_until) / 64, offset_of!(Port, early_at) / 64], [0, 1]);
         // The sample's check reads the queue and the waiting frames from one line.
         assert!(offset_of!(Port, waiting) + 4 <= 64 && offset_of!(Port, next_start) + 8 <= 64);
+    }
+
+    #[test]
+    fn the_serialization_memo_follows_rate_and_frame_service() {
+        let mut p = port();
+        assert_eq!(p.serialization(1000), Time::from_ns(800));
+        p.set_rate(Rate::from_gbps(1));
+        assert_eq!(p.serialization(1000), Time::from_ns(8000));
+        assert_eq!(p.serialization(64), Time::from_ns(512));
+        p.set_frame_service(Time::from_us(1));
+        assert_eq!(p.serialization(64), Time::from_us(1));
+        assert_eq!(p.serialization(1000), Time::from_ns(8000));
+        p.set_rate(Rate::from_gbps(100));
+        assert_eq!(p.serialization(1000), Time::from_us(1));
     }
 
     #[test]
     fn a_port_keeps_its_rare_parts_boxed() {
         // Every link has two ports: at 100,000 hosts, each byte of a port is 200 KB.
         // A congestion point inline took 336 bytes of every port (752 in all).
-        assert!(std::mem::size_of::<Port>() <= 448, "{}", std::mem::size_of::<Port>());
+        assert!(std::mem::size_of::<Port>() <= 384, "{}", std::mem::size_of::<Port>());
         assert_eq!(std::mem::size_of::<Option<Box<CongestionPointKind>>>(), 8);
     }
 
@@ -655,7 +695,7 @@ mod tests {
     #[test]
     fn frame_service_time_bounds_the_frame_rate() {
         let mut p = port();
-        p.frame_service = Time::from_us(50);
+        p.set_frame_service(Time::from_us(50));
         p.transmit(Time::ZERO, frame(1500));
         assert_eq!(p.busy_until, Time::from_us(50));
     }

@@ -61,7 +61,7 @@ impl Simulation {
         let spec = FlowSpec { kind: FlowKind::Finite { size: SizeDist::Fixed(size) }, start: now, ..generator.spec.flow.clone() };
         let stream = format!("{}#{k}", generator.spec.name);
         let seed = generator.seed;
-        let line_rate = self.ports[self.hosts[spec.src].as_ref().expect("a host").nic as usize].rate;
+        let line_rate = self.ports[self.hosts[spec.src].as_ref().expect("a host").nic as usize].rate();
         let index = self.flows.len() as u32;
         let init = RpInit::of(&spec, line_rate, index);
         let rp = self.config.scheme.reaction_point(init, Rng::stream(seed, &format!("rp:{stream}")));

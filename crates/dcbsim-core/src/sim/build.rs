@@ -66,7 +66,7 @@ fn wire(config: &SimConfig, seed: u64) -> Result<Wiring, ConfigError> {
             let mut port = Port::new(from as u32, to as u32, is_host, link.rate, delay, link.buffer);
             if !is_host {
                 port.set_priorities(link.priorities);
-                port.frame_service = link.frame_service.unwrap_or_default();
+                port.set_frame_service(link.frame_service.unwrap_or_default());
             }
             w.ports_of[from].push((w.ports.len() as u32, to as u32));
             w.names.push(format!("{}:{}", config.nodes[from].name, config.nodes[to].name));
@@ -192,7 +192,7 @@ fn ecn_thresholds(config: &SimConfig, w: &mut Wiring) -> Result<(), ConfigError>
             for port in w.ports.iter_mut().filter(|p| !p.is_host) {
                 port.ecn_threshold = match &config.tcp.ecn {
                     EcnMarking::All(k) => k.0,
-                    _ => EcnMarking::default_threshold(port.rate).0,
+                    _ => EcnMarking::default_threshold(port.rate()).0,
                 };
             }
         }
@@ -328,7 +328,7 @@ impl Simulation {
                 port.red = Some(Box::new(crate::net::Red { params: params.clone(), rng }));
             }
             let port = &w.ports[p as usize];
-            let init = CpInit { capacity: port.rate, buffer: port.buffer, cpid: p, frame_bytes: largest_frame };
+            let init = CpInit { capacity: port.rate(), buffer: port.buffer, cpid: p, frame_bytes: largest_frame };
             let rng = Rng::stream(seed, &format!("cp:{}", w.names[p as usize]));
             w.ports[p as usize].cp = config.scheme.congestion_point(init, rng).map(Box::new);
         }
@@ -343,7 +343,7 @@ impl Simulation {
             }
         }
         let flows = config.flows.iter().enumerate().map(|(i, spec)| {
-            let line_rate = w.ports[w.ports_of[spec.src][0].0 as usize].rate;
+            let line_rate = w.ports[w.ports_of[spec.src][0].0 as usize].rate();
             let initial_rate = spec.rate.unwrap_or(line_rate);
             let rp = match &spec.kind {
                 FlowKind::Constant => ReactionPointKind::Fixed(FixedRate::new(initial_rate)),

@@ -95,9 +95,9 @@ impl Simulation {
             fair.demand = demand;
             for (c, p) in fair.capacity.iter_mut().zip(&self.ports) {
                 // A frame-rate-limited port carries at most one frame per service time.
-                let per_frame = p.frame_service.as_secs_f64();
+                let per_frame = p.frame_service().as_secs_f64();
                 let frames = if per_frame > 0.0 { fair.frame_bits / per_frame } else { f64::INFINITY };
-                *c = p.rate.as_f64().min(frames);
+                *c = p.rate().as_f64().min(frames);
             }
             weighted_max_min(&fair.capacity, &fair.paths, &self.weights, &fair.demand, &mut fair.shares);
             fair.dirty = false;

@@ -49,7 +49,7 @@ pub(super) fn configure(
             return Err(ConfigError::new("pfc.ports", "names a host's port; PFC ingress ports are switch ports"));
         }
         let up = ports[sw_port as usize].reverse as usize;
-        let (rate, delay) = (ports[up].rate, ports[up].delay);
+        let (rate, delay) = (ports[up].rate(), ports[up].delay);
         let pfc = ports[up].pfc_mut();
         pfc.lossless = spec.lossless;
         pfc.xoff = spec.xoff.0;
@@ -122,7 +122,7 @@ impl Simulation {
         let now = self.now;
         self.refresh_thresholds(ingress);
         let port = &mut self.ports[ingress as usize];
-        let rate = port.rate;
+        let rate = port.rate();
         let accepted = match port.pfc_mut().on_ingress(now, pkt.priority, pkt.bytes, rate) {
             Ingress::Lost => false,
             Ingress::Accepted => true,
@@ -214,8 +214,8 @@ impl Simulation {
             // before this one runs out.
             let now = self.now;
             let port = &mut self.ports[ingress as usize];
-            let lead = port.delay + port.rate.transmit_time(Bytes(2 * self.pfc_mtu as u64 + PAUSE_FRAME_BYTES as u64));
-            let pause = pfc::quanta_time(quanta, port.rate);
+            let lead = port.delay + port.rate().transmit_time(Bytes(2 * self.pfc_mtu as u64 + PAUSE_FRAME_BYTES as u64));
+            let pause = pfc::quanta_time(quanta, port.rate());
             let at = port.pfc_mut().xoff_sent(now, mask, pause, lead);
             let generation = REFRESH | port.pfc_mut().refresh_generation;
             self.queue.push(at, Event::PauseEnd { port: ingress, generation });
@@ -246,7 +246,7 @@ impl Simulation {
     pub(super) fn on_pause(&mut self, p: u32, mask: u8, quanta: u16) {
         let now = self.now;
         let port = &mut self.ports[p as usize];
-        let rate = port.rate;
+        let rate = port.rate();
         if let Some(end) = port.pfc_mut().on_pause(now, mask, quanta, rate) {
             let generation = port.pfc_mut().generation;
             self.queue.push(end, Event::PauseEnd { port: p, generation });

@@ -24,7 +24,7 @@ impl Simulation {
         let busy_past_end = port.started_until().saturating_sub(self.now);
         PortReport {
             name: self.port_names[p].clone(),
-            capacity_bps: port.rate.0,
+            capacity_bps: port.rate().0,
             buffer_bytes: port.buffer,
             monitored: sampled && series.is_some(),
             queue_bytes: series.unwrap_or_default(),
@@ -52,13 +52,13 @@ impl Simulation {
     fn ideal_over(&self, f: usize, path: &[u32]) -> Option<Time> {
         let flow = &self.flows[f];
         let size = flow.size()?;
-        let slowest = path.iter().map(|&p| self.ports[p as usize].rate).min()?;
+        let slowest = path.iter().map(|&p| self.ports[p as usize].rate()).min()?;
         let mut t = slowest.transmit_time(crate::units::Bytes(size));
         for &p in path {
             let port = &self.ports[p as usize];
             t += port.delay;
-            if port.rate != slowest {
-                t += port.rate.transmit_time(crate::units::Bytes(flow.frame_bytes.min(size as u32) as u64));
+            if port.rate() != slowest {
+                t += port.rate().transmit_time(crate::units::Bytes(flow.frame_bytes.min(size as u32) as u64));
             }
         }
         Some(t)

@@ -196,7 +196,7 @@ impl Simulation {
             Action::PortRate { port, rate } => {
                 if let Some(p) = self.port_of(port) {
                     self.untime_port(p);
-                    self.ports[p as usize].rate = rate;
+                    self.ports[p as usize].set_rate(rate);
                 }
             }
             Action::FlowStart { flow } => {

@@ -172,7 +172,7 @@ impl Simulation {
         let Some(path) = self.routes.path(flow.src, flow.dst, f, |p| self.ports[p as usize].peer) else {
             return crate::units::Bytes(0);
         };
-        let slowest = path.iter().map(|&p| self.ports[p as usize].rate.as_f64()).fold(f64::INFINITY, f64::min);
+        let slowest = path.iter().map(|&p| self.ports[p as usize].rate().as_f64()).fold(f64::INFINITY, f64::min);
         let round_trip = 2.0 * path.iter().map(|&p| self.ports[p as usize].delay.as_secs_f64()).sum::<f64>();
         crate::units::Bytes(if slowest.is_finite() { (slowest * round_trip / 8.0).ceil() as u64 } else { 0 })
     }

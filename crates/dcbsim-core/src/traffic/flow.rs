@@ -3,7 +3,7 @@
 use crate::cc::ReactionPointKind;
 use crate::rng::Rng;
 use crate::config::{FlowKind, FlowSpec};
-use crate::units::{Bytes, Rate, Time, TransmitMemo};
+use crate::units::{Bytes, Rate, Time};
 
 /// [`Flow::conn`] of a flow without a transport.
 pub const NO_CONN: u32 = u32::MAX;
@@ -95,13 +95,25 @@ pub struct Flow {
     pub src: u32,
     /// Destination node.
     pub dst: u32,
-    gap: TransmitMemo,
+    /// The frame size `gap_time` is for: the limiter's gap after a frame of this size
+    /// at `rate` (a memo; [`Flow::refresh_rate`] keeps it true of the current rate,
+    /// which lets it do without a copy of the rate, and the jitter's fields fit the
+    /// three lines a frame reads).
+    gap_bytes: u32,
+    /// `rate.transmit_time(gap_bytes)`.
+    gap_time: Time,
     /// The jitter factor's range, [1 − jitter, 1 + jitter): its low end and width
     /// (zero: no jitter), worked out once (the values `uniform_range` would work out
     /// per frame).
     jitter_low: f64,
     jitter_width: f64,
+    /// The jitter factor of the gap after the last frame sent.
     gap_factor: f64,
+    /// The factor of the gap after the next frame, drawn a frame ahead: the draw's
+    /// latency then lies off the path from a frame to its flow's next wake-up (the
+    /// jittered dumbbell spent a sixth of its time waiting on it). Each flow draws
+    /// its factors from its own stream, in the same order either way.
+    next_gap_factor: f64,
     rng: Rng,
     /// Bytes to deliver before the flow completes (`None`: not a finite flow); set
     /// once, with `finite`.
@@ -145,6 +157,9 @@ impl Flow {
             None => rp.rate(),
         };
         let ecn_capable = matches!(rp, ReactionPointKind::Dcqcn(_));
+        let jitter_low = 1.0 - spec.jitter;
+        let jitter_width = (1.0 + spec.jitter) - (1.0 - spec.jitter);
+        let next_gap_factor = if jitter_width > 0.0 { jitter_low + jitter_width * rng.uniform() } else { 1.0 };
         Flow {
             reacts: !matches!(rp, ReactionPointKind::Fixed(_)),
             ahead: false,
@@ -175,10 +190,12 @@ impl Flow {
             counters: FlowCounters::default(),
             generator: None,
             conn: NO_CONN,
-            gap: TransmitMemo::default(),
-            jitter_low: 1.0 - spec.jitter,
-            jitter_width: (1.0 + spec.jitter) - (1.0 - spec.jitter),
+            gap_bytes: 0,
+            gap_time: rate.transmit_time(Bytes(0)),
+            jitter_low,
+            jitter_width,
             gap_factor: 1.0,
+            next_gap_factor,
             rng,
         }
     }
@@ -217,7 +234,8 @@ impl Flow {
         self.last_bytes = bytes;
         self.ahead = false;
         if self.jitter_width > 0.0 {
-            self.gap_factor = self.jitter_low + self.jitter_width * self.rng.uniform();
+            self.gap_factor = self.next_gap_factor;
+            self.next_gap_factor = self.jitter_low + self.jitter_width * self.rng.uniform();
         }
         self.counters.sent_frames += 1;
         self.counters.sent_bytes += bytes as u64;
@@ -230,7 +248,11 @@ impl Flow {
         if self.last_bytes == 0 {
             return Time::ZERO;
         }
-        let gap = self.gap.get(self.rate, Bytes(self.last_bytes as u64));
+        if self.last_bytes != self.gap_bytes {
+            self.gap_bytes = self.last_bytes;
+            self.gap_time = self.rate.transmit_time(Bytes(self.gap_bytes as u64));
+        }
+        let gap = self.gap_time;
         if self.jitter_width > 0.0 && gap != Time::NEVER {
             return self.last_send + gap.scaled(self.gap_factor);
         }
@@ -245,7 +267,10 @@ impl Flow {
             rate = rate.min(cap);
         }
         let changed = rate != self.rate;
-        self.rate = rate;
+        if changed {
+            self.rate = rate;
+            self.gap_time = rate.transmit_time(Bytes(self.gap_bytes as u64));
+        }
         changed
     }
 
@@ -276,7 +301,7 @@ impl Flow {
     #[inline(always)]
     pub fn fetch(&self) {
         crate::prefetch::line_of(&self.wake_generation);
-        crate::prefetch::line_of(&self.gap);
+        crate::prefetch::line_of(&self.gap_time);
         crate::prefetch::line_of(&self.jitter_width);
     }
 
@@ -295,6 +320,45 @@ impl Flow {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cc::FixedRate;
+    use crate::config::FlowSpec;
+
+    fn flow(jitter: f64) -> Flow {
+        let spec = FlowSpec { frame_bytes: 1000, jitter, ..FlowSpec::new("f", 0, 1, FlowKind::Constant) };
+        let rp = ReactionPointKind::Fixed(FixedRate::new(Rate::from_gbps(10)));
+        let mut f = Flow::new(&spec, rp, Rate::from_gbps(10), Rng::stream(7, "f"));
+        f.active = true;
+        f
+    }
+
+    #[test]
+    fn the_limiter_gap_follows_the_rate_and_the_frame_size() {
+        let mut f = flow(0.0);
+        assert_eq!(f.next_allowed(), Time::ZERO);
+        f.take_frame(Time::ZERO);
+        assert_eq!(f.next_allowed(), Time::from_ns(800));
+        f.max_rate = Some(Rate::from_gbps(1));
+        assert!(f.refresh_rate());
+        assert_eq!(f.next_allowed(), Time::from_ns(8000));
+        f.remaining = 64;
+        f.take_frame(Time::from_us(10));
+        assert_eq!(f.next_allowed(), Time::from_us(10) + Time::from_ns(512));
+        f.max_rate = None;
+        assert!(f.refresh_rate());
+        assert_eq!(f.next_allowed(), Time::from_us(10) + Time::from_ps(51_200));
+    }
+
+    #[test]
+    fn each_gap_takes_the_next_draw_of_the_flows_own_stream() {
+        let mut f = flow(0.2);
+        let mut stream = Rng::stream(7, "f");
+        for k in 0..5u64 {
+            let now = Time::from_us(10 * k);
+            f.take_frame(now);
+            let factor = (1.0 - 0.2) + ((1.0 + 0.2) - (1.0 - 0.2)) * stream.uniform();
+            assert_eq!(f.next_allowed(), now + Time::from_ns(800).scaled(factor), "frame {k}");
+        }
+    }
 
     #[test]
     fn a_frame_reads_three_cache_lines_of_its_flow() {
@@ -304,15 +368,16 @@ mod tests {
             offset_of!(Flow, finite) + 1,
             offset_of!(Flow, last_send) + 8,
             offset_of!(Flow, counters) + std::mem::size_of::<FlowCounters>(),
-            offset_of!(Flow, gap) + std::mem::size_of::<TransmitMemo>(),
+            offset_of!(Flow, gap_time) + 8,
             offset_of!(Flow, gap_factor) + 8,
+            offset_of!(Flow, next_gap_factor) + 8,
             offset_of!(Flow, rng) + std::mem::size_of::<Rng>(),
         ];
         assert!(ends.iter().all(|&end| end <= 192), "{ends:?}");
         // `fetch` asks for each of the three lines.
         let fetched = [
             offset_of!(Flow, wake_generation),
-            offset_of!(Flow, gap),
+            offset_of!(Flow, gap_time),
             offset_of!(Flow, jitter_width),
         ];
         assert_eq!(fetched.map(|offset| offset / 64), [0, 1, 2]);
