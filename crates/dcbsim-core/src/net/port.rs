@@ -386,11 +386,14 @@ impl Port {
 
     /// Takes the next frame to send (highest priority first), skipping classes whose
     /// head frame's priority is paused; its ingress port is then in
-    /// [`Port::last_ingress`] (when tracked).
+    /// [`Port::last_ingress`] (when tracked). (The frame is copied from its queue's
+    /// front before the front is dropped, as in [`Port::take_arrived`].)
     #[inline]
     pub fn dequeue(&mut self, now: Time) -> Option<Packet> {
         if self.paused == 0 && !self.special {
-            let pkt = self.queues.iter_mut().find_map(|q| q.pop_front())?;
+            let queue = self.queues.iter_mut().find(|q| !q.is_empty())?;
+            let pkt = queue[0];
+            queue.pop_front();
             self.monitor.advance(now, self.queued_bytes);
             self.queued_bytes -= pkt.bytes as u64;
             return Some(pkt);
@@ -403,7 +406,9 @@ impl Port {
     #[inline(never)]
     fn dequeue_special(&mut self, now: Time) -> Option<Packet> {
         let class = self.next_class()?;
-        let pkt = self.queues[class].pop_front().expect("non-empty class");
+        let queue = &mut self.queues[class];
+        let pkt = queue[0];
+        queue.pop_front();
         if self.tracks_ingress {
             self.last_ingress = self.ingress[class].pop_front().unwrap_or(NO_INGRESS);
         }
@@ -504,8 +509,8 @@ impl Port {
 
     /// Starts transmitting `pkt` at `now` and puts it on the link. Returns the time it
     /// reaches the far end, and whether the link was empty (so the caller must schedule
-    /// its arrival event).
-    #[inline]
+    /// its arrival event). (Always inlined: see `Simulation::transmit`.)
+    #[inline(always)]
     pub fn transmit(&mut self, now: Time, pkt: Packet) -> (Time, bool) {
         let serialize = self.serialization(pkt.bytes);
         self.busy_until = now + serialize;
@@ -559,7 +564,7 @@ impl Port {
 
     /// Puts `pkt`, whose transmission ends at `busy_until`, on the link; returns when
     /// it reaches the far end and whether the link was empty.
-    #[inline]
+    #[inline(always)]
     pub(super) fn put_on_link(&mut self, pkt: Packet) -> (Time, bool) {
         let mut arrival = self.busy_until + self.delay;
         let was_empty = match self.link.back() {

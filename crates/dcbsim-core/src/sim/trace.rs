@@ -67,18 +67,18 @@ impl Simulation {
     /// Records `pkt`, which port `out` starts to send at `at`, if the port is traced.
     #[cold]
     #[inline(never)]
-    pub(super) fn trace_frame(&mut self, out: u32, pkt: &Packet, at: Time) {
+    pub(super) fn trace_frame(&mut self, out: u32, pkt: Packet, at: Time) {
         let index = self.trace_of[out as usize];
         if index == NO_TRACE {
             return;
         }
-        let info = self.frame_info(out, pkt);
+        let info = self.frame_info(out, &pkt);
         let now = at;
         let trace = &mut self.traces[index as usize];
         if trace.error.is_some() {
             return;
         }
-        frame::encode(&mut trace.scratch, pkt, &info, pkt.bytes);
+        frame::encode(&mut trace.scratch, &pkt, &info, pkt.bytes);
         match trace.sink.frame(now, &trace.scratch, pkt.bytes) {
             Ok(()) => trace.frames += 1,
             Err(e) => trace.error = Some(e),
@@ -95,7 +95,7 @@ impl Simulation {
             return;
         }
         while let Some((at, pkt)) = self.ports[out as usize].next_due(now) {
-            self.trace_frame(out, &pkt, at);
+            self.trace_frame(out, pkt, at);
             self.ports[out as usize].start_next();
         }
     }
