@@ -29,6 +29,11 @@ pub const CHUNKS_HELD: usize = 3;
 /// It is called once per chunk (not per sample), and once more at the end of the run
 /// with the rows left.
 pub trait SampleSink: Send {
+    /// Takes the run's [`Rates`], before any row: the rows that follow hold each
+    /// flow's byte counters raw, for the sink to turn into rates with it, chunk
+    /// after chunk in order (see [`Rates::apply`]).
+    fn rates(&mut self, rates: Rates);
+
     /// Takes the rows of samples `first..first + times.len()`: row `s` holds
     /// `values[s * columns..(s + 1) * columns]`, in the order of the run's
     /// [`SampleLayout::columns`]. The sink may keep the vector itself, leaving
@@ -51,6 +56,55 @@ impl FlowColumns {
     /// Number of columns of the flow.
     pub fn count(self) -> usize {
         4 + self.cwnd as usize + self.alpha as usize
+    }
+}
+
+/// Turns the byte counters a sample row holds raw into throughputs over the interval.
+///
+/// A sample records each flow's delivered and sent byte counters as they are (their
+/// bits in the row's `f64` slots): the difference from the sample before, over the
+/// interval, is worked out chunk by chunk, by the sink's own thread when the samples
+/// stream, so the loop's sample neither reads nor writes a running total per flow
+/// (at 4,096 flows sampled every millisecond, the run took 0.98 of the time).
+#[derive(Clone, Debug)]
+pub struct Rates {
+    /// The row's raw counter columns, in order.
+    columns: Vec<u32>,
+    /// Each counter column's value at the row before.
+    last: Vec<u64>,
+    /// Bits per second per byte over one interval.
+    per_second: f64,
+    /// Values per row.
+    width: usize,
+}
+
+impl Rates {
+    /// The counters of `layout`'s rows, sampled every `interval`.
+    pub fn new(layout: &SampleLayout, interval: Time) -> Rates {
+        let mut columns = Vec::with_capacity(2 * layout.flows.len());
+        let mut at = layout.ports.len();
+        for flow in &layout.flows {
+            columns.extend([at as u32 + 1, at as u32 + 2]);
+            at += flow.count();
+        }
+        let last = vec![0; columns.len()];
+        Rates { columns, last, per_second: 8.0 / interval.as_secs_f64(), width: layout.columns() }
+    }
+
+    /// Turns the raw counters of the rows in `values` (whole rows, the next ones of
+    /// the run) into throughputs, bits per second over the interval before each.
+    pub fn apply(&mut self, values: &mut [f64]) {
+        if self.columns.is_empty() {
+            return;
+        }
+        for row in values.chunks_exact_mut(self.width) {
+            for (&column, last) in self.columns.iter().zip(self.last.iter_mut()) {
+                let slot = &mut row[column as usize];
+                let count = slot.to_bits();
+                *slot = u64_to_f64(count - *last) * self.per_second;
+                *last = count;
+            }
+        }
     }
 }
 
@@ -101,9 +155,8 @@ pub struct Sampler {
     /// Index of the chunk's first sample.
     staged_from: usize,
     store: Store,
-    per_second: f64,
-    last_delivered: Vec<u64>,
-    last_sent: Vec<u64>,
+    /// The rates of the rows held in memory (`None` once a sink took them).
+    rates: Option<Rates>,
 }
 
 impl std::fmt::Debug for Sampler {
@@ -118,7 +171,6 @@ impl Sampler {
     pub fn new(interval: Time, layout: SampleLayout, samples: usize) -> Sampler {
         let columns = layout.columns();
         let chunk_rows = (CHUNK_VALUES / columns.max(1)).max(MIN_CHUNK_ROWS);
-        let flows = layout.flows.len();
         let mut port_column = vec![NOT_SAMPLED; layout.ports.iter().max().map_or(0, |&p| p as usize + 1)];
         for (column, &p) in layout.ports.iter().enumerate() {
             port_column[p as usize] = column as u32;
@@ -132,9 +184,7 @@ impl Sampler {
             staged: Vec::with_capacity(chunk_rows.min(samples) * columns),
             staged_from: 0,
             store: Store::Memory(Vec::new(), samples),
-            per_second: 8.0 / interval.as_secs_f64(),
-            last_delivered: vec![0; flows],
-            last_sent: vec![0; flows],
+            rates: Some(Rates::new(&layout, interval)),
             layout,
         }
     }
@@ -143,10 +193,13 @@ impl Sampler {
     /// first sample); the chunk buffer is sized for a full chunk, and chunks hold
     /// fewer rows where [`CHUNKS_HELD`] of them would take more than `budget` bytes
     /// (one row at least).
-    pub fn stream_to(&mut self, sink: Box<dyn SampleSink>, budget: usize) {
+    pub fn stream_to(&mut self, mut sink: Box<dyn SampleSink>, budget: usize) {
         debug_assert!(self.times.is_empty());
         let row_bytes = 8 * self.columns.max(1);
         self.chunk_rows = self.chunk_rows.min((budget / (CHUNKS_HELD * row_bytes)).max(1));
+        if let Some(rates) = self.rates.take() {
+            sink.rates(rates);
+        }
         self.store = Store::Sink(sink);
         self.staged = Vec::with_capacity(self.chunk_rows * self.columns);
     }
@@ -204,15 +257,12 @@ impl Sampler {
         }
     }
 
-    /// Records one flow's rate, its throughput and sending throughput since the last
-    /// sample (from its counters), and its mean fair share over the interval.
+    /// Records one flow's rate, its delivered and sent byte counters (raw: they
+    /// become its throughput and sending throughput since the last sample, see
+    /// [`Rates`]), and its mean fair share over the interval.
     #[inline]
-    pub fn record_flow(&mut self, flow: usize, rate: f64, delivered: u64, sent: u64, fair: f64) {
-        let throughput = u64_to_f64(delivered - self.last_delivered[flow]) * self.per_second;
-        let send = u64_to_f64(sent - self.last_sent[flow]) * self.per_second;
-        self.staged.extend_from_slice(&[rate, throughput, send, fair]);
-        self.last_delivered[flow] = delivered;
-        self.last_sent[flow] = sent;
+    pub fn record_flow(&mut self, rate: f64, delivered: u64, sent: u64, fair: f64) {
+        self.staged.extend_from_slice(&[rate, f64::from_bits(delivered), f64::from_bits(sent), fair]);
     }
 
     /// Whether every flow has the four plain series only (no window, no α), so that
@@ -222,23 +272,13 @@ impl Sampler {
     }
 
     /// [`Sampler::record_flow`] for every flow in order, when the flows are plain:
-    /// `rows` yields each flow's (rate, delivered bytes, sent bytes, fair share). One
-    /// pass over the flows and their last counters, without a check per flow.
+    /// `rows` yields each flow's (rate, delivered bytes, sent bytes, fair share), in
+    /// one extend of known length (pushing each flow's values in turn would store and
+    /// reload the vector's length per flow).
     #[inline]
     pub fn record_plain_flows(&mut self, rows: impl Iterator<Item = (f64, u64, u64, f64)>) {
         debug_assert!(self.plain_flows());
-        let per_second = self.per_second;
-        // One extend of known length: pushing each flow's values in turn would store
-        // and reload the vector's length per flow.
-        let values = rows.zip(self.last_delivered.iter_mut()).zip(self.last_sent.iter_mut()).map(
-            |(((rate, delivered, sent, fair), last_delivered), last_sent)| {
-                let throughput = u64_to_f64(delivered - *last_delivered) * per_second;
-                let send = u64_to_f64(sent - *last_sent) * per_second;
-                *last_delivered = delivered;
-                *last_sent = sent;
-                [rate, throughput, send, fair]
-            },
-        );
+        let values = rows.map(|(rate, delivered, sent, fair)| [rate, f64::from_bits(delivered), f64::from_bits(sent), fair]);
         self.staged.extend(values.flatten());
     }
 
@@ -264,6 +304,9 @@ impl Sampler {
             Store::Memory(series, expected) => {
                 if series.is_empty() {
                     *series = (0..self.columns).map(|_| Vec::with_capacity(*expected)).collect();
+                }
+                if let Some(rates) = self.rates.as_mut() {
+                    rates.apply(&mut self.staged);
                 }
                 // Eight columns at a time: each staged row then gives one cache line,
                 // read once from memory and seven more times from the first-level cache.
@@ -304,11 +347,25 @@ mod tests {
     /// Each chunk a sink was given: its first sample, rows and values.
     type Kept = Arc<Mutex<Vec<(u64, usize, Vec<f64>)>>>;
 
-    /// A sink keeping what it was given, to compare with the memory store.
-    struct Keep(Kept);
+    /// A sink keeping what it was given, its counters turned into rates, to compare
+    /// with the memory store.
+    struct Keep(Kept, Option<Rates>);
+
+    impl Keep {
+        fn new(kept: Kept) -> Box<Keep> {
+            Box::new(Keep(kept, None))
+        }
+    }
 
     impl SampleSink for Keep {
+        fn rates(&mut self, rates: Rates) {
+            self.1 = Some(rates);
+        }
+
         fn take(&mut self, first: u64, times: &[Time], values: &mut Vec<f64>) {
+            if let Some(rates) = self.1.as_mut() {
+                rates.apply(values);
+            }
             self.0.lock().unwrap().push((first, times.len(), std::mem::take(values)));
         }
     }
@@ -320,8 +377,8 @@ mod tests {
     fn sample(s: &mut Sampler, k: u64) {
         s.begin(Time(k * 1000));
         s.record_queues([(3, 3 * k), (5, 99)].into_iter());
-        s.record_flow(0, 1.0, 100 * k, 200 * k, 5.0);
-        s.record_flow(1, 2.0, 10 * k, 20 * k, 6.0);
+        s.record_flow(1.0, 100 * k, 200 * k, 5.0);
+        s.record_flow(2.0, 10 * k, 20 * k, 6.0);
         s.record(k as f64);
         s.end();
     }
@@ -336,6 +393,8 @@ mod tests {
         assert_eq!(series.len(), 10);
         assert_eq!(series[0], vec![3.0, 6.0, 9.0]);
         assert_eq!(series[2], vec![800.0, 800.0, 800.0]);
+        // The second flow's counters, behind the first flow's five columns.
+        assert_eq!((series[6].clone(), series[7].clone()), (vec![80.0; 3], vec![160.0; 3]));
         assert_eq!(series[9], vec![1.0, 2.0, 3.0]);
     }
 
@@ -345,16 +404,16 @@ mod tests {
         let row = 8 * wide.columns();
         let mut s = Sampler::new(Time(1000), wide.clone(), 0);
         assert_eq!(s.chunk_rows(), MIN_CHUNK_ROWS);
-        s.stream_to(Box::new(Keep(Default::default())), 64_000_000);
+        s.stream_to(Keep::new(Default::default()), 64_000_000);
         assert!(s.chunk_rows() * CHUNKS_HELD * row <= 64_000_000 && s.chunk_rows() >= 1, "{} rows", s.chunk_rows());
         assert!(s.chunk_rows() < MIN_CHUNK_ROWS);
         // One row each, however small the budget; a narrow run keeps its chunks whole.
         let mut tiny = Sampler::new(Time(1000), wide, 0);
-        tiny.stream_to(Box::new(Keep(Default::default())), 1);
+        tiny.stream_to(Keep::new(Default::default()), 1);
         assert_eq!(tiny.chunk_rows(), 1);
         let mut narrow = Sampler::new(Time(1000), layout(), 0);
         let rows = narrow.chunk_rows();
-        narrow.stream_to(Box::new(Keep(Default::default())), 64_000_000);
+        narrow.stream_to(Keep::new(Default::default()), 64_000_000);
         assert_eq!(narrow.chunk_rows(), rows);
     }
 
@@ -363,7 +422,7 @@ mod tests {
         let mut memory = Sampler::new(Time(1000), layout(), 0);
         let kept = Arc::new(Mutex::new(Vec::new()));
         let mut streamed = Sampler::new(Time(1000), layout(), 0);
-        streamed.stream_to(Box::new(Keep(kept.clone())), usize::MAX);
+        streamed.stream_to(Keep::new(kept.clone()), usize::MAX);
         let n = streamed.chunk_rows() as u64 * 2 + 5;
         for k in 1..=n {
             sample(&mut memory, k);

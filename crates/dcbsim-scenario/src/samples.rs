@@ -9,7 +9,7 @@
 //! series after another) be written from the file with one read per chunk and group
 //! of series.
 
-use dcbsim_core::samples::SampleSink;
+use dcbsim_core::samples::{Rates, SampleSink};
 use dcbsim_core::units::Time;
 use std::fs::File;
 use std::io::Write;
@@ -44,16 +44,19 @@ impl SpillStatus {
 
 /// A sink writing each chunk of sample rows to a file, column-major (see the module).
 ///
-/// A thread of its own turns the chunks column-major and writes them, so that the
-/// run goes on meanwhile (at 4,096 flows sampled every millisecond the writes took a
-/// fifth of the run's time). The sampler's chunk buffer itself goes to the thread,
+/// A thread of its own turns the chunks' byte counters into rates ([`Rates`]) and
+/// the chunks column-major, and writes them, so that the run goes on meanwhile (at
+/// 4,096 flows sampled every millisecond the writes took a fifth of the run's time). The sampler's chunk buffer itself goes to the thread,
 /// which hands it back once written: no copy. At most two chunks wait for it:
 /// beyond that the run waits, and the memory stays bounded. Dropping the sink closes and joins the
 /// writer, so the file is whole once the simulation that holds it is gone. After a
 /// failed write the writer drops the later chunks; [`SpillStatus::check`] tells.
 pub struct SpillFile {
-    /// Full chunks to the writer: rows, and the values row-major.
-    chunks: Option<SyncSender<(usize, Vec<f64>)>>,
+    /// Full chunks to the writer: rows, the values row-major, and with the first
+    /// chunk the run's rates.
+    chunks: Option<SyncSender<Chunk>>,
+    /// The run's rates, until the first chunk takes them to the writer.
+    rates: Option<Rates>,
     /// Written chunks' buffers, back for reuse.
     spare: Receiver<Vec<f64>>,
     writer: Option<JoinHandle<()>>,
@@ -71,11 +74,16 @@ impl SpillFile {
     /// A sink writing to `file`, named `name` in its messages.
     fn on(file: File, columns: usize, name: String) -> (SpillFile, SpillStatus) {
         let status = SpillStatus::default();
-        let (chunks, inbox) = sync_channel::<(usize, Vec<f64>)>(1);
+        let (chunks, inbox) = sync_channel::<Chunk>(1);
         let (give_back, spare) = channel::<Vec<f64>>();
         let mut writer = ChunkWriter { file, columns, bytes: Vec::new(), status: status.clone(), name };
         let thread = std::thread::Builder::new().name("dcbsim-samples".into()).spawn(move || {
-            for (rows, values) in inbox {
+            let mut rates = None;
+            for (rows, mut values, first_rates) in inbox {
+                rates = rates.or(first_rates);
+                if let Some(rates) = rates.as_mut() {
+                    rates.apply(&mut values);
+                }
                 writer.write(rows, &values);
                 let _ = give_back.send(values);
             }
@@ -87,11 +95,15 @@ impl SpillFile {
                 None
             }
         };
-        (SpillFile { chunks: writer.as_ref().map(|_| chunks), spare, writer, status: status.clone() }, status)
+        (SpillFile { chunks: writer.as_ref().map(|_| chunks), rates: None, spare, writer, status: status.clone() }, status)
     }
 }
 
 impl SampleSink for SpillFile {
+    fn rates(&mut self, rates: Rates) {
+        self.rates = Some(rates);
+    }
+
     fn take(&mut self, _first: u64, times: &[Time], values: &mut Vec<f64>) {
         let rows = times.len();
         if rows == 0 || self.status.check().is_err() {
@@ -100,7 +112,7 @@ impl SampleSink for SpillFile {
         let Some(chunks) = &self.chunks else { return };
         let spare = self.spare.try_recv().unwrap_or_default();
         let full = std::mem::replace(values, spare);
-        if chunks.send((rows, full)).is_err() {
+        if chunks.send((rows, full, self.rates.take())).is_err() {
             self.status.fail("the sample writer stopped".to_string());
         }
     }
@@ -116,6 +128,10 @@ impl Drop for SpillFile {
         }
     }
 }
+
+/// A chunk on its way to the writer: rows, the values row-major, and with the first
+/// chunk the run's rates.
+type Chunk = (usize, Vec<f64>, Option<Rates>);
 
 /// Bytes the writer turns and writes at a time.
 const BLOCK_BYTES: usize = 64 * 1024;
@@ -186,6 +202,33 @@ mod tests {
         let bytes = std::fs::read(&path).unwrap();
         let values: Vec<f64> = bytes.chunks(8).map(|b| f64::from_le_bytes(b.try_into().unwrap())).collect();
         assert_eq!(values, vec![1.0, 4.0, 2.0, 5.0, 3.0, 6.0, 7.0, 8.0, 9.0]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_writer_turns_byte_counters_into_rates_across_chunks() {
+        use dcbsim_core::samples::{FlowColumns, SampleLayout};
+        let dir = std::env::temp_dir().join(format!("dcbsim-spill-rates-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("s.bin");
+        // One port, one flow: queue, rate, delivered, sent, fair; sampled every second.
+        let layout = SampleLayout { ports: vec![0], flows: vec![FlowColumns::default()] };
+        let (mut spill, status) = SpillFile::create(&path, layout.columns()).unwrap();
+        spill.rates(Rates::new(&layout, Time::from_secs_f64(1.0)));
+        let row = |queue: f64, delivered: u64, sent: u64| {
+            vec![queue, 2.0, f64::from_bits(delivered), f64::from_bits(sent), 3.0]
+        };
+        let mut first = [row(1.0, 100, 200), row(2.0, 250, 400)].concat();
+        spill.take(0, &[Time(1), Time(2)], &mut first);
+        spill.take(2, &[Time(3)], &mut row(3.0, 250, 1_000));
+        drop(spill);
+        status.check().unwrap();
+        let bytes = std::fs::read(&path).unwrap();
+        let values: Vec<f64> = bytes.chunks(8).map(|b| f64::from_le_bytes(b.try_into().unwrap())).collect();
+        // Column-major per chunk; throughputs in bits per second since the row before.
+        let first_chunk = [1.0, 2.0, 2.0, 2.0, 800.0, 1200.0, 1600.0, 1600.0, 3.0, 3.0];
+        let second_chunk = [3.0, 2.0, 0.0, 4800.0, 3.0];
+        assert_eq!(values, [&first_chunk[..], &second_chunk[..]].concat());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

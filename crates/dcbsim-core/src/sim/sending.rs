@@ -261,8 +261,8 @@ impl Simulation {
             self.schedule_sample();
             return;
         }
-        for (i, (flow, (rate, delivered, sent, fair))) in self.flows[..n].iter().zip(rows).enumerate() {
-            s.record_flow(i, rate, delivered, sent, fair);
+        for (flow, (rate, delivered, sent, fair)) in self.flows[..n].iter().zip(rows) {
+            s.record_flow(rate, delivered, sent, fair);
             if flow.conn != NO_CONN {
                 let conn = &conns[flow.conn as usize];
                 s.record(conn.sender.cwnd());
