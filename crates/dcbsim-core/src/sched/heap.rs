@@ -23,6 +23,15 @@ impl Entry {
     }
 }
 
+/// `events` as entries numbered from `next_seq` on, in their order (`next_seq` moves
+/// past them).
+#[inline]
+fn numbered<'a>(events: &'a [Pending], next_seq: &mut u64) -> impl Iterator<Item = Entry> + 'a {
+    let first = *next_seq;
+    *next_seq += events.len() as u64;
+    events.iter().zip(first..).map(|(&(time, event), seq)| Entry { time, seq, event })
+}
+
 /// A stretch poured out of time order with more events than this is sorted into the
 /// run rather than heaped: each of its events then pops without a sift through a deep
 /// heap. (A fat-tree's line-rate senders put hundreds of events at the very same
@@ -205,9 +214,7 @@ impl Heap {
         if events.len() <= SORT_UP_TO {
             return self.fill_few(events, next_seq);
         }
-        let first = *next_seq;
-        let entries = events.iter().zip(first..).map(|(&(time, event), seq)| Entry { time, seq, event });
-        *next_seq += events.len() as u64;
+        let entries = numbered(events, next_seq);
         let sorted = events.windows(2).all(|w| w[0].0 <= w[1].0);
         if sorted || events.len() > RUN_ABOVE {
             self.run.extend(entries);
@@ -246,9 +253,7 @@ impl Heap {
     pub fn extend_run(&mut self, events: &[Pending], next_seq: &mut u64) {
         debug_assert!(self.heap.is_empty());
         debug_assert!(events.windows(2).all(|w| w[0].0 <= w[1].0));
-        let first = *next_seq;
-        self.run.extend(events.iter().zip(first..).map(|(&(time, event), seq)| Entry { time, seq, event }));
-        *next_seq += events.len() as u64;
+        self.run.extend(numbered(events, next_seq));
     }
 
     /// Whether a sorted run is being popped.

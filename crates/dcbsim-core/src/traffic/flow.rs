@@ -96,9 +96,8 @@ pub struct Flow {
     /// Destination node.
     pub dst: u32,
     /// The frame size `gap_time` is for: the limiter's gap after a frame of this size
-    /// at `rate` (a memo; [`Flow::refresh_rate`] keeps it true of the current rate,
-    /// which lets it do without a copy of the rate, and the jitter's fields fit the
-    /// three lines a frame reads).
+    /// at `rate` (a memo; [`Flow::refresh_rate`], where the rate changes, keeps it
+    /// true of the current rate, so it holds no copy of the rate).
     gap_bytes: u32,
     /// `rate.transmit_time(gap_bytes)`.
     gap_time: Time,
@@ -109,11 +108,6 @@ pub struct Flow {
     jitter_width: f64,
     /// The jitter factor of the gap after the last frame sent.
     gap_factor: f64,
-    /// The factor of the gap after the next frame, drawn a frame ahead: the draw's
-    /// latency then lies off the path from a frame to its flow's next wake-up (the
-    /// jittered dumbbell spent a sixth of its time waiting on it). Each flow draws
-    /// its factors from its own stream, in the same order either way.
-    next_gap_factor: f64,
     rng: Rng,
     /// Bytes to deliver before the flow completes (`None`: not a finite flow); set
     /// once, with `finite`.
@@ -157,9 +151,6 @@ impl Flow {
             None => rp.rate(),
         };
         let ecn_capable = matches!(rp, ReactionPointKind::Dcqcn(_));
-        let jitter_low = 1.0 - spec.jitter;
-        let jitter_width = (1.0 + spec.jitter) - (1.0 - spec.jitter);
-        let next_gap_factor = if jitter_width > 0.0 { jitter_low + jitter_width * rng.uniform() } else { 1.0 };
         Flow {
             reacts: !matches!(rp, ReactionPointKind::Fixed(_)),
             ahead: false,
@@ -192,10 +183,9 @@ impl Flow {
             conn: NO_CONN,
             gap_bytes: 0,
             gap_time: rate.transmit_time(Bytes(0)),
-            jitter_low,
-            jitter_width,
+            jitter_low: 1.0 - spec.jitter,
+            jitter_width: (1.0 + spec.jitter) - (1.0 - spec.jitter),
             gap_factor: 1.0,
-            next_gap_factor,
             rng,
         }
     }
@@ -234,8 +224,7 @@ impl Flow {
         self.last_bytes = bytes;
         self.ahead = false;
         if self.jitter_width > 0.0 {
-            self.gap_factor = self.next_gap_factor;
-            self.next_gap_factor = self.jitter_low + self.jitter_width * self.rng.uniform();
+            self.gap_factor = self.jitter_low + self.jitter_width * self.rng.uniform();
         }
         self.counters.sent_frames += 1;
         self.counters.sent_bytes += bytes as u64;
@@ -370,7 +359,6 @@ mod tests {
             offset_of!(Flow, counters) + std::mem::size_of::<FlowCounters>(),
             offset_of!(Flow, gap_time) + 8,
             offset_of!(Flow, gap_factor) + 8,
-            offset_of!(Flow, next_gap_factor) + 8,
             offset_of!(Flow, rng) + std::mem::size_of::<Rng>(),
         ];
         assert!(ends.iter().all(|&end| end <= 192), "{ends:?}");
