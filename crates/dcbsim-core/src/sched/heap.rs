@@ -369,12 +369,18 @@ mod tests {
         assert_eq!(seq, 15);
     }
 
+    /// A heap filled with events at `times` (each event its index), and the next
+    /// insertion number.
+    fn filled(times: &[u64]) -> (Heap, u64) {
+        let (mut heap, mut seq) = (Heap::default(), 0);
+        let events: Vec<Pending> = times.iter().zip(0..).map(|(&t, e)| (t, e)).collect();
+        heap.fill(&events, &mut seq);
+        (heap, seq)
+    }
+
     #[test]
     fn a_stretch_poured_out_of_order_becomes_the_sorted_run() {
-        let mut heap = Heap::default();
-        let events: Vec<Pending> = [50u64, 30, 90, 10, 70, 20].iter().zip(0..).map(|(&t, e)| (t, e)).collect();
-        let mut seq = 0;
-        heap.fill(&events, &mut seq);
+        let (mut heap, seq) = filled(&[50, 30, 90, 10, 70, 20]);
         assert!(heap.heap.is_empty());
         assert!(heap.run.windows(2).all(|w| w[0].before(&w[1])));
         // A push out of order then goes into the run too, not to a heap of its own.
@@ -387,10 +393,7 @@ mod tests {
     #[test]
     fn a_few_early_pushes_lying_later_wait_in_the_heap() {
         // A sample pushed long before (at 95), then arrivals in time order.
-        let mut heap = Heap::default();
-        let events: Vec<Pending> = [95u64, 10, 20, 20, 40, 50].iter().zip(0..).map(|(&t, e)| (t, e)).collect();
-        let mut seq = 0;
-        heap.fill(&events, &mut seq);
+        let (mut heap, seq) = filled(&[95, 10, 20, 20, 40, 50]);
         assert_eq!((heap.heap.len(), heap.run.len()), (1, 5));
         // Later arrivals still join the run's back.
         heap.push(Entry { time: 60, seq, event: 6 });
