@@ -89,11 +89,19 @@ impl Port {
     /// link (see [`Port::pop_arrived`]).
     #[inline]
     fn count_started(&mut self, now: Time) {
-        if self.waiting != 0 {
-            self.catch_up(now);
-            if self.waiting as usize == self.link.len() {
-                self.start_waiting();
-            }
+        if self.has_due(now) || (self.waiting != 0 && self.waiting as usize == self.link.len()) {
+            self.count_started_apart(now);
+        }
+    }
+
+    /// [`Port::count_started`]'s work when there is some, out of line: inlined into
+    /// every arrival, the catch-up (with [`Port::start_waiting`] inlined into it) cost
+    /// the k = 8 fat-tree about 2 %.
+    #[inline(never)]
+    fn count_started_apart(&mut self, now: Time) {
+        self.catch_up(now);
+        if self.waiting as usize == self.link.len() {
+            self.start_waiting();
         }
     }
 
@@ -104,8 +112,12 @@ impl Port {
     }
 
     /// Starts the first waiting frame: its queue time and transmission are counted,
-    /// and the next one starts when it ends (waiting frames go back to back).
-    #[inline]
+    /// and the next one starts when it ends (waiting frames go back to back). Always
+    /// inlined into the catch-up loop, which a switch's admission runs at every
+    /// arrival: called there (with its saved registers), the plain, jittered and QCN
+    /// dumbbells took 1.02, 1.03 and 1.03 of the time (eight alternate rounds), DCTCP
+    /// 0.97 and the k = 8 fat-tree 0.98.
+    #[inline(always)]
     fn start_waiting(&mut self) {
         let bytes = self.first_waiting().bytes;
         let busy = self.serialization(bytes);
