@@ -57,9 +57,9 @@ const COMPACT_AT: usize = 256;
 /// where each pop from a heap of five sifts through two levels (measured: the plain
 /// dumbbell's 200 ms 238.6 -> 220.3 M instructions). A stretch poured at once becomes
 /// the run, sorted if it comes out of order, but for a few early pushes that lie
-/// later than the rest, which wait in the heap. The heap is sifted by moving a hole rather than by swaps (a 4-ary
-/// heap and an unordered array with a linear scan both measured slower, where a few
-/// dozen events are pending).
+/// later than the rest, which wait in the heap. The heap is sifted by moving a hole
+/// rather than by swaps (a 4-ary heap and an unordered array with a linear scan both
+/// measured slower, where a few dozen events are pending).
 #[derive(Debug, Default)]
 pub(super) struct Heap {
     heap: Vec<Entry>,
