@@ -228,7 +228,6 @@ impl Port {
         crate::prefetch::line_of(&self.early_at);
     }
 
-
     /// A new idle port.
     pub fn new(node: u32, peer: u32, is_host: bool, rate: Rate, delay: Time, buffer: Bytes) -> Port {
         Port {

@@ -313,22 +313,17 @@ impl EventQueue {
         }
         let mut events = std::mem::take(&mut self.buckets[slot]);
         self.unmark(slot);
-        if events.len() > CUT_ABOVE && self.sort_crowds(events.len()) {
-            self.wheel -= events.len();
-            self.fine.sort_into(&mut events, &mut self.now, &mut self.next_seq);
-            self.buckets[slot] = events;
-            return;
-        }
-        if events.len() > CUT_ABOVE {
-            self.wheel -= events.len();
-            self.fine.cut(bucket, &mut events);
-            self.buckets[slot] = events;
-            self.fine.pour_next(&mut self.now, &mut self.next_seq, Some(&mut self.finer));
-            return;
-        }
-        self.now.fill(&events, &mut self.next_seq);
         self.wheel -= events.len();
-        events.clear();
+        if events.len() <= CUT_ABOVE {
+            self.now.fill(&events, &mut self.next_seq);
+            events.clear();
+        } else if self.sort_crowds(events.len()) {
+            self.fine.sort_into(&mut events, &mut self.now, &mut self.next_seq);
+        } else {
+            self.fine.cut(bucket, &mut events);
+            self.fine.pour_next(&mut self.now, &mut self.next_seq, Some(&mut self.finer));
+        }
+        // The emptied vector keeps its room for the bucket's next turn.
         self.buckets[slot] = events;
     }
 

@@ -466,9 +466,10 @@ fn outgrows_caches(ports: usize, flows: usize) -> bool {
 }
 
 /// The bytes of ports and flows above which the loop fetches ahead: a few times a
-/// first-level data cache (48 KiB on the machine measured). Incast with 100 ms samples, three rounds in
-/// turn: 128 senders (172 KB) 59.5-61.0 -> 56.9-57.4 ns per event and 256 senders
-/// 61.5-62.8 -> 57.6-58.5 with it on; 64 senders (86 KB, as the 10 s long run) 60.5-61.8
-/// -> 62.3-63.4 and the long run 61.7-62.8 -> 64.2-64.7 with it on at 64 KiB. (It was
-/// half an L2 cache, 512 KiB: on from about 380 senders.)
+/// first-level data cache (48 KiB on the machine measured). Incast with 100 ms
+/// samples, three rounds in turn: 128 senders (172 KB) 59.5-61.0 -> 56.9-57.4 ns per
+/// event and 256 senders 61.5-62.8 -> 57.6-58.5 with it on; 64 senders (86 KB, as
+/// the 10 s long run) 60.5-61.8 -> 62.3-63.4 and the long run 61.7-62.8 -> 64.2-64.7
+/// with it on at 64 KiB. (It was half an L2 cache, 512 KiB: on from about 380
+/// senders.)
 const FETCH_AHEAD_ABOVE: usize = 128 << 10;
