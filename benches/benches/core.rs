@@ -111,9 +111,7 @@ fn dumbbell(duration: Time) -> SimConfig {
 
 fn whole_run(c: &mut Criterion) {
     let cfg = dumbbell(Time::from_ms(10));
-    c.bench_function("dumbbell_10g, 10 ms simulated", |b| {
-        b.iter(|| Simulation::new(cfg.clone(), 1).unwrap().run().events)
-    });
+    c.bench_function("dumbbell_10g, 10 ms simulated", |b| b.iter(|| Simulation::new(cfg.clone(), 1).unwrap().run().events));
 }
 
 criterion_group!(benches, event_queue, crowded_queue, five_senders, lockstep_queue, whole_run);

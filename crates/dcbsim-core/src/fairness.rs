@@ -176,12 +176,7 @@ impl FairnessSums {
             .map(|s| {
                 let rms = mean(s.squares, s.with_share).map(f64::sqrt);
                 let share = mean(s.shares, s.with_share);
-                FlowFairness {
-                    rms_bps: rms,
-                    rms_rel: rms.zip(share).map(|(r, m)| r / m),
-                    mean_share_bps: share,
-                    sending: s.sending,
-                }
+                FlowFairness { rms_bps: rms, rms_rel: rms.zip(share).map(|(r, m)| r / m), mean_share_bps: share, sending: s.sending }
             })
             .collect();
         let with_share: u64 = self.flows.iter().map(|s| s.with_share).sum();

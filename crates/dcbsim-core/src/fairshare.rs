@@ -111,7 +111,8 @@ struct PortState {
 impl PortState {
     fn new(capacity: &[f64], paths: &Paths, weight: &[f64], demand: &[f64]) -> PortState {
         let m = capacity.len();
-        let mut s = PortState { left: capacity.to_vec(), weight: vec![0.0; m], unfrozen: vec![0; m], start: vec![0; m + 1], members: Vec::new() };
+        let mut s =
+            PortState { left: capacity.to_vec(), weight: vec![0.0; m], unfrozen: vec![0; m], start: vec![0; m + 1], members: Vec::new() };
         for i in (0..paths.len()).filter(|&i| demand[i] > 0.0) {
             for &p in paths.get(i) {
                 s.weight[p as usize] += weight[i];
@@ -219,7 +220,7 @@ mod tests {
     }
 
     /// The first implementation, one pass over every flow per round: the reference.
-        /// Fills `share` (bits/s) with the weighted max-min fair share of each flow, given
+    /// Fills `share` (bits/s) with the weighted max-min fair share of each flow, given
     /// each port's capacity (bits/s), each flow's path, weight (> 0) and demand (bits/s;
     /// 0 for a flow that is not sending, `f64::INFINITY` for no limit).
     fn reference(capacity: &[f64], paths: &Paths, weight: &[f64], demand: &[f64], share: &mut [f64]) {
@@ -288,9 +289,22 @@ mod tests {
             let capacity: Vec<f64> = (0..ports).map(|_| (1 + next(100)) as f64).collect();
             let flows = 1 + next(40) as usize;
             let list: Vec<Vec<u32>> = (0..flows).map(|_| (0..next(4)).map(|_| next(ports as u64) as u32).collect()).collect();
-            let list: Vec<Vec<u32>> = list.into_iter().map(|mut p| { p.sort(); p.dedup(); p }).collect();
+            let list: Vec<Vec<u32>> = list
+                .into_iter()
+                .map(|mut p| {
+                    p.sort();
+                    p.dedup();
+                    p
+                })
+                .collect();
             let weight: Vec<f64> = (0..flows).map(|_| (1 + next(4)) as f64).collect();
-            let demand: Vec<f64> = (0..flows).map(|_| match next(4) { 0 => 0.0, 1 => (1 + next(50)) as f64, _ => f64::INFINITY }).collect();
+            let demand: Vec<f64> = (0..flows)
+                .map(|_| match next(4) {
+                    0 => 0.0,
+                    1 => (1 + next(50)) as f64,
+                    _ => f64::INFINITY,
+                })
+                .collect();
             let refs: Vec<&[u32]> = list.iter().map(|p| p.as_slice()).collect();
             let fast = shares(&capacity, &refs, &weight, &demand);
             let mut slow = vec![0.0; flows];

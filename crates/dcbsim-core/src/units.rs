@@ -232,7 +232,8 @@ mod tests {
     #[test]
     fn scaling_a_time_matches_the_unsigned_conversions() {
         let times = [0, 1, 800_000, 3_200_000, (1 << 53) + 1, (1 << 62) - 1, 1 << 62, (1 << 63) - 1, 1 << 63, u64::MAX - 1, u64::MAX];
-        let factors = [0.0, -0.0, 0.9, 0.999_999_999, 1.0, 1.1, 1.999_999_999_999, 2.0, 3.5, -1.0, f64::NAN, f64::INFINITY, f64::MIN_POSITIVE];
+        let factors =
+            [0.0, -0.0, 0.9, 0.999_999_999, 1.0, 1.1, 1.999_999_999_999, 2.0, 3.5, -1.0, f64::NAN, f64::INFINITY, f64::MIN_POSITIVE];
         let mut rng = crate::rng::Rng::stream(9, "scaled");
         let random = (0..10_000).map(|_| (rng.next_u64() >> (rng.next_u64() % 64), 0.5 + 1.5 * rng.uniform()));
         let grid = times.iter().flat_map(|&t| factors.iter().map(move |&f| (t, f)));

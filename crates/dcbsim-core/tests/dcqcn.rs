@@ -61,4 +61,3 @@ fn dcqcn_runs_are_deterministic() {
     let b = Simulation::new(cfg, 3).unwrap().run();
     assert_eq!(a.flows, b.flows);
 }
-

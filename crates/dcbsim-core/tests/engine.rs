@@ -143,7 +143,15 @@ fn unreachable_destination_is_a_config_error() {
     cfg.nodes.push(NodeSpec { name: "island".into(), kind: NodeKind::Host });
     cfg.nodes.push(NodeSpec { name: "sw9".into(), kind: NodeKind::Switch });
     let n = cfg.nodes.len();
-    cfg.links.push(LinkSpec { a: n - 2, b: n - 1, rate: Rate::from_gbps(1), delay: Time::ZERO.into(), buffer: Bytes(9000), priorities: 1, frame_service: None });
+    cfg.links.push(LinkSpec {
+        a: n - 2,
+        b: n - 1,
+        rate: Rate::from_gbps(1),
+        delay: Time::ZERO.into(),
+        buffer: Bytes(9000),
+        priorities: 1,
+        frame_service: None,
+    });
     cfg.flows.push(flow("lost", 2, n - 2, FlowKind::Greedy, None));
     let err = Simulation::new(cfg, 1).err().unwrap();
     assert_eq!(err.path, "flows[0].dst");
@@ -190,7 +198,8 @@ fn notification_latency_delays_the_reaction() {
     let first_cut = |latency: Time| {
         let mut cfg = star(1, Rate::from_gbps(10), Rate::from_gbps(1), Bytes::from_kb(512), Time::from_us(400));
         let mut scheme = SchemeConfig::by_name("qcn").unwrap();
-        for (k, v) in [("sampling", ParamValue::Text("fixed".into())), ("p", ParamValue::Number(1.0)), ("q_eq_kb", ParamValue::Number(2.0))] {
+        for (k, v) in [("sampling", ParamValue::Text("fixed".into())), ("p", ParamValue::Number(1.0)), ("q_eq_kb", ParamValue::Number(2.0))]
+        {
             scheme.set_param(k, &v).unwrap();
         }
         cfg.scheme = scheme;

@@ -26,10 +26,7 @@ fn decode(raw: &[u8], samples: usize, what: &str, flow: usize, out: &mut Vec<f64
         return Ok(false);
     }
     if raw.len() != 8 * samples {
-        return Err(PyValueError::new_err(format!(
-            "{what} of flow {flow}: {} bytes, not {samples} float64 values (or none)",
-            raw.len()
-        )));
+        return Err(PyValueError::new_err(format!("{what} of flow {flow}: {} bytes, not {samples} float64 values (or none)", raw.len())));
     }
     out.extend(raw.chunks_exact(8).map(|b| f64::from_le_bytes(b.try_into().expect("8 bytes"))));
     Ok(true)

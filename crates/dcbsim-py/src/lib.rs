@@ -7,8 +7,8 @@
 
 use dcbsim_core::units::Time;
 use pyo3::create_exception;
-use pyo3::intern;
 use pyo3::exceptions::PyValueError;
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::path::Path;
@@ -57,7 +57,6 @@ impl Scenario {
     }
 }
 
-
 #[pymethods]
 impl Scenario {
     /// Reads and validates the scenario file at `path`, after `overrides`; a run needing
@@ -70,8 +69,7 @@ impl Scenario {
     #[pyo3(signature = (path, overrides = Vec::new(), max_memory_gb = None, keep_built = false))]
     fn load(py: Python<'_>, path: &str, overrides: Vec<String>, max_memory_gb: Option<f64>, keep_built: bool) -> PyResult<Scenario> {
         let limits = limits(max_memory_gb)?;
-        let (inner, sim) =
-            py.detach(|| dcbsim_scenario::load_file_built(Path::new(path), &overrides, &limits)).map_err(scenario_error)?;
+        let (inner, sim) = py.detach(|| dcbsim_scenario::load_file_built(Path::new(path), &overrides, &limits)).map_err(scenario_error)?;
         Ok(Scenario::new(inner, keep_built.then_some(sim)))
     }
 
@@ -157,7 +155,12 @@ impl Scenario {
     #[getter]
     fn port_names(&self) -> Vec<String> {
         let name = |i: usize| &self.inner.config.nodes[i].name;
-        self.inner.config.links.iter().flat_map(|l| [format!("{}:{}", name(l.a), name(l.b)), format!("{}:{}", name(l.b), name(l.a))]).collect()
+        self.inner
+            .config
+            .links
+            .iter()
+            .flat_map(|l| [format!("{}:{}", name(l.a), name(l.b)), format!("{}:{}", name(l.b), name(l.a))])
+            .collect()
     }
 
     /// Numbers of nodes, links and flows.

@@ -239,7 +239,13 @@ fn pfc_dict<'py>(py: Python<'py>, p: &PfcPortReport) -> PyResult<Bound<'py, PyDi
 /// has none), kept out of the stats (the result's own dict). The series are `None`
 /// when the samples were streamed, the transfers when the flow has no source (at a
 /// million flows, each dict per flow took half a second to make).
-fn flow_entry<'py>(py: Python<'py>, f: &FlowReport, streamed: bool, names: &mut Names<'py>, shape: &mut Shape<'py>) -> PyResult<Bound<'py, PyTuple>> {
+fn flow_entry<'py>(
+    py: Python<'py>,
+    f: &FlowReport,
+    streamed: bool,
+    names: &mut Names<'py>,
+    shape: &mut Shape<'py>,
+) -> PyResult<Bound<'py, PyTuple>> {
     let d = shape.dict(py)?;
     d.set_item(intern!(py, "src"), names.get(&f.src))?;
     d.set_item(intern!(py, "dst"), names.get(&f.dst))?;

@@ -111,7 +111,8 @@ pub fn read_ets(t: Option<&Table>, topo: &Topology) -> Result<EtsSpec> {
     let mut spec = EtsSpec::default();
     let Some(t) = t else { return Ok(spec) };
     let node = t.required("weights", t.get("weights"))?;
-    let bad = |n: &Node| t.error("weights", Some(n), "must be a list of up to 8 weights (integers >= 0, one per priority; 0: strict priority)");
+    let bad =
+        |n: &Node| t.error("weights", Some(n), "must be a list of up to 8 weights (integers >= 0, one per priority; 0: strict priority)");
     let Value::Array(items) = &node.value else { return Err(bad(node)) };
     if items.len() > 8 {
         return Err(bad(node));

@@ -2,8 +2,8 @@
 //! (a file position or a `--set` override), so that errors can point at it.
 
 use crate::error::Origin;
-use toml::de::{DeTable, DeValue};
 use toml::Spanned;
+use toml::de::{DeTable, DeValue};
 
 /// A TOML value.
 #[derive(Clone, Debug, PartialEq)]
@@ -113,10 +113,7 @@ fn parse_float(s: &str) -> f64 {
 }
 
 fn entries(lines: &Lines, table: &DeTable<'_>) -> Vec<Entry> {
-    table
-        .iter()
-        .map(|(k, v)| Entry { key: k.get_ref().to_string(), key_at: lines.at(k.span().start), node: convert(lines, v) })
-        .collect()
+    table.iter().map(|(k, v)| Entry { key: k.get_ref().to_string(), key_at: lines.at(k.span().start), node: convert(lines, v) }).collect()
 }
 
 /// Parses `text` into a tree; a syntax error comes back as (position, message).

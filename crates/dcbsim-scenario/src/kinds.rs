@@ -40,7 +40,9 @@ pub fn read_kind(t: &Table, sources: &[usize], topo: &Topology, lines: &[Option<
         }
     }
     Ok(match kind {
-        "finite" => FlowKind::Finite { size: t.size()?.ok_or_else(|| t.error("size_kb", None, "a finite flow needs size_kb or size_bytes"))? },
+        "finite" => {
+            FlowKind::Finite { size: t.size()?.ok_or_else(|| t.error("size_kb", None, "a finite flow needs size_kb or size_bytes"))? }
+        }
         "on_off" => on_off(t, sources, topo, lines)?,
         "poisson" => {
             let size = t.size()?.ok_or_else(|| t.error("size_kb", None, "a poisson flow needs size_kb or size_bytes"))?;

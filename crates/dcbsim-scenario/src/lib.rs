@@ -34,11 +34,11 @@ mod pairing;
 pub mod pcap;
 mod port_names;
 mod reader;
+mod samples;
 mod trace;
 mod traffic;
 mod transport;
 mod units;
-mod samples;
 
 pub use error::{Origin, ScenarioError};
 pub use estimate::{DEFAULT_MAX_MEMORY_GB, Estimate, Limits};
@@ -119,11 +119,7 @@ pub fn load_str_built(text: &str, file: &str, overrides: &[String], limits: &Lim
         })?;
     }
     let (config, seed, name, flow_origin, sample_memory_bytes) = read(&doc, file, limits)?;
-    let toml = if overrides.is_empty() {
-        text.to_string()
-    } else {
-        toml::to_string(&doc::to_toml(&doc)).unwrap_or_default()
-    };
+    let toml = if overrides.is_empty() { text.to_string() } else { toml::to_string(&doc::to_toml(&doc)).unwrap_or_default() };
     let stem = Path::new(file).file_stem().map_or("scenario".to_string(), |s| s.to_string_lossy().into_owned());
     let name = name.unwrap_or(stem);
     let scenario = Scenario { file: file.to_string(), name, toml, config, seed, sample_memory_bytes, doc, flow_origin };
@@ -153,7 +149,21 @@ fn read(doc: &Node, file: &str, limits: &Limits) -> Result<Read, ScenarioError> 
     let timeline = traffic::read_timeline(&top.tables("timeline")?, &run, topo, &flows, &scheme)?;
     let sample_memory_bytes = read_output(top.table("output")?.as_ref())?;
     top.get("sweep"); // read by the sweep runner, not by the engine
-    top.finish(&["run", "topology", "scheme", "transport", "incast", "monitor", "flows", "arrivals", "timeline", "sweep", "pfc", "ets", "output"])?;
+    top.finish(&[
+        "run",
+        "topology",
+        "scheme",
+        "transport",
+        "incast",
+        "monitor",
+        "flows",
+        "arrivals",
+        "timeline",
+        "sweep",
+        "pfc",
+        "ets",
+        "output",
+    ])?;
     let templates: Vec<_> = arrivals.iter().map(|a| a.flow.clone()).collect();
     check_buffers(file, &network, &[flows.specs.as_slice(), templates.as_slice()].concat())?;
     let mut config = SimConfig::new(run.duration);
@@ -238,7 +248,8 @@ impl Scenario {
         let small = self.config.links.iter().find(|l| l.buffer.0 < q_eq && (on_cp(l.a, l.b) || on_cp(l.b, l.a)));
         let Some(link) = small else { return Ok(()) };
         let names = (&self.config.nodes[link.a].name, &self.config.nodes[link.b].name);
-        let msg = format!("{q_eq} bytes is above the {}-byte buffer of the congestion point on link {}-{}", link.buffer.0, names.0, names.1);
+        let msg =
+            format!("{q_eq} bytes is above the {}-byte buffer of the congestion point on link {}-{}", link.buffer.0, names.0, names.1);
         Err(ScenarioError::new(&self.file, &find(&self.doc, &key), key, msg))
     }
 

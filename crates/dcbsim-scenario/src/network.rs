@@ -59,7 +59,9 @@ pub fn read_run(run: &Table) -> Result<RunSection> {
         return Err(match run.get("sample_interval_us") {
             Some(node) => run.error("sample_interval_us", Some(node), "must not exceed the run's duration"),
             None => {
-                let msg = format!("{duration_ms} ms is shorter than the sample interval (1000 µs by default); lengthen the run or set run.sample_interval_us");
+                let msg = format!(
+                    "{duration_ms} ms is shorter than the sample interval (1000 µs by default); lengthen the run or set run.sample_interval_us"
+                );
                 run.error("duration_ms", run.get("duration_ms"), msg)
             }
         });
@@ -180,7 +182,11 @@ fn read_leaf_spine(t: &Table, d: &LinkDefaults) -> Result<Topology> {
 fn fat_tree_k(t: &Table) -> Result<usize> {
     let k = t.required("k", t.integer("k", 2, 64)?)? as usize;
     if k % 2 == 1 {
-        return Err(t.error("k", t.get("k"), format!("must be even (got {k}); a k-ary fat-tree splits each pod's k switches in two halves")));
+        return Err(t.error(
+            "k",
+            t.get("k"),
+            format!("must be even (got {k}); a k-ary fat-tree splits each pod's k switches in two halves"),
+        ));
     }
     Ok(k)
 }

@@ -19,7 +19,15 @@ pub const PAIRINGS: &[&str] = &["matched", "all_to_all", "permutation"];
 ///
 /// `made` flows exist already; if the pairs would take the run's flows beyond what
 /// `limits` allow, the entry is refused before any pair is made.
-pub fn pair(t: &Table, sources: Vec<usize>, sinks: Vec<usize>, seed: u64, topo: &Topology, made: u64, limits: &Limits) -> Result<Vec<(usize, usize)>> {
+pub fn pair(
+    t: &Table,
+    sources: Vec<usize>,
+    sinks: Vec<usize>,
+    seed: u64,
+    topo: &Topology,
+    made: u64,
+    limits: &Limits,
+) -> Result<Vec<(usize, usize)>> {
     let dst_node = t.get("dst").expect("read before pairing");
     let pairing = t.choice("pairing", PAIRINGS)?.unwrap_or("matched");
     let total = made.saturating_add(count(pairing, &sources, &sinks, topo.nodes.len()));

@@ -74,7 +74,9 @@ fn at<'a>(doc: &'a Node, path: &[&str]) -> Option<&'a Node> {
 fn strings(node: &Node) -> Vec<(&str, &Node)> {
     match &node.value {
         Value::Str(s) => vec![(s.as_str(), node)],
-        Value::Array(items) => items.iter().filter_map(|n| if let Value::Str(s) = &n.value { Some((s.as_str(), n)) } else { None }).collect(),
+        Value::Array(items) => {
+            items.iter().filter_map(|n| if let Value::Str(s) = &n.value { Some((s.as_str(), n)) } else { None }).collect()
+        }
         _ => Vec::new(),
     }
 }

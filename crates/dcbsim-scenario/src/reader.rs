@@ -146,7 +146,9 @@ impl<'a> Table<'a> {
             (None, Some(n)) => ("size_bytes", n, 1.0),
             (None, None) => return Ok(None),
         };
-        let bad = |why: &str| self.error(key, Some(node), format!("{why}; a size is a number > 0, \"websearch\", {{ uniform = [low, high] }}, {{ exponential = mean }}, {{ pareto = [mean, shape] }} or {{ empirical = [[size, cdf], ...] }}"));
+        let bad = |why: &str| {
+            self.error(key, Some(node), format!("{why}; a size is a number > 0, \"websearch\", {{ uniform = [low, high] }}, {{ exponential = mean }}, {{ pareto = [mean, shape] }} or {{ empirical = [[size, cdf], ...] }}"))
+        };
         let num = |n: &Node| match n.value {
             Value::Int(i) if i > 0 => Some(i as f64 * scale),
             Value::Float(f) if f.is_finite() && f > 0.0 => Some(f * scale),
@@ -159,7 +161,9 @@ impl<'a> Table<'a> {
             Value::Table(entries) if entries.len() == 1 => {
                 let (name, v) = (entries[0].key.as_str(), &entries[0].node);
                 let list = |n: &Node| match &n.value {
-                    Value::Array(items) => items.iter().map(|i| num(i).ok_or_else(|| bad("values must be numbers > 0"))).collect::<Result<Vec<_>>>(),
+                    Value::Array(items) => {
+                        items.iter().map(|i| num(i).ok_or_else(|| bad("values must be numbers > 0"))).collect::<Result<Vec<_>>>()
+                    }
                     _ => Err(bad("expected a list")),
                 };
                 match name {

@@ -215,9 +215,7 @@ mod tests {
         let layout = SampleLayout { ports: vec![0], flows: vec![FlowColumns::default()] };
         let (mut spill, status) = SpillFile::create(&path, layout.columns()).unwrap();
         spill.rates(Rates::new(&layout, Time::from_secs_f64(1.0)));
-        let row = |queue: f64, delivered: u64, sent: u64| {
-            vec![queue, 2.0, f64::from_bits(delivered), f64::from_bits(sent), 3.0]
-        };
+        let row = |queue: f64, delivered: u64, sent: u64| vec![queue, 2.0, f64::from_bits(delivered), f64::from_bits(sent), 3.0];
         let mut first = [row(1.0, 100, 200), row(2.0, 250, 400)].concat();
         spill.take(0, &[Time(1), Time(2)], &mut first);
         spill.take(2, &[Time(3)], &mut row(3.0, 250, 1_000));

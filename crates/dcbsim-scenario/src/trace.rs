@@ -5,9 +5,9 @@
 //! [`TraceFiles::commit`]; dropped without a commit (a failed or interrupted run),
 //! the temporary files are removed.
 
+use crate::pcap::{MAX_SNAPLEN, MIN_SNAPLEN, PcapWriter};
 use crate::{Origin, Scenario, ScenarioError};
 use dcbsim_core::sim::Simulation;
-use crate::pcap::{MAX_SNAPLEN, MIN_SNAPLEN, PcapWriter};
 use std::fmt;
 use std::fs::File;
 use std::io::BufWriter;

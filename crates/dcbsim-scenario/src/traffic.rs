@@ -1,9 +1,9 @@
 //! `[[flows]]`, `[[arrivals]]` and `[[timeline]]`.
 
+use crate::Limits;
 use crate::doc::Node;
 use crate::kinds;
 use crate::network::{RunSection, port_ref, scheme_value};
-use crate::Limits;
 use crate::reader::{Result, Table};
 use dcbsim_core::cc::{Aimd, SchemeConfig};
 use dcbsim_core::config::{Action, ArrivalSpec, FlowKind, FlowSpec, NodeKind, TimelineEntry};
@@ -12,8 +12,23 @@ use dcbsim_core::units::{Rate, Time};
 use std::collections::HashSet;
 
 const FLOW_KEYS: &[&str] = &[
-    "name", "src", "dst", "kind", "rate_gbps", "rate_mbps", "max_rate_gbps", "max_rate_mbps", "frame_bytes", "jitter",
-    "priority", "weight", "transport", "start_ms", "stop_ms", "aimd", "pairing",
+    "name",
+    "src",
+    "dst",
+    "kind",
+    "rate_gbps",
+    "rate_mbps",
+    "max_rate_gbps",
+    "max_rate_mbps",
+    "frame_bytes",
+    "jitter",
+    "priority",
+    "weight",
+    "transport",
+    "start_ms",
+    "stop_ms",
+    "aimd",
+    "pairing",
 ];
 
 /// The flow's own AIMD setting, `aimd = { a = 1.5, b = 0.8 }` (DCC).
@@ -176,8 +191,26 @@ fn check_rate_below_line(t: &Table, spec: &FlowSpec, sources: &[usize], topo: &T
 }
 
 const ARRIVAL_KEYS: &[&str] = &[
-    "name", "src", "dst", "rate_per_s", "load_gbps", "load_mbps", "size_kb", "size_bytes", "rate_gbps", "rate_mbps",
-    "max_rate_gbps", "max_rate_mbps", "frame_bytes", "jitter", "priority", "weight", "transport", "start_ms", "stop_ms", "aimd",
+    "name",
+    "src",
+    "dst",
+    "rate_per_s",
+    "load_gbps",
+    "load_mbps",
+    "size_kb",
+    "size_bytes",
+    "rate_gbps",
+    "rate_mbps",
+    "max_rate_gbps",
+    "max_rate_mbps",
+    "frame_bytes",
+    "jitter",
+    "priority",
+    "weight",
+    "transport",
+    "start_ms",
+    "stop_ms",
+    "aimd",
     "pairing",
 ];
 
@@ -280,7 +313,13 @@ fn named_flows(t: &Table, flows: &Flows) -> Result<Vec<usize>> {
 }
 
 /// Reads every `[[timeline]]` entry.
-pub fn read_timeline(tables: &[Table], run: &RunSection, topo: &Topology, flows: &Flows, scheme: &SchemeConfig) -> Result<Vec<TimelineEntry>> {
+pub fn read_timeline(
+    tables: &[Table],
+    run: &RunSection,
+    topo: &Topology,
+    flows: &Flows,
+    scheme: &SchemeConfig,
+) -> Result<Vec<TimelineEntry>> {
     let mut entries = Vec::new();
     for t in tables {
         let at_ms = t.required("at_ms", t.non_negative("at_ms")?)?;

@@ -61,8 +61,7 @@ pub fn transport(t: &Table) -> Result<Transport> {
     Ok(t.choice("transport", Transport::NAMES)?.and_then(Transport::by_name).unwrap_or_default())
 }
 
-const INCAST_KEYS: &[&str] =
-    &["client", "servers", "sru_kb", "blocks", "transport", "frame_bytes", "start_ms", "response_jitter_us"];
+const INCAST_KEYS: &[&str] = &["client", "servers", "sru_kb", "blocks", "transport", "frame_bytes", "start_ms", "response_jitter_us"];
 
 /// Reads `[incast]`: one greedy server flow per server (named `srv0…` after the
 /// hosts), appended to `flows`, and the application over them.

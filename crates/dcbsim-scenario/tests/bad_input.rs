@@ -28,12 +28,10 @@ port = "sw0:r0"
 rate_gbps = 1.0
 "#;
 
-
 /// `GOOD` with `from` replaced by `to`.
 fn with(from: &str, to: &str) -> ScenarioError {
     error_with(GOOD, from, to)
 }
-
 
 #[test]
 fn the_good_scenario_loads() {

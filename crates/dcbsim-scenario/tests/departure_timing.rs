@@ -71,7 +71,9 @@ fn drop_tail_queues_and_their_samples_are_unchanged() {
 
 #[test]
 fn a_capacity_change_mid_queue_is_unchanged() {
-    let text = format!("{DUMBBELL}\n[[timeline]]\nat_ms = 10.0\nport = \"sw0:r0\"\nrate_gbps = 5.0\n[[timeline]]\nat_ms = 20.0\nport = \"sw0:r0\"\nrate_gbps = 10.0\n");
+    let text = format!(
+        "{DUMBBELL}\n[[timeline]]\nat_ms = 10.0\nport = \"sw0:r0\"\nrate_gbps = 5.0\n[[timeline]]\nat_ms = 20.0\nport = \"sw0:r0\"\nrate_gbps = 10.0\n"
+    );
     assert_same(&text);
 }
 
@@ -95,7 +97,6 @@ fn marked_frames_and_finite_flows_still_reach_their_hosts_on_time() {
     assert!(report.flows.last().unwrap().completion_time.is_some());
     assert_same(&text);
 }
-
 
 /// Slow lone senders (a frame every 20 µs, so a timeline entry most likely falls
 /// between a frame's arrival and the next frame's start): one stopped and

@@ -69,7 +69,13 @@ fn assert_same_either_way(file: &str, streamed: bool) {
 
 #[test]
 fn flows_handed_over_one_at_a_time_equal_the_whole_report() {
-    for file in ["examples/quickstart.toml", "examples/on_off.toml", "papers/dctcp/incast.toml", "papers/dctcp/longlived.toml", "examples/pfc_congestion_spreading.toml"] {
+    for file in [
+        "examples/quickstart.toml",
+        "examples/on_off.toml",
+        "papers/dctcp/incast.toml",
+        "papers/dctcp/longlived.toml",
+        "examples/pfc_congestion_spreading.toml",
+    ] {
         assert_same_either_way(file, false);
     }
 }

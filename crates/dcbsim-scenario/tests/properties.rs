@@ -58,14 +58,29 @@ fn net() -> impl Strategy<Value = Net> {
             prop_oneof![Just(0.5), Just(1.0), Just(5.0)],
             1u8..4,
         )
-            .prop_map(|(parents, hosts, rates, buffer, delay_us, priorities)| Net { parents, hosts, rates, buffer, delay_us, priorities })
+            .prop_map(|(parents, hosts, rates, buffer, delay_us, priorities)| Net {
+                parents,
+                hosts,
+                rates,
+                buffer,
+                delay_us,
+                priorities,
+            })
     })
 }
 
 fn flows() -> impl Strategy<Value = Vec<FlowGen>> {
     proptest::collection::vec(
         (any::<usize>(), any::<usize>(), 0u8..3, 0.05..1.0, 1u32..300, 0u8..8, 0.0..0.5).prop_map(
-            |(src, dst, kind, rate_frac, size_kb, priority, start_frac)| FlowGen { src, dst, kind, rate_frac, size_kb, priority, start_frac },
+            |(src, dst, kind, rate_frac, size_kb, priority, start_frac)| FlowGen {
+                src,
+                dst,
+                kind,
+                rate_frac,
+                size_kb,
+                priority,
+                start_frac,
+            },
         ),
         1..6,
     )
@@ -117,7 +132,11 @@ fn scenario(net: &Net, flows: &[FlowGen], changes: &[Change], scheme: &str, dura
             _ => format!("kind = \"finite\"\nsize_kb = {}", f.size_kb),
         };
         let start = duration_ms * f.start_frac;
-        let _ = writeln!(t, "[[flows]]\nname = \"f{i}\"\nsrc = \"h{src}\"\ndst = \"h{dst}\"\n{kind}\npriority = {}\nstart_ms = {start}\n", f.priority);
+        let _ = writeln!(
+            t,
+            "[[flows]]\nname = \"f{i}\"\nsrc = \"h{src}\"\ndst = \"h{dst}\"\n{kind}\npriority = {}\nstart_ms = {start}\n",
+            f.priority
+        );
     }
     for c in changes {
         let at = duration_ms * c.at_frac;

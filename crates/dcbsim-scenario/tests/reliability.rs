@@ -31,7 +31,6 @@ port = "sw0:r0"
 rate_gbps = 1.0
 "#;
 
-
 /// `GOOD` with `from` replaced by `to`.
 fn with(from: &str, to: &str) -> ScenarioError {
     error_with(GOOD, from, to)
@@ -40,7 +39,6 @@ fn with(from: &str, to: &str) -> ScenarioError {
 fn set(expr: &str) -> ScenarioError {
     load_str(GOOD, "bad.toml", &[expr.to_string()]).expect_err("must be refused")
 }
-
 
 #[test]
 fn a_huge_duration_is_refused_with_the_memory_figure() {

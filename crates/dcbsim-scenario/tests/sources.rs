@@ -55,7 +55,8 @@ fn a_poisson_fed_flow_with_light_tailed_sizes_offers_its_load() {
     // Pareto(10 KB, 2.5) at 2 Gb/s: 24,400 transfers/s, about 4,900 in 200 ms; the
     // spread of the offered bytes over that many draws is about 1.5% (1st-99th
     // percentile within 3.5% over many seeds), so 5% is an honest bound.
-    let body = "[[flows]]\nname = \"p\"\nsrc = \"s0\"\ndst = \"r0\"\nkind = \"poisson\"\nload_gbps = 2.0\nsize_kb = { pareto = [10, 2.5] }\n";
+    let body =
+        "[[flows]]\nname = \"p\"\nsrc = \"s0\"\ndst = \"r0\"\nkind = \"poisson\"\nload_gbps = 2.0\nsize_kb = { pareto = [10, 2.5] }\n";
     for seed in [1, 2, 3] {
         let r = run(&scenario(200.0, "none", body), &[], seed);
         let f = flow(&r, "p");
@@ -75,7 +76,8 @@ fn a_poisson_fed_flow_with_pareto_1_1_sizes_has_its_arrivals_and_sizes() {
     // times it, so the offered load over any affordable run is checked only loosely.
     // What is tight: the number of arrivals (Poisson, std 0.9%) and the median size
     // (931 B · 2^(1/1.1) = 1,749 B).
-    let body = "[[flows]]\nname = \"p\"\nsrc = \"s0\"\ndst = \"r0\"\nkind = \"poisson\"\nload_gbps = 2.0\nsize_kb = { pareto = [10, 1.1] }\n";
+    let body =
+        "[[flows]]\nname = \"p\"\nsrc = \"s0\"\ndst = \"r0\"\nkind = \"poisson\"\nload_gbps = 2.0\nsize_kb = { pareto = [10, 1.1] }\n";
     let r = run(&scenario(500.0, "none", body), &[], 1);
     let f = flow(&r, "p");
     let source = f.source.as_ref().unwrap();

@@ -87,10 +87,7 @@ fn bad_ports_and_snap_lengths_are_one_line_errors() {
         Err(TraceError::Input(e)) => e.to_string(),
         other => panic!("expected an input error, got {:?}", other.map(|_| ())),
     };
-    assert_eq!(
-        err(&[request("r0:sw1", &d)], 128),
-        "qcn.toml: pcap: no port \"r0:sw1\" (ports are node:peer); did you mean \"r0:sw0\"?"
-    );
+    assert_eq!(err(&[request("r0:sw1", &d)], 128), "qcn.toml: pcap: no port \"r0:sw1\" (ports are node:peer); did you mean \"r0:sw0\"?");
     assert!(err(&[request("sw0:r0", &d), request("sw0:r0", &d)], 128).contains("listed twice"));
     assert!(err(&[request("sw0:r0", &d)], 4).starts_with("qcn.toml: pcap_snaplen: must be 18..=262144 bytes"));
     assert_eq!(std::fs::read_dir(&d).unwrap().count(), 0);

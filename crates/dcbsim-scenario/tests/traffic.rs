@@ -1,8 +1,8 @@
 //! Flow sizes from distributions, Poisson arrival sources and dynamic flow kinds.
 
 use dcbsim_core::config::{FlowKind, OffTime};
-use dcbsim_core::units::Rate;
 use dcbsim_core::dist::SizeDist;
+use dcbsim_core::units::Rate;
 use dcbsim_scenario::load_str;
 
 fn scenario(body: &str) -> String {
@@ -65,7 +65,6 @@ fn bad_sizes_and_arrivals_are_named() {
         assert!(e.contains(words), "{e}");
     }
 }
-
 
 #[test]
 fn per_scheme_tables_apply_to_the_scheme_that_runs() {

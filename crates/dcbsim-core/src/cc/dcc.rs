@@ -124,8 +124,22 @@ impl Default for DccParams {
 impl DccParams {
     /// Every parameter name [`DccParams::set`] accepts.
     pub const NAMES: &'static [&'static str] = &[
-        "t_eq_bytes", "t_sc_bytes", "mean_frame_bytes", "p_s", "sample_bytes", "u_mbps", "slot_us", "t_halt_ms",
-        "w_min", "w_floor", "a", "b", "increase_every_slot", "random_slot_phase", "random_sampling", "drop_policy",
+        "t_eq_bytes",
+        "t_sc_bytes",
+        "mean_frame_bytes",
+        "p_s",
+        "sample_bytes",
+        "u_mbps",
+        "slot_us",
+        "t_halt_ms",
+        "w_min",
+        "w_floor",
+        "a",
+        "b",
+        "increase_every_slot",
+        "random_slot_phase",
+        "random_sampling",
+        "drop_policy",
         "drop_below_priority",
     ];
 

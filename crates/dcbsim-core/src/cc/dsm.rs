@@ -126,8 +126,21 @@ pub struct DsmGains {
 impl DsmParams {
     /// Every parameter name [`DsmParams::set`] accepts.
     pub const NAMES: &'static [&'static str] = &[
-        "q0_kb", "p", "frame_bytes", "loop_delay_us", "auto", "m", "a_hz", "b_hz", "c_hz", "omega", "h_fraction",
-        "c_rule", "r_min_mbps", "on_axis", "sampling",
+        "q0_kb",
+        "p",
+        "frame_bytes",
+        "loop_delay_us",
+        "auto",
+        "m",
+        "a_hz",
+        "b_hz",
+        "c_hz",
+        "omega",
+        "h_fraction",
+        "c_rule",
+        "r_min_mbps",
+        "on_axis",
+        "sampling",
     ];
 
     /// Sets one parameter by its scenario name, checking its range.
@@ -196,14 +209,7 @@ impl DsmParams {
             ReachingGain::Fast => h / 2.0,
             ReachingGain::Eq30 => a,
         };
-        DsmGains {
-            period,
-            m,
-            a: self.a.unwrap_or(a),
-            b: self.b.unwrap_or(h / (2.0 * mf + 3.0)),
-            c: self.c.unwrap_or(c),
-            omega: self.omega,
-        }
+        DsmGains { period, m, a: self.a.unwrap_or(a), b: self.b.unwrap_or(h / (2.0 * mf + 3.0)), c: self.c.unwrap_or(c), omega: self.omega }
     }
 }
 

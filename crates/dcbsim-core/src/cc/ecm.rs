@@ -74,8 +74,23 @@ impl Default for EcmParams {
 impl EcmParams {
     /// Every parameter name [`EcmParams::set`] accepts.
     pub const NAMES: &'static [&'static str] = &[
-        "q_eq_bytes", "q_mc_bytes", "q_sc_bytes", "q_eq_kb", "q_mc_kb", "q_sc_kb", "sample_bytes", "w",
-        "ru_mbps", "gi", "gd", "alpha", "beta", "t_max_ms", "r_min_mbps", "normalize", "self_increase_mbps",
+        "q_eq_bytes",
+        "q_mc_bytes",
+        "q_sc_bytes",
+        "q_eq_kb",
+        "q_mc_kb",
+        "q_sc_kb",
+        "sample_bytes",
+        "w",
+        "ru_mbps",
+        "gi",
+        "gd",
+        "alpha",
+        "beta",
+        "t_max_ms",
+        "r_min_mbps",
+        "normalize",
+        "self_increase_mbps",
         "self_increase_ms",
     ];
 

@@ -12,28 +12,28 @@
 //! [`Feedback`] variant its notifications carry.
 
 pub mod afqcn;
+mod cpid;
 pub mod dcc;
+#[cfg(test)]
+mod dcc_tests;
 pub mod dcqcn;
 #[cfg(test)]
 mod dcqcn_tests;
-#[cfg(test)]
-mod dcc_tests;
 pub mod dsm;
 pub mod ecm;
-pub mod fqcn;
-mod cpid;
 mod fixed;
+pub mod fqcn;
 pub mod qcn;
 pub mod smcc;
 
-pub use cpid::CpidRule;
 pub use afqcn::{AfQcnCp, AfQcnParams};
+pub use cpid::CpidRule;
 pub use dcc::{Aimd, DccCp, DccParams, DccRp};
 pub use dcqcn::{DcqcnParams, DcqcnRp};
-pub use fqcn::FqcnCp;
 pub use dsm::{DsmCp, DsmParams, DsmRp, ReachingGain};
 pub use ecm::{EcmCp, EcmParams, EcmRp};
 pub use fixed::FixedRate;
+pub use fqcn::FqcnCp;
 pub use qcn::{QcnCp, QcnParams, QcnRp};
 pub use smcc::{CpidNaming, SmccCp, SmccParams, SmccRp, ZeroRule};
 
@@ -300,7 +300,8 @@ impl SchemeConfig {
     }
 
     /// Every scheme name a scenario may use.
-    pub const NAMES: &'static [&'static str] = &["none", "qcn", "qcn_timer", "qcn_aimd", "qcn_t", "ecm", "smcc", "dsm", "fqcn", "afqcn", "dcc", "dcqcn"];
+    pub const NAMES: &'static [&'static str] =
+        &["none", "qcn", "qcn_timer", "qcn_aimd", "qcn_t", "ecm", "smcc", "dsm", "fqcn", "afqcn", "dcc", "dcqcn"];
 
     /// The default configuration of the scheme called `name`.
     pub fn by_name(name: &str) -> Option<SchemeConfig> {
@@ -386,9 +387,7 @@ impl SchemeConfig {
                 Some(CongestionPointKind::Dsm(DsmCp::new(params, init.capacity)))
             }
             SchemeConfig::Fqcn(params) => Some(CongestionPointKind::Fqcn(FqcnCp::new(params.clone(), rng))),
-            SchemeConfig::AfQcn { qcn, af } => {
-                Some(CongestionPointKind::AfQcn(AfQcnCp::new(qcn.clone(), af.clone(), rng)))
-            }
+            SchemeConfig::AfQcn { qcn, af } => Some(CongestionPointKind::AfQcn(AfQcnCp::new(qcn.clone(), af.clone(), rng))),
             SchemeConfig::Dcc(params) => Some(CongestionPointKind::Dcc(DccCp::with_rng(params.clone(), rng))),
             // DCQCN's congestion point is the port's RED marker (set up by the engine).
             SchemeConfig::Dcqcn(_) => None,
@@ -399,13 +398,9 @@ impl SchemeConfig {
     pub fn reaction_point(&self, init: RpInit, rng: Rng) -> ReactionPointKind {
         match self {
             SchemeConfig::None => ReactionPointKind::Fixed(FixedRate::new(init.initial_rate)),
-            SchemeConfig::Qcn { params, .. } => {
-                ReactionPointKind::Qcn(QcnRp::new(params.clone(), init.line_rate, init.initial_rate, rng))
-            }
+            SchemeConfig::Qcn { params, .. } => ReactionPointKind::Qcn(QcnRp::new(params.clone(), init.line_rate, init.initial_rate, rng)),
             SchemeConfig::Ecm(params) => ReactionPointKind::Ecm(EcmRp::new(params.clone(), init.line_rate, init.initial_rate)),
-            SchemeConfig::Smcc(params) => {
-                ReactionPointKind::Smcc(SmccRp::new(params.clone(), init.line_rate, init.initial_rate))
-            }
+            SchemeConfig::Smcc(params) => ReactionPointKind::Smcc(SmccRp::new(params.clone(), init.line_rate, init.initial_rate)),
             SchemeConfig::Dsm(params) => ReactionPointKind::Dsm(DsmRp::new(params, init.line_rate, init.initial_rate)),
             SchemeConfig::Fqcn(params) | SchemeConfig::AfQcn { qcn: params, .. } => {
                 ReactionPointKind::Qcn(QcnRp::new(params.clone(), init.line_rate, init.initial_rate, rng))
@@ -416,9 +411,7 @@ impl SchemeConfig {
                 let phase = if params.random_slot_phase { rng.uniform() } else { 0.0 };
                 ReactionPointKind::Dcc(DccRp::new(params, aimd, init.initial_rate, init.ceiling, phase))
             }
-            SchemeConfig::Dcqcn(params) => {
-                ReactionPointKind::Dcqcn(DcqcnRp::new(params.clone(), init.line_rate, init.initial_rate))
-            }
+            SchemeConfig::Dcqcn(params) => ReactionPointKind::Dcqcn(DcqcnRp::new(params.clone(), init.line_rate, init.initial_rate)),
         }
     }
 }
@@ -572,4 +565,3 @@ impl ReactionPointKind {
         dispatch_rp!(self, rp => rp.set_param(name, value))
     }
 }
-

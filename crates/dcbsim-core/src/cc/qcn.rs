@@ -151,9 +151,27 @@ impl QcnParams {
 
     /// Every parameter name [`QcnParams::set`] accepts.
     pub const NAMES: &'static [&'static str] = &[
-        "q_eq_kb", "w", "sampling", "p", "sample_jitter", "gd", "min_decrease", "r_min_mbps",
-        "bc_limit_bytes", "bc_limit_ai_bytes", "bc_jitter", "byte_counter", "timer_ms", "timer", "fast_recovery_cycles",
-        "r_ai_mbps", "r_hai_mbps", "target_reduction", "hold_target", "hyper_active", "hai_threshold",
+        "q_eq_kb",
+        "w",
+        "sampling",
+        "p",
+        "sample_jitter",
+        "gd",
+        "min_decrease",
+        "r_min_mbps",
+        "bc_limit_bytes",
+        "bc_limit_ai_bytes",
+        "bc_jitter",
+        "byte_counter",
+        "timer_ms",
+        "timer",
+        "fast_recovery_cycles",
+        "r_ai_mbps",
+        "r_hai_mbps",
+        "target_reduction",
+        "hold_target",
+        "hyper_active",
+        "hai_threshold",
         "fb_bits",
     ];
 
@@ -164,8 +182,12 @@ impl QcnParams {
             "q_eq_kb" => self.q_eq = (value.positive(name)? * 1024.0).round() as u64,
             "w" => self.w = num(value).and_then(|x| if x >= 0.0 { Ok(x) } else { Err(format!("w must be >= 0 (got {x})")) })?,
             "sampling" => {
-                let modes =
-                    [("table", Sampling::Table), ("linear", Sampling::Linear), ("fixed", Sampling::Fixed), ("periodic", Sampling::Periodic)];
+                let modes = [
+                    ("table", Sampling::Table),
+                    ("linear", Sampling::Linear),
+                    ("fixed", Sampling::Fixed),
+                    ("periodic", Sampling::Periodic),
+                ];
                 self.sampling = value.choice(&modes, "sampling must be \"table\", \"linear\", \"fixed\" or \"periodic\"")?;
             }
             "p" => self.p = fraction(name, value.positive(name)?)?,

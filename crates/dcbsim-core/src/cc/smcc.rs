@@ -94,8 +94,21 @@ fn per_gbps(set: Option<Rate>, mbps_per_gbps: f64, line: Rate) -> f64 {
 impl SmccParams {
     /// Every parameter name [`SmccParams::set`] accepts.
     pub const NAMES: &'static [&'static str] = &[
-        "q0_kb", "buffer_kb", "delta_span_kb", "zero_rule", "p", "r_a_mbps", "r_b_mbps", "two_stage", "r_large_mbps", "r_small_mbps", "t1_kb",
-        "t1_signed", "r_min_mbps", "floor_memory", "cpid_naming",
+        "q0_kb",
+        "buffer_kb",
+        "delta_span_kb",
+        "zero_rule",
+        "p",
+        "r_a_mbps",
+        "r_b_mbps",
+        "two_stage",
+        "r_large_mbps",
+        "r_small_mbps",
+        "t1_kb",
+        "t1_signed",
+        "r_min_mbps",
+        "floor_memory",
+        "cpid_naming",
     ];
 
     /// Sets one parameter by its scenario name, checking its range.

@@ -448,8 +448,7 @@ impl Port {
     /// Whether a queued frame may be sent now (one waits whose priority is not paused).
     #[inline]
     pub fn has_eligible(&self) -> bool {
-        self.queued_bytes != 0
-            && (self.paused == 0 || self.queues.iter().any(|q| q.front().is_some_and(|p| !self.is_paused(p.priority))))
+        self.queued_bytes != 0 && (self.paused == 0 || self.queues.iter().any(|q| q.front().is_some_and(|p| !self.is_paused(p.priority))))
     }
 
     /// Serves the priorities with a weight by DWRR (802.1Qaz ETS), one class per

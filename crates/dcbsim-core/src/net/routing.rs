@@ -351,13 +351,7 @@ mod tests {
 
     /// h0 - s1 - s2 - h3, and a second path s1 - s4 - s2.
     fn diamond() -> (Vec<Vec<(u32, u32)>>, Vec<bool>) {
-        let ports = vec![
-            vec![(0, 1)],
-            vec![(1, 0), (2, 2), (3, 4)],
-            vec![(4, 1), (5, 3), (6, 4)],
-            vec![(7, 2)],
-            vec![(8, 1), (9, 2)],
-        ];
+        let ports = vec![vec![(0, 1)], vec![(1, 0), (2, 2), (3, 4)], vec![(4, 1), (5, 3), (6, 4)], vec![(7, 2)], vec![(8, 1), (9, 2)]];
         (ports, vec![true, false, false, true, false])
     }
 

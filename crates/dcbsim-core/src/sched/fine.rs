@@ -98,7 +98,6 @@ impl Fine {
         }
     }
 
-
     /// Events waiting.
     pub fn len(&self) -> usize {
         self.subs.iter().map(Vec::len).sum()

@@ -81,11 +81,8 @@ impl Simulation {
 
     /// What each arrival source's flows did.
     pub(super) fn arrival_reports(&self, in_network: &[u64]) -> Vec<ArrivalReport> {
-        let mut reports: Vec<ArrivalReport> = self
-            .generators
-            .iter()
-            .map(|g| ArrivalReport { name: g.spec.name.clone(), ..ArrivalReport::default() })
-            .collect();
+        let mut reports: Vec<ArrivalReport> =
+            self.generators.iter().map(|g| ArrivalReport { name: g.spec.name.clone(), ..ArrivalReport::default() }).collect();
         for (i, f) in self.flows.iter().enumerate() {
             let Some(g) = f.generator else { continue };
             let r = &mut reports[g as usize];

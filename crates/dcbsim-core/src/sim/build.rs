@@ -3,15 +3,15 @@
 
 use super::Simulation;
 use crate::cc::{CpInit, RpInit};
+use crate::cc::{FixedRate, ReactionPointKind};
 use crate::config::{Action, ConfigError, CpPlacement, FlowKind, NodeKind, PortRef, SimConfig, TimelineEntry};
-use crate::monitor::Sampler;
-use crate::samples::{FlowColumns, SampleLayout};
 use crate::fairshare::Paths;
+use crate::monitor::Sampler;
 use crate::net::{Host, Port, Routes};
 use crate::rng::Rng;
+use crate::samples::{FlowColumns, SampleLayout};
 use crate::sched::{Event, EventQueue};
 use crate::traffic::{Flow, Source};
-use crate::cc::{FixedRate, ReactionPointKind};
 use crate::transport::{EcnMarking, Transport};
 use crate::units::Time;
 
@@ -113,10 +113,7 @@ fn check_flows(config: &SimConfig, routes: &Routes, w: &Wiring) -> Result<(), Co
         }
         let peer_of = |p: u32| w.ports[p as usize].peer;
         if routes.path(f.src as u32, f.dst as u32, 0, peer_of).is_none() {
-            let msg = format!(
-                "no path from \"{}\" to \"{}\"",
-                config.nodes[f.src].name, config.nodes[f.dst].name
-            );
+            let msg = format!("no path from \"{}\" to \"{}\"", config.nodes[f.src].name, config.nodes[f.dst].name);
             return Err(ConfigError::new(format!("{group}[{i}].dst"), msg));
         }
         if f.frame_bytes == 0 {
@@ -172,11 +169,9 @@ fn timeline(config: &SimConfig) -> Result<Vec<TimelineEntry>, ConfigError> {
 fn cp_ports(config: &SimConfig, w: &Wiring) -> Result<Vec<u32>, ConfigError> {
     match &config.congestion_points {
         CpPlacement::AllSwitchPorts => Ok((0..w.ports.len() as u32).filter(|&p| !w.ports[p as usize].is_host).collect()),
-        CpPlacement::Ports(list) => list
-            .iter()
-            .enumerate()
-            .map(|(i, &r)| find_port(w, r, &format!("scheme.congestion_points[{i}]")))
-            .collect(),
+        CpPlacement::Ports(list) => {
+            list.iter().enumerate().map(|(i, &r)| find_port(w, r, &format!("scheme.congestion_points[{i}]"))).collect()
+        }
     }
 }
 
@@ -297,17 +292,23 @@ impl Simulation {
         {
             let ports_of = &w.ports_of;
             let find = |r: PortRef, key: &str| -> Result<u32, ConfigError> {
-                ports_of.get(r.node).and_then(|l| l.iter().find(|&&(_, peer)| peer as usize == r.peer)).map(|&(p, _)| p)
+                ports_of
+                    .get(r.node)
+                    .and_then(|l| l.iter().find(|&&(_, peer)| peer as usize == r.peer))
+                    .map(|&(p, _)| p)
                     .ok_or_else(|| ConfigError::new(key, "no link joins these two nodes"))
             };
             super::pfc::configure(&config, &mut w.ports, find)?;
         }
         let pfc_on = config.pfc.lossless != 0;
-        let shared = if pfc_on { super::shared_buffer::SharedBuffers::new(&config, &w.ports, super::pfc::frame_limit(&config)) } else { None };
+        let shared =
+            if pfc_on { super::shared_buffer::SharedBuffers::new(&config, &w.ports, super::pfc::frame_limit(&config)) } else { None };
         if config.ets.is_on() {
             let ets: Vec<u32> = match &config.ets.ports {
                 None => (0..w.ports.len() as u32).filter(|&p| !w.ports[p as usize].is_host).collect(),
-                Some(list) => list.iter().enumerate().map(|(i, &r)| find_port(&w, r, &format!("ets.ports[{i}]"))).collect::<Result<_, _>>()?,
+                Some(list) => {
+                    list.iter().enumerate().map(|(i, &r)| find_port(&w, r, &format!("ets.ports[{i}]"))).collect::<Result<_, _>>()?
+                }
             };
             for p in ets {
                 if w.ports[p as usize].is_host {

@@ -76,9 +76,7 @@ impl Simulation {
             FlowKind::Constant => f.rp.rate().as_f64(),
             FlowKind::Greedy | FlowKind::Finite { .. } => f.line_rate.as_f64(),
             // A dynamic source is counted at its mean offered load.
-            FlowKind::OnOff { .. } | FlowKind::Poisson { .. } => {
-                self.config.flows[i].offered_bps().unwrap_or(f64::INFINITY)
-            }
+            FlowKind::OnOff { .. } | FlowKind::Poisson { .. } => self.config.flows[i].offered_bps().unwrap_or(f64::INFINITY),
         };
         wanted.min(cap)
     }
@@ -149,5 +147,4 @@ impl Simulation {
             *acc = 0.0;
         }
     }
-
 }

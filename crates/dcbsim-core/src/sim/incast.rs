@@ -92,12 +92,7 @@ impl Simulation {
         let timeouts = self.incast_timeouts();
         let app = self.incast.as_mut().expect("an incast run");
         let bytes = app.sru * app.conns.len() as u64;
-        let block = IncastBlockReport {
-            start: app.started,
-            time: self.now - app.started,
-            bytes,
-            timeouts: timeouts - app.timeouts_before,
-        };
+        let block = IncastBlockReport { start: app.started, time: self.now - app.started, bytes, timeouts: timeouts - app.timeouts_before };
         app.blocks.push(block);
         let id = self.incast_source_id();
         self.queue.push(self.now, Event::Source { source: id, generation: 0 });

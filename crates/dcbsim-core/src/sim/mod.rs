@@ -14,10 +14,10 @@ mod incast;
 mod pfc;
 mod report;
 mod shared_buffer;
-mod transport;
 mod sources;
 mod timing;
 mod trace;
+mod transport;
 mod watch;
 
 use crate::cc::{Arrival, Notify};

@@ -4,8 +4,8 @@
 
 use super::Simulation;
 use crate::config::{ConfigError, NodeKind, PortRef, SimConfig};
-use crate::net::pfc::{self, Ingress, NO_INGRESS, PAUSE_FRAME_BYTES, REFRESH, REFRESH_MASK};
 use crate::net::Port;
+use crate::net::pfc::{self, Ingress, NO_INGRESS, PAUSE_FRAME_BYTES, REFRESH, REFRESH_MASK};
 use crate::packet::{Packet, PacketKind};
 use crate::sched::Event;
 use crate::units::Bytes;

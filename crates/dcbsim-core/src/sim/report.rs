@@ -150,10 +150,8 @@ impl Simulation {
             let queue = columns.next().unwrap_or_default();
             series[p as usize] = Some(queue.into_iter().map(|q| q as u64).collect());
         }
-        let ports = (0..self.ports.len())
-            .filter(|&p| !self.ports[p].is_host)
-            .map(|p| self.port_report(p, series[p].take(), sampled))
-            .collect();
+        let ports =
+            (0..self.ports.len()).filter(|&p| !self.ports[p].is_host).map(|p| self.port_report(p, series[p].take(), sampled)).collect();
         for (i, optional) in self.sampler.layout().flows.iter().enumerate() {
             let mut next = || columns.next().unwrap_or_default();
             let [rate, throughput, send, fair] = [next(), next(), next(), next()];

@@ -66,11 +66,8 @@ impl Simulation {
     pub(super) fn send_frame_inline(&mut self, f: u32, nic: u32) {
         let now = self.now;
         let conn = self.flows[f as usize].conn;
-        let (seq, bytes, ect) = if conn == NO_CONN {
-            (0, self.flows[f as usize].take_frame(now), false)
-        } else {
-            self.take_segment(f, conn, now)
-        };
+        let (seq, bytes, ect) =
+            if conn == NO_CONN { (0, self.flows[f as usize].take_frame(now), false) } else { self.take_segment(f, conn, now) };
         let flow = &mut self.flows[f as usize];
         let ect = ect | flow.ecn_capable;
         let quiet = conn == NO_CONN && !flow.is_finite();

@@ -1,12 +1,12 @@
 //! Packet traces of chosen ports (see [`crate::trace`]).
 
 use super::Simulation;
-use crate::units::Time;
 use super::dcqcn::CNP_CPID;
 use crate::cc::ReactionPointKind;
 use crate::packet::{Packet, PacketKind};
 use crate::trace::{FrameInfo, FrameSink, PortTrace, frame};
 use crate::traffic::NO_CONN;
+use crate::units::Time;
 use std::io;
 
 /// [`Simulation::trace_of`] of a port without a trace.

@@ -34,15 +34,7 @@ pub(super) struct Conn {
 impl Conn {
     /// A connection for flow `flow`.
     pub fn new(sender: TcpSender, receiver: TcpReceiver, flow: u32, ect: bool) -> Conn {
-        Conn {
-            sender,
-            receiver,
-            flow,
-            ect,
-            incast: false,
-            timer_event: None,
-            timer_generation: 0,
-        }
+        Conn { sender, receiver, flow, ect, incast: false, timer_event: None, timer_generation: 0 }
     }
 }
 

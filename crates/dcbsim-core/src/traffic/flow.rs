@@ -1,8 +1,8 @@
 //! One flow's sending state: backlog, rate limiter, reaction point and counters.
 
 use crate::cc::ReactionPointKind;
-use crate::rng::Rng;
 use crate::config::{FlowKind, FlowSpec};
+use crate::rng::Rng;
 use crate::units::{Bytes, Rate, Time};
 
 /// [`Flow::conn`] of a flow without a transport.
@@ -205,11 +205,7 @@ impl Flow {
     /// Takes the next frame's size off the backlog.
     #[inline]
     pub fn take_frame(&mut self, now: Time) -> u32 {
-        let bytes = if self.remaining < self.frame_bytes as u64 {
-            self.remaining as u32
-        } else {
-            self.frame_bytes
-        };
+        let bytes = if self.remaining < self.frame_bytes as u64 { self.remaining as u32 } else { self.frame_bytes };
         if self.remaining != u64::MAX {
             self.remaining -= bytes as u64;
         }
@@ -363,11 +359,7 @@ mod tests {
         ];
         assert!(ends.iter().all(|&end| end <= 192), "{ends:?}");
         // `fetch` asks for each of the three lines.
-        let fetched = [
-            offset_of!(Flow, wake_generation),
-            offset_of!(Flow, gap_time),
-            offset_of!(Flow, jitter_width),
-        ];
+        let fetched = [offset_of!(Flow, wake_generation), offset_of!(Flow, gap_time), offset_of!(Flow, jitter_width)];
         assert_eq!(fetched.map(|offset| offset / 64), [0, 1, 2]);
         // A sample reads the first line alone: whether the flow sends, its rate, its
         // last frame (sent early or not) and the bytes sent and delivered.

@@ -134,8 +134,16 @@ impl TcpParams {
     /// Every parameter name a scenario may use in `[transport]` (besides `ecn_k_kb`,
     /// read by the scenario crate).
     pub const NAMES: &'static [&'static str] = &[
-        "rto_min_ms", "rto_initial_ms", "rto_max_ms", "initial_window", "rwnd_kb", "delayed_ack", "delayed_ack_ms",
-        "dupack_threshold", "ack_bytes", "g",
+        "rto_min_ms",
+        "rto_initial_ms",
+        "rto_max_ms",
+        "initial_window",
+        "rwnd_kb",
+        "delayed_ack",
+        "delayed_ack_ms",
+        "dupack_threshold",
+        "ack_bytes",
+        "g",
     ];
 
     /// Sets one parameter by its scenario name, checking its range.
@@ -146,7 +154,11 @@ impl TcpParams {
         }
         let x = value.positive(name)?;
         let whole = |lo: f64, hi: f64| {
-            if x.fract() == 0.0 && (lo..=hi).contains(&x) { Ok(x as u32) } else { Err(format!("{name} must be an integer in {lo}..={hi} (got {x})")) }
+            if x.fract() == 0.0 && (lo..=hi).contains(&x) {
+                Ok(x as u32)
+            } else {
+                Err(format!("{name} must be an integer in {lo}..={hi} (got {x})"))
+            }
         };
         match name {
             "rto_min_ms" => self.rto_min = Time::from_ms_f64(x),

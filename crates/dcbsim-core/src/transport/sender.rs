@@ -7,8 +7,8 @@
 //! at most once per window). The window grows only while the flow uses it
 //! ([`CwndUsage`], Linux's congestion window validation).
 
-use super::validation::CwndUsage;
 use super::TcpParams;
+use super::validation::CwndUsage;
 use crate::units::Time;
 
 /// Unlimited: the application always has more to send.
