@@ -225,6 +225,59 @@ impl fmt::Display for Bytes {
     }
 }
 
+/// What a unit suffix measures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnitKind {
+    /// A duration, in picoseconds.
+    Time,
+    /// A byte count.
+    Bytes,
+    /// A rate, in bits per second.
+    Rate,
+}
+
+/// A unit a scenario writes as a key's suffix (`_ms`, `_kb`, `_gbps`): what it
+/// measures, its factor to the engine's unit, that unit's name, and the most the
+/// engine holds in that unit.
+#[derive(Clone, Copy, Debug)]
+pub struct UnitSuffix {
+    /// The suffix, with its underscore.
+    pub suffix: &'static str,
+    /// What it measures.
+    pub kind: UnitKind,
+    /// Engine units per unit of the suffix.
+    pub factor: f64,
+    /// The engine unit's name, for messages.
+    pub base: &'static str,
+    /// The largest value allowed, in engine units.
+    pub max: f64,
+}
+
+/// The longest time a scenario may give: 2^62 ps, about 53 days.
+pub const MAX_PS: f64 = 4_611_686_018_427_387_904.0;
+/// The largest byte count a scenario may give: 2^50 bytes (1 PiB).
+pub const MAX_BYTES: f64 = 1_125_899_906_842_624.0;
+/// The fastest rate a scenario may give: 10 Tb/s (a 64-byte frame then takes 51 ps, so
+/// frame times still resolve to 2 %).
+pub const MAX_BPS: f64 = 1e13;
+
+/// Every unit suffix a scenario may use: the one table of units, read by the scenario
+/// checks and by every parameter table.
+pub const UNITS: &[UnitSuffix] = &[
+    UnitSuffix { suffix: "_ms", kind: UnitKind::Time, factor: 1e9, base: "ps", max: MAX_PS },
+    UnitSuffix { suffix: "_us", kind: UnitKind::Time, factor: 1e6, base: "ps", max: MAX_PS },
+    UnitSuffix { suffix: "_ns", kind: UnitKind::Time, factor: 1e3, base: "ps", max: MAX_PS },
+    UnitSuffix { suffix: "_kb", kind: UnitKind::Bytes, factor: 1024.0, base: "bytes", max: MAX_BYTES },
+    UnitSuffix { suffix: "_bytes", kind: UnitKind::Bytes, factor: 1.0, base: "bytes", max: MAX_BYTES },
+    UnitSuffix { suffix: "_gbps", kind: UnitKind::Rate, factor: 1e9, base: "b/s", max: MAX_BPS },
+    UnitSuffix { suffix: "_mbps", kind: UnitKind::Rate, factor: 1e6, base: "b/s", max: MAX_BPS },
+];
+
+/// The unit a key's name ends with, if any.
+pub fn unit_of(key: &str) -> Option<&'static UnitSuffix> {
+    UNITS.iter().find(|u| key.ends_with(u.suffix))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

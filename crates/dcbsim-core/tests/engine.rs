@@ -193,8 +193,9 @@ fn random_link_delays_are_drawn_once_per_link_from_the_seed() {
 
 #[test]
 fn notification_latency_delays_the_reaction() {
-    use dcbsim_core::cc::{ParamValue, SchemeConfig};
+    use dcbsim_core::cc::SchemeConfig;
     use dcbsim_core::dist::TimeDist;
+    use dcbsim_core::param::ParamValue;
     let first_cut = |latency: Time| {
         let mut cfg = star(1, Rate::from_gbps(10), Rate::from_gbps(1), Bytes::from_kb(512), Time::from_us(400));
         let mut scheme = SchemeConfig::by_name("qcn").unwrap();

@@ -2,9 +2,10 @@
 
 use crate::doc::{Node, Value};
 use crate::reader::{Result, Table};
-use dcbsim_core::cc::{ParamValue, SchemeConfig};
+use dcbsim_core::cc::SchemeConfig;
 use dcbsim_core::config::{CpPlacement, LinkSpec, NodeKind, NodeSpec, PortRef, RoutingSpec};
 use dcbsim_core::dist::TimeDist;
+use dcbsim_core::param::ParamValue;
 use dcbsim_core::topology::{self, LinkDefaults, Topology};
 use dcbsim_core::units::{Bytes, Rate, Time};
 
@@ -290,8 +291,9 @@ fn switch_ports(t: &Table, key: &str, topo: &Topology) -> Result<Vec<PortRef>> {
 
 /// Reads `[scheme]`: its name, where its congestion points sit, and its parameters.
 pub fn read_scheme(t: Option<&Table>, topo: &Topology) -> Result<(SchemeConfig, CpPlacement)> {
-    let Some(t) = t else { return Ok((SchemeConfig::None, CpPlacement::AllSwitchPorts)) };
-    let name = t.choice("name", SchemeConfig::NAMES)?.unwrap_or("none");
+    let Some(t) = t else { return Ok((SchemeConfig::default(), CpPlacement::AllSwitchPorts)) };
+    let names = SchemeConfig::names();
+    let name = t.choice("name", &names)?.unwrap_or("none");
     let mut scheme = SchemeConfig::by_name(name).expect("a listed name");
     let placement = match t.get("congestion_points").map(|n| &n.value) {
         Some(Value::Str(s)) if s == "all" => CpPlacement::AllSwitchPorts,
@@ -302,31 +304,31 @@ pub fn read_scheme(t: Option<&Table>, topo: &Topology) -> Result<(SchemeConfig, 
     // be raised together); a disorder is reported at the last key written.
     let mut last = None;
     for (key, node) in t.rest() {
-        if SchemeConfig::NAMES.contains(&key) {
+        if names.contains(&key) {
             // `[scheme.<name>]`: parameters of that scheme, applied when it is the one run.
             let sub = Table::new(t.file(), &t.key_path(key), node)?;
             let mut other = SchemeConfig::by_name(key).expect("a listed name");
             let mut last_sub = None;
             for (param, value_node) in sub.rest() {
                 let value = scheme_value(&sub, param, param, value_node)?;
-                other.set_param_alone(param, &value).map_err(|m| sub.error(param, Some(value_node), m))?;
+                other.set_param_alone(param, &value).map_err(|m| sub.error(param, Some(value_node), m.to_string()))?;
                 if key == name {
-                    scheme.set_param_alone(param, &value).map_err(|m| sub.error(param, Some(value_node), m))?;
+                    scheme.set_param_alone(param, &value).map_err(|m| sub.error(param, Some(value_node), m.to_string()))?;
                 }
                 last_sub = Some((param, value_node));
             }
             if let (Err(m), Some((param, value_node))) = (other.check(), last_sub) {
-                return Err(sub.error(param, Some(value_node), m));
+                return Err(sub.error(param, Some(value_node), m.to_string()));
             }
             continue;
         }
         let value = scheme_value(t, key, key, node)?;
-        scheme.set_param_alone(key, &value).map_err(|m| t.error(key, Some(node), m))?;
+        scheme.set_param_alone(key, &value).map_err(|m| t.error(key, Some(node), m.to_string()))?;
         last = Some((key, node));
     }
     if let Err(m) = scheme.check() {
         let (key, node) = last.map_or(("name", t.get("name")), |(key, node)| (key, Some(node)));
-        return Err(t.error(key, node, m));
+        return Err(t.error(key, node, m.to_string()));
     }
     Ok((scheme, placement))
 }

@@ -6,6 +6,7 @@ use crate::network::{RunSection, param_value, port_ref, scheme_value};
 use crate::reader::{Result, Table};
 use crate::traffic::Flows;
 use dcbsim_core::config::{FlowKind, FlowSpec, IncastSpec, NodeKind};
+use dcbsim_core::param::{ParamError, ParamValue, Params};
 use dcbsim_core::topology::Topology;
 use dcbsim_core::transport::{EcnMarking, TcpParams, Transport};
 use dcbsim_core::units::{Bytes, Time};
@@ -27,7 +28,7 @@ pub fn read_transport(t: Option<&Table>, topo: &Topology) -> Result<TcpParams> {
                     let mut ports = Vec::new();
                     for (name, k) in sub.rest() {
                         let port = port_ref(&sub, name, name, k, topo)?;
-                        match param_value(k).map(|v| v.positive(name)) {
+                        match param_value(k).map(|v| positive(&v, name)) {
                             Some(Ok(x)) => {
                                 crate::units::check(key, x).map_err(|m| sub.error(name, Some(k), m))?;
                                 ports.push((port, kb(x)))
@@ -38,7 +39,7 @@ pub fn read_transport(t: Option<&Table>, topo: &Topology) -> Result<TcpParams> {
                     }
                     EcnMarking::Ports(ports)
                 }
-                _ => match param_value(node).map(|v| v.positive(key)) {
+                _ => match param_value(node).map(|v| positive(&v, key)) {
                     Some(Ok(x)) => {
                         crate::units::check(key, x).map_err(|m| t.error(key, Some(node), m))?;
                         EcnMarking::All(kb(x))
@@ -50,10 +51,31 @@ pub fn read_transport(t: Option<&Table>, topo: &Topology) -> Result<TcpParams> {
             continue;
         }
         let value = scheme_value(t, key, key, node)?;
-        params.set(key, &value).map_err(|m| t.error(key, Some(node), m))?;
+        params.set(key, &value).map_err(|m| t.error(key, Some(node), transport_error(m)))?;
     }
     params.check().map_err(|m| t.error("rto_max_ms", t.get("rto_max_ms"), m))?;
     Ok(params)
+}
+
+/// The message of a `[transport]` parameter refused, naming `ecn_k_kb` among the
+/// allowed keys (it is read here, not by the parameter table).
+fn transport_error(error: ParamError) -> String {
+    match error {
+        ParamError::Unknown { mut allowed } => {
+            allowed.push("ecn_k_kb".to_string());
+            ParamError::Unknown { allowed }.to_string()
+        }
+        other => other.to_string(),
+    }
+}
+
+/// The number `value` given for `name` if it is > 0.
+fn positive(value: &ParamValue, name: &str) -> std::result::Result<f64, String> {
+    match value {
+        ParamValue::Number(x) if x.is_finite() && *x > 0.0 => Ok(*x),
+        ParamValue::Number(x) => Err(format!("{name} must be > 0 (got {x})")),
+        _ => Err(format!("{name} must be a number")),
+    }
 }
 
 /// The transport named by `transport` (default none).

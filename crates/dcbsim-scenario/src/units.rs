@@ -4,37 +4,12 @@
 //! refused, the same way wherever it is written: `[run]`, `[topology]`, flows,
 //! timeline entries and scheme parameters.
 
-/// The longest time a scenario may give: 2^62 ps, about 53 days.
-pub const MAX_PS: f64 = 4_611_686_018_427_387_904.0;
-/// The largest byte count a scenario may give: 2^50 bytes (1 PiB).
-pub const MAX_BYTES: f64 = 1_125_899_906_842_624.0;
-/// The fastest rate a scenario may give: 10 Tb/s (a 64-byte frame then takes 51 ps, so
-/// frame times still resolve to 2 %).
-pub const MAX_BPS: f64 = 1e13;
-
-/// A unit suffix: its factor to the engine's unit, that unit's name, and the most allowed
-/// in the engine's unit.
-struct Unit {
-    suffix: &'static str,
-    factor: f64,
-    base: &'static str,
-    max: f64,
-}
-
-const UNITS: &[Unit] = &[
-    Unit { suffix: "_ms", factor: 1e9, base: "ps", max: MAX_PS },
-    Unit { suffix: "_us", factor: 1e6, base: "ps", max: MAX_PS },
-    Unit { suffix: "_ns", factor: 1e3, base: "ps", max: MAX_PS },
-    Unit { suffix: "_kb", factor: 1024.0, base: "bytes", max: MAX_BYTES },
-    Unit { suffix: "_bytes", factor: 1.0, base: "bytes", max: MAX_BYTES },
-    Unit { suffix: "_gbps", factor: 1e9, base: "b/s", max: MAX_BPS },
-    Unit { suffix: "_mbps", factor: 1e6, base: "b/s", max: MAX_BPS },
-];
+use dcbsim_core::units::unit_of;
 
 /// Checks that `x`, given under `key`, survives conversion to the engine's unit;
 /// keys without a unit suffix pass unchecked. The message says what is allowed.
 pub fn check(key: &str, x: f64) -> Result<(), String> {
-    let Some(unit) = UNITS.iter().find(|u| key.ends_with(u.suffix)) else { return Ok(()) };
+    let Some(unit) = unit_of(key) else { return Ok(()) };
     let scaled = (x * unit.factor).abs();
     if x != 0.0 && scaled < 0.5 {
         let least = 1.0 / unit.factor;

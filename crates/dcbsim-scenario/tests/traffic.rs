@@ -74,7 +74,7 @@ fn per_scheme_tables_apply_to_the_scheme_that_runs() {
     let smcc = load_str(&text, "t.toml", &[]).unwrap();
     assert_eq!(smcc.config.scheme.name(), "smcc");
     let qcn = load_str(&text, "t.toml", &["scheme.name=qcn".into()]).unwrap();
-    let dcbsim_core::cc::SchemeConfig::Qcn { params, .. } = &qcn.config.scheme else { panic!() };
+    let dcbsim_core::cc::SchemeConfig::Qcn(dcbsim_core::cc::Qcn { params, .. }) = &qcn.config.scheme else { panic!() };
     assert_eq!(params.q_eq, 64 * 1024);
     let bad = text.replace("r_a_mbps", "r_q_mbps");
     let e = load_str(&bad, "t.toml", &[]).unwrap_err().to_string();

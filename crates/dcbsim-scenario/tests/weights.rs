@@ -59,7 +59,7 @@ fn fqcn_and_afqcn_parameters_are_checked() {
     assert!(load_str(&with("name = \"afqcn\"\nalpha = 0.8\ninterval_us = 50.0"), "w.toml", &[]).is_ok());
     for (text, words) in [
         ("name = \"afqcn\"\nalpha = 1.5", "alpha must be in [0, 1]"),
-        ("name = \"afqcn\"\ngain = 0", "gain must be > 0"),
+        ("name = \"afqcn\"\ngain = 0", "gain must be in (0, 1]"),
         ("name = \"afqcn\"\nbogus = 1", "allowed: q_eq_kb"),
         ("name = \"fqcn\"\nalpha = 0.5", "unknown parameter"),
     ] {

@@ -7,8 +7,10 @@
 //! only to the sampled source and only when QCN itself would notify (Ψ_QCN > 0). The
 //! rate estimator, α and the quantization are our choices: `docs/models/afqcn.md`.
 
-use super::qcn::{QcnCp, QcnParams};
-use super::{Arrival, CongestionPoint, Feedback, Notify, ParamValue};
+use super::qcn::{QcnCp, QcnParams, QcnRp};
+use super::{Arrival, CongestionPoint, CpInit, Feedback, Notify, RpInit, Scheme};
+use crate::param::Range::{Fraction, Positive, Unit};
+use crate::param::{self, Param, ParamError, ParamValue, Params, Setter};
 use crate::rng::Rng;
 use crate::units::Time;
 
@@ -29,26 +31,87 @@ impl Default for AfQcnParams {
     }
 }
 
-impl AfQcnParams {
-    /// AF-QCN's own parameter names.
-    pub const NAMES: &'static [&'static str] = &["alpha", "interval_us", "gain"];
+impl Params for AfQcnParams {
+    const TABLE: &'static [Param<Self>] = &[
+        Param {
+            name: "alpha",
+            range: Unit,
+            default: "0.5 (our choice)",
+            doc: "weight α of the fairness feedback in the mix",
+            set: Setter::Real(|p, v| p.alpha = v),
+        },
+        Param {
+            name: "interval_us",
+            range: Positive,
+            default: "100 µs (our choice)",
+            doc: "the rate estimator's measurement interval",
+            set: Setter::Time(|p, v| p.interval = Time(v.0.max(1))),
+        },
+        Param {
+            name: "gain",
+            range: Fraction,
+            default: "0.125 (our choice)",
+            doc: "EWMA gain of the rate estimator per interval",
+            set: Setter::Real(|p, v| p.gain = v),
+        },
+    ];
+}
 
-    /// Sets one of AF-QCN's own parameters; `Ok(false)` if `name` is not one of them.
-    pub fn set(&mut self, name: &str, value: &ParamValue) -> Result<bool, String> {
-        let unit = |x: f64| if (0.0..=1.0).contains(&x) { Ok(x) } else { Err(format!("{name} must be in [0, 1] (got {x})")) };
-        match name {
-            "alpha" => self.alpha = unit(value.number(name)?)?,
-            "gain" => self.gain = unit(value.positive(name)?)?,
-            "interval_us" => {
-                let t = Time::from_us_f64(value.positive(name)?);
-                if t.0 == 0 {
-                    return Err(format!("{name} must be at least 1 ps"));
-                }
-                self.interval = t;
-            }
-            _ => return Ok(false),
+/// AF-QCN as a scheme: QCN's parameters and the fairness controller's; its reaction
+/// point is QCN's.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct AfQcn {
+    /// QCN's parameters.
+    pub qcn: QcnParams,
+    /// The fairness controller's.
+    pub af: AfQcnParams,
+}
+
+impl Scheme for AfQcn {
+    type Cp = AfQcnCp;
+    type Rp = QcnRp;
+    type Params = AfQcnParams;
+    const NAMES: &'static [&'static str] = &["afqcn"];
+
+    fn named(_name: &str) -> Self {
+        AfQcn::default()
+    }
+    fn params_mut(&mut self) -> &mut AfQcnParams {
+        &mut self.af
+    }
+    fn set_param(&mut self, name: &str, value: &ParamValue) -> Result<(), ParamError> {
+        match param::set(&mut self.af, name, value) {
+            Some(done) => done,
+            None => param::set(&mut self.qcn, name, value).unwrap_or_else(|| Err(ParamError::Unknown { allowed: Self::parameter_names() })),
         }
-        Ok(true)
+    }
+    fn parameter_names() -> Vec<String> {
+        [param::names::<QcnParams>(), param::names::<AfQcnParams>()].concat()
+    }
+    fn table_faults() -> Vec<String> {
+        let mut faults = [param::table_faults::<QcnParams>(), param::table_faults::<AfQcnParams>()].concat();
+        let qcn = param::names::<QcnParams>();
+        faults.extend(param::names::<AfQcnParams>().into_iter().filter(|n| qcn.contains(n)).map(|n| format!("{n}: in both tables")));
+        faults
+    }
+    fn reference() -> Vec<[String; 4]> {
+        [param::reference_rows::<QcnParams>(), param::reference_rows::<AfQcnParams>()].concat()
+    }
+    fn congestion_point(&self, _init: CpInit, rng: Rng) -> Option<AfQcnCp> {
+        Some(AfQcnCp::new(self.qcn.clone(), self.af.clone(), rng))
+    }
+    fn reaction_point(&self, init: RpInit, rng: Rng) -> QcnRp {
+        QcnRp::new(self.qcn.clone(), init.line_rate, init.initial_rate, rng)
+    }
+    fn reconfigure_cp(&self, cp: &mut AfQcnCp) {
+        cp.qcn.params = self.qcn.clone();
+        cp.params = self.af.clone();
+    }
+    fn reconfigure_rp(&self, rp: &mut QcnRp) {
+        rp.params = self.qcn.clone();
+    }
+    fn queue_target(&self) -> Option<u64> {
+        Some(self.qcn.q_eq)
     }
 }
 
@@ -185,12 +248,6 @@ impl CongestionPoint for AfQcnCp {
         let (q_off, q_delta) = (scaled(q_off), scaled(q_delta));
         if self.qcn.params().magnitude(psi, q_off, q_delta) > 0.0 {
             out.push(Notify { flow: arrival.flow, feedback: Feedback::Quantized { psi, q_off, q_delta } });
-        }
-    }
-
-    fn set_param(&mut self, name: &str, value: &ParamValue) {
-        if !matches!(self.params.set(name, value), Ok(true)) {
-            self.qcn.set_param(name, value);
         }
     }
 }

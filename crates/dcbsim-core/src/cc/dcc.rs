@@ -13,42 +13,11 @@
 //! decrease leaves its window as it is (`W ← 1.0·W`; under eq. 2's rule that slot then
 //! adds nothing, as eq. 2 with b = 1 reads); it still obeys halts. `a` and `b` may differ per flow ([`Aimd`]).
 
-use super::{Arrival, CongestionPoint, Feedback, Notify, ParamValue, ReactionPoint};
+use super::{Aimd, Arrival, CongestionPoint, CpInit, Feedback, Notify, ReactionPoint, RpInit, Scheme};
+use crate::param::Range::{Any, Fraction, Positive, Unit, Whole};
+use crate::param::{Param, ParamError, Params, Setter};
 use crate::rng::Rng;
 use crate::units::{Rate, Time};
-
-/// A source's AIMD setting: `+a` per slot, `×b` per decrease.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Aimd {
-    /// Additive increase per slot, in units of the rate step (> 0).
-    pub a: f64,
-    /// Multiplicative decrease factor, in [0, 1]; 1 ignores decreases.
-    pub b: f64,
-}
-
-impl Default for Aimd {
-    fn default() -> Self {
-        Aimd { a: 1.0, b: 0.5 }
-    }
-}
-
-impl Aimd {
-    /// Checks `a > 0` and `0 ≤ b ≤ 1`.
-    pub fn check(&self) -> Result<(), String> {
-        if !(self.a.is_finite() && self.a > 0.0) {
-            return Err(format!("a must be > 0 (got {})", self.a));
-        }
-        if !(0.0..=1.0).contains(&self.b) {
-            return Err(format!("b must be in [0, 1] (got {})", self.b));
-        }
-        Ok(())
-    }
-
-    /// Whether the source ignores decreases (`b = 1`; it still obeys halts).
-    pub fn misbehaves(&self) -> bool {
-        self.b >= 1.0
-    }
-}
 
 /// Parameters of DCC. `Default` is the paper's §VI setting.
 #[derive(Clone, Debug, PartialEq)]
@@ -122,71 +91,12 @@ impl Default for DccParams {
 }
 
 impl DccParams {
-    /// Every parameter name [`DccParams::set`] accepts.
-    pub const NAMES: &'static [&'static str] = &[
-        "t_eq_bytes",
-        "t_sc_bytes",
-        "mean_frame_bytes",
-        "p_s",
-        "sample_bytes",
-        "u_mbps",
-        "slot_us",
-        "t_halt_ms",
-        "w_min",
-        "w_floor",
-        "a",
-        "b",
-        "increase_every_slot",
-        "random_slot_phase",
-        "random_sampling",
-        "drop_policy",
-        "drop_below_priority",
-    ];
-
-    /// Sets one parameter by its scenario name, checking its range.
-    pub fn set(&mut self, name: &str, value: &ParamValue) -> Result<(), String> {
-        match name {
-            "drop_policy" => return value.bool(name).map(|x| self.drop_policy = x),
-            "increase_every_slot" => return value.bool(name).map(|x| self.increase_every_slot = x),
-            "random_slot_phase" => return value.bool(name).map(|x| self.random_slot_phase = x),
-            "random_sampling" => return value.bool(name).map(|x| self.random_sampling = x),
-            _ => {}
-        }
-        let x = value.number(name)?;
-        let positive = || value.positive(name);
-        match name {
-            "t_eq_bytes" => self.t_eq = positive()?.round() as u64,
-            "t_sc_bytes" => self.t_sc = positive()?.round() as u64,
-            "mean_frame_bytes" => self.mean_frame_bytes = positive()?.round() as u64,
-            "p_s" if x > 0.0 && x <= 1.0 => {
-                self.p_s = Some(x);
-            }
-            "p_s" => return Err(format!("p_s must be in (0, 1] (got {x})")),
-            "sample_bytes" => {
-                self.sample_bytes = positive()?.round() as u64;
-                self.p_s = None;
-            }
-            "u_mbps" => self.step = Rate::from_bps_f64(positive()? * 1e6),
-            "slot_us" => self.slot = Some(Time::from_us_f64(positive()?)),
-            "t_halt_ms" => self.t_halt = Time::from_ms_f64(positive()?),
-            "w_min" => self.w_min = positive()?,
-            "w_floor" => self.w_floor = positive()?,
-            "a" => self.aimd.a = positive()?,
-            "b" if (0.0..=1.0).contains(&x) => self.aimd.b = x,
-            "b" => return Err(format!("b must be in [0, 1] (got {x})")),
-            "drop_below_priority" if (0.0..=8.0).contains(&x) && x.fract() == 0.0 => self.drop_below_priority = x as u8,
-            "drop_below_priority" => return Err(format!("drop_below_priority must be an integer in 0..=8 (got {x})")),
-            _ => return Err(format!("unknown parameter; allowed: {}", Self::NAMES.join(", "))),
-        }
-        Ok(())
-    }
-
     /// Checks that `T_eq < T_sc`.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check_order(&self) -> Result<(), ParamError> {
         if self.t_eq < self.t_sc {
             Ok(())
         } else {
-            Err(format!("thresholds must satisfy t_eq < t_sc (got {} {} bytes)", self.t_eq, self.t_sc))
+            Err(ParamError::Inconsistent(format!("thresholds must satisfy t_eq < t_sc (got {} {} bytes)", self.t_eq, self.t_sc)))
         }
     }
 
@@ -201,6 +111,157 @@ impl DccParams {
     /// The slot length: as given, else the time of one mean frame at rate `u`.
     pub fn slot_length(&self) -> Time {
         self.slot.unwrap_or_else(|| self.step.transmit_time(crate::units::Bytes(self.mean_frame_bytes)))
+    }
+}
+
+impl Params for DccParams {
+    const TABLE: &'static [Param<Self>] = &[
+        Param {
+            name: "t_eq_bytes",
+            range: Positive,
+            default: "50 000 bytes (§VI)",
+            doc: "equilibrium threshold `T_eq`",
+            set: Setter::Bytes(|p, v| p.t_eq = v),
+        },
+        Param {
+            name: "t_sc_bytes",
+            range: Positive,
+            default: "100 000 bytes (§VI)",
+            doc: "severe-congestion threshold `T_sc`",
+            set: Setter::Bytes(|p, v| p.t_sc = v),
+        },
+        Param {
+            name: "mean_frame_bytes",
+            range: Positive,
+            default: "1500 bytes",
+            doc: "mean frame length `E[L]`",
+            set: Setter::Bytes(|p, v| p.mean_frame_bytes = v),
+        },
+        Param {
+            name: "p_s",
+            range: Fraction,
+            default: "unset (`sample_bytes` instead)",
+            doc: "sampling probability `p_s`: a sample every `E[L]/p_s` bytes",
+            set: Setter::Real(|p, v| p.p_s = Some(v)),
+        },
+        Param {
+            name: "sample_bytes",
+            range: Positive,
+            default: "2700 bytes",
+            doc: "bytes between samples (clears `p_s`)",
+            set: Setter::Bytes(|p, v| {
+                p.sample_bytes = v;
+                p.p_s = None;
+            }),
+        },
+        Param {
+            name: "u_mbps",
+            range: Positive,
+            default: "40 Mb/s",
+            doc: "rate step `u`: the rate of one window unit",
+            set: Setter::Rate(|p, v| p.step = v),
+        },
+        Param { name: "slot_us", range: Positive, default: "`E[L]·8/u`", doc: "slot length", set: Setter::Time(|p, v| p.slot = Some(v)) },
+        Param {
+            name: "t_halt_ms",
+            range: Positive,
+            default: "1 ms",
+            doc: "how long a halt stops the source",
+            set: Setter::Time(|p, v| p.t_halt = v),
+        },
+        Param {
+            name: "w_min",
+            range: Positive,
+            default: "1",
+            doc: "the window a halted source restarts at",
+            set: Setter::Real(|p, v| p.w_min = v),
+        },
+        Param {
+            name: "w_floor",
+            range: Positive,
+            default: "0.1",
+            doc: "the smallest window a decrease leaves",
+            set: Setter::Real(|p, v| p.w_floor = v),
+        },
+        Param {
+            name: "a",
+            range: Positive,
+            default: "1",
+            doc: "additive increase per slot of flows without their own `aimd`",
+            set: Setter::Real(|p, v| p.aimd.a = v),
+        },
+        Param {
+            name: "b",
+            range: Unit,
+            default: "0.5",
+            doc: "multiplicative decrease of flows without their own `aimd`",
+            set: Setter::Real(|p, v| p.aimd.b = v),
+        },
+        Param {
+            name: "increase_every_slot",
+            range: Any,
+            default: "true (§IV-B, eq. 3)",
+            doc: "every slot ends with `+a`, also one that saw a decrease",
+            set: Setter::Switch(|p, v| p.increase_every_slot = v),
+        },
+        Param {
+            name: "random_slot_phase",
+            range: Any,
+            default: "true",
+            doc: "each source's slots start at a random phase",
+            set: Setter::Switch(|p, v| p.random_slot_phase = v),
+        },
+        Param {
+            name: "random_sampling",
+            range: Any,
+            default: "false (§IV-A)",
+            doc: "sample each frame at random instead of by byte count",
+            set: Setter::Switch(|p, v| p.random_sampling = v),
+        },
+        Param {
+            name: "drop_policy",
+            range: Any,
+            default: "true",
+            doc: "apply the drop policy",
+            set: Setter::Switch(|p, v| p.drop_policy = v),
+        },
+        Param {
+            name: "drop_below_priority",
+            range: Whole(0, 8),
+            default: "2",
+            doc: "frames of a lower 802.1p priority are \"low\" to the drop policy",
+            set: Setter::Count(|p, v| p.drop_below_priority = v as u8),
+        },
+    ];
+}
+
+impl Scheme for DccParams {
+    type Cp = DccCp;
+    type Rp = DccRp;
+    type Params = DccParams;
+    const NAMES: &'static [&'static str] = &["dcc"];
+
+    fn named(_name: &str) -> Self {
+        DccParams::default()
+    }
+    fn params_mut(&mut self) -> &mut DccParams {
+        self
+    }
+    fn check(&self) -> Result<(), ParamError> {
+        self.check_order()
+    }
+    fn congestion_point(&self, _init: CpInit, rng: Rng) -> Option<DccCp> {
+        Some(DccCp::with_rng(self.clone(), rng))
+    }
+    fn reaction_point(&self, init: RpInit, mut rng: Rng) -> DccRp {
+        let aimd = init.aimd.unwrap_or(self.aimd);
+        let phase = if self.random_slot_phase { rng.uniform() } else { 0.0 };
+        DccRp::new(self, aimd, init.initial_rate, init.ceiling, phase)
+    }
+    fn reconfigure_cp(&self, cp: &mut DccCp) {
+        cp.params = self.clone();
+        cp.sample_bytes = self.bytes_per_sample() as i64;
+        cp.bytes_to_sample = cp.bytes_to_sample.min(cp.sample_bytes);
     }
 }
 
@@ -261,7 +322,7 @@ impl DccCp {
     /// dropping when the queue is above `T_sc`, stops when it is below `T_eq`, and
     /// says whether this frame (of 802.1p priority `priority`) is dropped.
     #[inline]
-    pub fn drops(&mut self, queue_bytes: u64, priority: u8) -> bool {
+    pub fn drop_policy(&mut self, queue_bytes: u64, priority: u8) -> bool {
         let p = &self.params;
         if queue_bytes > p.t_sc {
             self.dropping = true;
@@ -282,12 +343,9 @@ impl CongestionPoint for DccCp {
             out.push(Notify { flow: arrival.flow, feedback });
         }
     }
-
-    fn set_param(&mut self, name: &str, value: &ParamValue) {
-        if self.params.set(name, value).is_ok() {
-            self.sample_bytes = self.params.bytes_per_sample() as i64;
-            self.bytes_to_sample = self.bytes_to_sample.min(self.sample_bytes);
-        }
+    #[inline]
+    fn drops(&mut self, queue_bytes: u64, priority: u8) -> bool {
+        self.drop_policy(queue_bytes, priority)
     }
 }
 
@@ -410,9 +468,5 @@ impl ReactionPoint for DccRp {
         // flow that has finished does not tick for the rest of the run).
         self.slot_end = (self.w < self.w_max).then_some(end + self.slot);
         true
-    }
-
-    fn set_param(&mut self, name: &str, value: &ParamValue) {
-        let _ = (name, value);
     }
 }

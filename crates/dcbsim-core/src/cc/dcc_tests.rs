@@ -1,7 +1,8 @@
 //! Hand-worked cases of DCC's congestion point and reaction point.
 
-use super::dcc::{Aimd, DccCp, DccParams, DccRp};
-use super::{Arrival, CongestionPoint, Feedback, ParamValue, ReactionPoint};
+use super::dcc::{DccCp, DccParams, DccRp};
+use super::{Aimd, Arrival, CongestionPoint, Feedback, ParamValue, ReactionPoint};
+use crate::param::Params;
 use crate::units::{Rate, Time};
 
 const SLOT: Time = Time::from_us(300);

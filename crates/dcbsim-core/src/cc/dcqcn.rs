@@ -14,10 +14,14 @@
 //!   then the average), additive increase otherwise (`R_T ← R_T + R_AI`, then the
 //!   average).
 //!
-//! The marking and the notification point live in the engine (the port's RED
-//! marker, the receiver's CNP pacing); this file holds their parameters and the RP.
+//! The congestion point is the RED marker ([`DcqcnCp`], asked by its port about each
+//! ECN-capable frame); the notification point is the engine's receiver answer
+//! ([`Scheme::receiver_answer`]), paced per flow by `N`.
 
-use super::{Feedback, ParamValue, ReactionPoint};
+use super::{Arrival, CongestionPoint, CpInit, Feedback, Notify, ReactionPoint, ReceiverAnswer, RpInit, Scheme};
+use crate::param::Range::{Fraction, NonNegative, Positive};
+use crate::param::{Param, ParamError, Params, Setter};
+use crate::rng::Rng;
 use crate::units::{Rate, Time};
 
 /// DCQCN's parameters. `Default` is the SIGCOMM 2015 paper's setting for 40 Gb/s.
@@ -76,53 +80,10 @@ impl Default for DcqcnParams {
 }
 
 impl DcqcnParams {
-    /// Every parameter's scenario name.
-    pub const NAMES: &'static [&'static str] = &[
-        "k_min_kb",
-        "k_max_kb",
-        "p_max",
-        "g",
-        "cnp_interval_us",
-        "alpha_period_us",
-        "timer_us",
-        "byte_counter_kb",
-        "fast_recovery",
-        "r_ai_mbps",
-        "r_hai_mbps",
-        "reduction_period_us",
-        "r_min_mbps",
-        "initial_alpha",
-    ];
-
-    /// Sets one parameter by its scenario name, checking its range.
-    pub fn set(&mut self, name: &str, value: &ParamValue) -> Result<(), String> {
-        let pos = || value.positive(name);
-        let us = |x: f64| Time::from_us_f64(x);
-        let fraction = |x: f64| if x <= 1.0 { Ok(x) } else { Err(format!("{name} must be in (0, 1] (got {x})")) };
-        match name {
-            "k_min_kb" => self.k_min = (value.number(name)?.max(0.0) * 1024.0).round() as u64,
-            "k_max_kb" => self.k_max = (pos()? * 1024.0).round() as u64,
-            "p_max" => self.p_max = fraction(pos()?)?,
-            "g" => self.g = fraction(pos()?)?,
-            "cnp_interval_us" => self.cnp_interval = us(value.number(name)?.max(0.0)),
-            "alpha_period_us" => self.alpha_period = us(pos()?),
-            "timer_us" => self.timer_period = us(pos()?),
-            "byte_counter_kb" => self.byte_counter = (pos()? * 1024.0).round() as u64,
-            "fast_recovery" => self.fast_recovery = pos()?.round() as u32,
-            "r_ai_mbps" => self.r_ai = Rate::from_bps_f64(pos()? * 1e6),
-            "r_hai_mbps" => self.r_hai = Rate::from_bps_f64(pos()? * 1e6),
-            "reduction_period_us" => self.reduction_period = us(value.number(name)?.max(0.0)),
-            "r_min_mbps" => self.r_min = Rate::from_bps_f64(pos()? * 1e6),
-            "initial_alpha" => self.initial_alpha = fraction(pos()?)?,
-            _ => return Err(format!("unknown parameter; allowed: {}", Self::NAMES.join(", "))),
-        }
-        Ok(())
-    }
-
     /// Checks what one parameter alone cannot: `K_max > K_min`.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check_order(&self) -> Result<(), ParamError> {
         if self.k_max <= self.k_min {
-            return Err(format!("k_max_kb must exceed k_min_kb ({} <= {} bytes)", self.k_max, self.k_min));
+            return Err(ParamError::Inconsistent(format!("k_max_kb must exceed k_min_kb ({} <= {} bytes)", self.k_max, self.k_min)));
         }
         Ok(())
     }
@@ -136,6 +97,162 @@ impl DcqcnParams {
         } else {
             self.p_max * (queue - self.k_min) as f64 / (self.k_max - self.k_min) as f64
         }
+    }
+}
+
+impl Params for DcqcnParams {
+    const TABLE: &'static [Param<Self>] = &[
+        Param {
+            name: "k_min_kb",
+            range: NonNegative,
+            default: "5 KB (SIGCOMM 2015, 40 Gb/s)",
+            doc: "RED marking starts above this queue (`K_min`)",
+            set: Setter::Bytes(|p, v| p.k_min = v),
+        },
+        Param {
+            name: "k_max_kb",
+            range: Positive,
+            default: "200 KB",
+            doc: "marking probability reaches `P_max` here; every frame above is marked",
+            set: Setter::Bytes(|p, v| p.k_max = v),
+        },
+        Param {
+            name: "p_max",
+            range: Fraction,
+            default: "0.01",
+            doc: "marking probability at `K_max`",
+            set: Setter::Real(|p, v| p.p_max = v),
+        },
+        Param { name: "g", range: Fraction, default: "1/256", doc: "α's gain `g`", set: Setter::Real(|p, v| p.g = v) },
+        Param {
+            name: "cnp_interval_us",
+            range: NonNegative,
+            default: "50 µs",
+            doc: "a receiver sends at most one CNP per flow per this interval (`N`)",
+            set: Setter::Time(|p, v| p.cnp_interval = v),
+        },
+        Param {
+            name: "alpha_period_us",
+            range: Positive,
+            default: "55 µs",
+            doc: "α decays once per this period without a CNP (`K`)",
+            set: Setter::Time(|p, v| p.alpha_period = v),
+        },
+        Param {
+            name: "timer_us",
+            range: Positive,
+            default: "55 µs",
+            doc: "the rate-increase timer (`T`)",
+            set: Setter::Time(|p, v| p.timer_period = v),
+        },
+        Param {
+            name: "byte_counter_kb",
+            range: Positive,
+            default: "10 MB",
+            doc: "the byte counter (`B`)",
+            set: Setter::Bytes(|p, v| p.byte_counter = v),
+        },
+        Param {
+            name: "fast_recovery",
+            range: Positive,
+            default: "5",
+            doc: "fast-recovery stages (`F`)",
+            set: Setter::Count(|p, v| p.fast_recovery = v),
+        },
+        Param {
+            name: "r_ai_mbps",
+            range: Positive,
+            default: "40 Mb/s",
+            doc: "additive increase step (`R_AI`)",
+            set: Setter::Rate(|p, v| p.r_ai = v),
+        },
+        Param {
+            name: "r_hai_mbps",
+            range: Positive,
+            default: "400 Mb/s",
+            doc: "hyper increase step (`R_HAI`)",
+            set: Setter::Rate(|p, v| p.r_hai = v),
+        },
+        Param {
+            name: "reduction_period_us",
+            range: NonNegative,
+            default: "0 (every CNP cuts)",
+            doc: "a CNP cuts the rate at most once per this period",
+            set: Setter::Time(|p, v| p.reduction_period = v),
+        },
+        Param {
+            name: "r_min_mbps",
+            range: Positive,
+            default: "10 Mb/s",
+            doc: "the rate never falls below this",
+            set: Setter::Rate(|p, v| p.r_min = v),
+        },
+        Param {
+            name: "initial_alpha",
+            range: Fraction,
+            default: "1",
+            doc: "α when a flow starts",
+            set: Setter::Real(|p, v| p.initial_alpha = v),
+        },
+    ];
+}
+
+impl Scheme for DcqcnParams {
+    type Cp = DcqcnCp;
+    type Rp = DcqcnRp;
+    type Params = DcqcnParams;
+    const NAMES: &'static [&'static str] = &["dcqcn"];
+    const CP_STREAM: &'static str = "red";
+
+    fn named(_name: &str) -> Self {
+        DcqcnParams::default()
+    }
+    fn params_mut(&mut self) -> &mut DcqcnParams {
+        self
+    }
+    fn check(&self) -> Result<(), ParamError> {
+        self.check_order()
+    }
+    fn congestion_point(&self, _init: CpInit, rng: Rng) -> Option<DcqcnCp> {
+        Some(DcqcnCp { params: self.clone(), rng })
+    }
+    fn reaction_point(&self, init: RpInit, _rng: Rng) -> DcqcnRp {
+        DcqcnRp::new(self.clone(), init.line_rate, init.initial_rate)
+    }
+    fn reconfigure_cp(&self, cp: &mut DcqcnCp) {
+        cp.params = self.clone();
+    }
+    fn reconfigure_rp(&self, rp: &mut DcqcnRp) {
+        rp.params = self.clone();
+    }
+    fn marks_ecn(&self) -> bool {
+        true
+    }
+    fn receiver_answer(&self) -> Option<ReceiverAnswer> {
+        Some(ReceiverAnswer { interval: self.cnp_interval, feedback: Feedback::Cnp })
+    }
+}
+
+/// DCQCN's congestion point: RED-like ECN marking of the frames that find the queue
+/// above `K_min` (a probability rising linearly to `P_max` at `K_max`, every frame
+/// above `K_max`). It sends no notifications itself: receivers answer the marks.
+#[derive(Clone, Debug)]
+pub struct DcqcnCp {
+    params: DcqcnParams,
+    /// The port's own stream (`red:<port>`).
+    rng: Rng,
+}
+
+impl CongestionPoint for DcqcnCp {
+    fn on_arrival(&mut self, _arrival: &Arrival, _out: &mut Vec<Notify>) {}
+    #[inline(always)]
+    fn passes_unsampled(&mut self, _bytes: u32) -> bool {
+        true
+    }
+    #[inline]
+    fn marks_ecn(&mut self, queue_bytes: u64) -> bool {
+        let p = self.params.mark_probability(queue_bytes);
+        p >= 1.0 || (p > 0.0 && self.rng.uniform() < p)
     }
 }
 
@@ -269,7 +386,7 @@ impl ReactionPoint for DcqcnRp {
         true
     }
 
-    fn set_param(&mut self, name: &str, value: &ParamValue) {
-        let _ = self.params.set(name, value);
+    fn ecn_capable(&self) -> bool {
+        true
     }
 }

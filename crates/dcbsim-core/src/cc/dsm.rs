@@ -5,7 +5,10 @@
 //! laws by the region of the predicted state (eq. 24). The reaction point adds the
 //! feedback to its rate.
 
-use super::{Arrival, CongestionPoint, CpidRule, Feedback, Notify, ParamValue, ReactionPoint};
+use super::{Arrival, CongestionPoint, CpInit, CpidRule, Feedback, Notify, ReactionPoint, RpInit, Scheme};
+use crate::param::Range::{Any, Fraction, Open, Positive};
+use crate::param::{Param, Params, Setter};
+use crate::rng::Rng;
 use crate::units::{Rate, Time};
 use std::collections::VecDeque;
 
@@ -124,71 +127,6 @@ pub struct DsmGains {
 }
 
 impl DsmParams {
-    /// Every parameter name [`DsmParams::set`] accepts.
-    pub const NAMES: &'static [&'static str] = &[
-        "q0_kb",
-        "p",
-        "frame_bytes",
-        "loop_delay_us",
-        "auto",
-        "m",
-        "a_hz",
-        "b_hz",
-        "c_hz",
-        "omega",
-        "h_fraction",
-        "c_rule",
-        "r_min_mbps",
-        "on_axis",
-        "sampling",
-    ];
-
-    /// Sets one parameter by its scenario name, checking its range.
-    pub fn set(&mut self, name: &str, value: &ParamValue) -> Result<(), String> {
-        match name {
-            "auto" => {
-                self.auto = value.bool(name)?;
-                return Ok(());
-            }
-            "c_rule" => {
-                let modes = [("fast", ReachingGain::Fast), ("eq30", ReachingGain::Eq30)];
-                self.c_rule = value.choice(&modes, "c_rule must be \"fast\" (c = H/2, the paper's default) or \"eq30\"")?;
-                return Ok(());
-            }
-            "on_axis" => {
-                let modes = [("state_a", AxisRule::StateA), ("nothing", AxisRule::Nothing)];
-                let expected = "on_axis must be \"nothing\" (eq. 24 as written, the default) or \"state_a\" (-a·Q̂f)";
-                self.on_axis = value.choice(&modes, expected)?;
-                return Ok(());
-            }
-            "sampling" => {
-                let modes = [("admitted", Sampling::Admitted), ("arriving", Sampling::Arriving)];
-                let expected = "sampling must be \"arriving\" (every arriving frame, dropped ones included: the default) or \"admitted\" (frames admitted to the queue only)";
-                self.sampling = value.choice(&modes, expected)?;
-                return Ok(());
-            }
-            _ => {}
-        }
-        let x = value.positive(name)?;
-        match name {
-            "q0_kb" => self.q0 = (x * 1024.0).round() as u64,
-            "p" if x <= 1.0 => self.p = x,
-            "p" => return Err(format!("p must be in (0, 1] (got {x})")),
-            "frame_bytes" => self.frame_bytes = Some(x.round() as u64),
-            "loop_delay_us" => self.loop_delay = Time::from_us_f64(x),
-            "m" => self.m = Some(x.round().max(1.0) as u32),
-            "a_hz" => self.a = Some(x),
-            "b_hz" => self.b = Some(x),
-            "c_hz" => self.c = Some(x),
-            "omega" => self.omega = x,
-            "h_fraction" if x < 1.0 => self.h_fraction = x,
-            "h_fraction" => return Err(format!("h_fraction must be in (0, 1) (got {x})")),
-            "r_min_mbps" => self.r_min = Rate::from_bps_f64(x * 1e6),
-            _ => return Err(format!("unknown parameter; allowed: {}", Self::NAMES.join(", "))),
-        }
-        Ok(())
-    }
-
     /// The gains at a port of capacity `capacity` (eq. 31 and §V-A): `T = L·8/(p·C)`,
     /// `m = ⌈loop delay / T⌉`, `H = h_fraction · 2/T`, `a = H/(m²+4m+2)`,
     /// `b = H/(2m+3)`, `c = H/2` (or `H/(m²+4m+2)` with [`ReachingGain::Eq30`]).
@@ -282,6 +220,110 @@ pub fn dsm_region(q_f: f64, q_v: f64, omega: f64) -> DsmRegion {
     }
 }
 
+impl Params for DsmParams {
+    const TABLE: &'static [Param<Self>] = &[
+        Param { name: "q0_kb", range: Positive, default: "64 KB", doc: "target queue `q0`", set: Setter::Bytes(|p, v| p.q0 = v) },
+        Param { name: "p", range: Fraction, default: "0.01", doc: "one frame in `1/p` is sampled", set: Setter::Real(|p, v| p.p = v) },
+        Param {
+            name: "frame_bytes",
+            range: Positive,
+            default: "the largest frame the flows send",
+            doc: "frame size of the nominal sampling period",
+            set: Setter::Bytes(|p, v| p.frame_bytes = Some(v)),
+        },
+        Param {
+            name: "loop_delay_us",
+            range: Positive,
+            default: "300 µs",
+            doc: "worst feedback-loop delay, for `m`",
+            set: Setter::Time(|p, v| p.loop_delay = v),
+        },
+        Param { name: "auto", range: Any, default: "true", doc: "derive unset gains from eq. 31", set: Setter::Switch(|p, v| p.auto = v) },
+        Param {
+            name: "m",
+            range: Positive,
+            default: "from the loop delay (eq. 31)",
+            doc: "prediction horizon, samples",
+            set: Setter::Count(|p, v| p.m = Some(v.max(1))),
+        },
+        Param { name: "a_hz", range: Positive, default: "eq. 31", doc: "State A gain, 1/s", set: Setter::Real(|p, v| p.a = Some(v)) },
+        Param { name: "b_hz", range: Positive, default: "eq. 31", doc: "State B gain, 1/s", set: Setter::Real(|p, v| p.b = Some(v)) },
+        Param {
+            name: "c_hz",
+            range: Positive,
+            default: "eq. 31 (or eq. 30 with `c_rule`)",
+            doc: "reaching gain (State C), 1/s",
+            set: Setter::Real(|p, v| p.c = Some(v)),
+        },
+        Param {
+            name: "omega",
+            range: Positive,
+            default: "5",
+            doc: "weight of `Q̂v` in the boundary `δ`",
+            set: Setter::Real(|p, v| p.omega = v),
+        },
+        Param {
+            name: "h_fraction",
+            range: Open,
+            default: "0.8",
+            doc: "fraction of the stability bound `2/T` used for `H`",
+            set: Setter::Real(|p, v| p.h_fraction = v),
+        },
+        Param {
+            name: "c_rule",
+            range: Any,
+            default: "\"fast\" (c = H/2, the paper's)",
+            doc: "which bound the reaching gain `c` comes from: eq. 31's H/2 or eq. 30's",
+            set: Setter::Mode(&["fast", "eq30"], |p, i| p.c_rule = [ReachingGain::Fast, ReachingGain::Eq30][i]),
+        },
+        Param { name: "r_min_mbps", range: Positive, default: "10 Mb/s", doc: "minimum rate", set: Setter::Rate(|p, v| p.r_min = v) },
+        Param {
+            name: "on_axis",
+            range: Any,
+            default: "\"nothing\" (eq. 24 as written)",
+            doc: "what to send on the `Q̂v = 0` axis: nothing, or State A's `−a·Q̂f`",
+            set: Setter::Mode(&["nothing", "state_a"], |p, i| p.on_axis = [AxisRule::Nothing, AxisRule::StateA][i]),
+        },
+        Param {
+            name: "sampling",
+            range: Any,
+            default: "\"arriving\" (dropped frames included)",
+            doc: "which arriving frames count towards the `1/p` sampling",
+            set: Setter::Mode(&["arriving", "admitted"], |p, i| p.sampling = [Sampling::Arriving, Sampling::Admitted][i]),
+        },
+    ];
+}
+
+impl Scheme for DsmParams {
+    type Cp = DsmCp;
+    type Rp = DsmRp;
+    type Params = DsmParams;
+    const NAMES: &'static [&'static str] = &["dsm"];
+
+    fn named(_name: &str) -> Self {
+        DsmParams::default()
+    }
+    fn params_mut(&mut self) -> &mut DsmParams {
+        self
+    }
+    fn congestion_point(&self, init: CpInit, _rng: Rng) -> Option<DsmCp> {
+        let params = DsmParams { frame_bytes: self.frame_bytes.or(Some(init.frame_bytes)), ..self.clone() };
+        Some(DsmCp::new(params, init.capacity))
+    }
+    fn reaction_point(&self, init: RpInit, _rng: Rng) -> DsmRp {
+        DsmRp::new(self, init.line_rate, init.initial_rate)
+    }
+    fn reconfigure_cp(&self, cp: &mut DsmCp) {
+        // The gains and the predictor follow from the parameters: rebuilt, with the
+        // frame size the port was given and the last sampled queue kept.
+        let params = DsmParams { frame_bytes: self.frame_bytes.or(cp.params.frame_bytes), ..self.clone() };
+        *cp = DsmCp { q_prev: cp.q_prev, ..DsmCp::new(params, cp.capacity) };
+    }
+    fn reconfigure_rp(&self, rp: &mut DsmRp) {
+        rp.r_min = self.r_min.as_f64();
+    }
+}
+
 /// A DSM congestion point.
 #[derive(Clone, Debug)]
 pub struct DsmCp {
@@ -346,12 +388,6 @@ impl CongestionPoint for DsmCp {
             out.push(Notify { flow: arrival.flow, feedback: Feedback::RateDelta { kbps } });
         }
     }
-
-    fn set_param(&mut self, name: &str, value: &ParamValue) {
-        if self.params.set(name, value).is_ok() {
-            *self = DsmCp { q_prev: self.q_prev, ..DsmCp::new(self.params.clone(), self.capacity) };
-        }
-    }
 }
 
 /// A DSM reaction point of one flow: `r ← r + F_b`.
@@ -387,14 +423,6 @@ impl ReactionPoint for DsmRp {
         }
         self.rate = (self.rate + kbps as f64 * 1e3).clamp(self.r_min, self.line);
         kbps != 0
-    }
-
-    fn set_param(&mut self, name: &str, value: &ParamValue) {
-        if name == "r_min_mbps" {
-            if let Ok(x) = value.number(name) {
-                self.r_min = x * 1e6;
-            }
-        }
     }
 }
 

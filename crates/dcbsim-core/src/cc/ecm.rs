@@ -7,7 +7,10 @@
 //! The reaction point raises or cuts its rate from the normalized feedback, and accepts
 //! increases only from the congestion point that last caused a decrease.
 
-use super::{Arrival, CongestionPoint, CpidRule, Feedback, Notify, ParamValue, ReactionPoint};
+use super::{Arrival, CongestionPoint, CpInit, CpidRule, Feedback, Notify, ReactionPoint, RpInit, Scheme};
+use crate::param::Range::{Any, Fraction, NonNegative, Positive};
+use crate::param::{Param, ParamError, Params, Setter};
+use crate::rng::Rng;
 use crate::units::{Rate, Time};
 
 /// Parameters of BCN/ECM. `Default` is the DCC paper's Table II.
@@ -72,69 +75,141 @@ impl Default for EcmParams {
 }
 
 impl EcmParams {
-    /// Every parameter name [`EcmParams::set`] accepts.
-    pub const NAMES: &'static [&'static str] = &[
-        "q_eq_bytes",
-        "q_mc_bytes",
-        "q_sc_bytes",
-        "q_eq_kb",
-        "q_mc_kb",
-        "q_sc_kb",
-        "sample_bytes",
-        "w",
-        "ru_mbps",
-        "gi",
-        "gd",
-        "alpha",
-        "beta",
-        "t_max_ms",
-        "r_min_mbps",
-        "normalize",
-        "self_increase_mbps",
-        "self_increase_ms",
-    ];
-
-    /// Sets one parameter by its scenario name, checking its range.
-    pub fn set(&mut self, name: &str, value: &ParamValue) -> Result<(), String> {
-        if name == "normalize" {
-            self.normalize = value.bool(name)?;
-            return Ok(());
-        }
-        let x = value.number(name)?;
-        let positive = if x.is_finite() && x > 0.0 { Ok(x) } else { Err(format!("{name} must be > 0 (got {x})")) };
-        let fraction = if x > 0.0 && x <= 1.0 { Ok(x) } else { Err(format!("{name} must be in (0, 1] (got {x})")) };
-        let bytes = |scale: f64| positive.clone().map(|x| (x * scale).round() as u64);
-        match name {
-            "q_eq_bytes" => self.q_eq = bytes(1.0)?,
-            "q_mc_bytes" => self.q_mc = bytes(1.0)?,
-            "q_sc_bytes" => self.q_sc = bytes(1.0)?,
-            "q_eq_kb" => self.q_eq = bytes(1024.0)?,
-            "q_mc_kb" => self.q_mc = bytes(1024.0)?,
-            "q_sc_kb" => self.q_sc = bytes(1024.0)?,
-            "sample_bytes" => self.sample_bytes = bytes(1.0)?,
-            "w" => self.w = if x >= 0.0 { x } else { return Err(format!("w must be >= 0 (got {x})")) },
-            "ru_mbps" => self.ru = Some(Rate::from_bps_f64(positive? * 1e6)),
-            "gi" => self.gi = positive?,
-            "gd" => self.gd = positive?,
-            "alpha" => self.alpha = fraction?,
-            "beta" => self.beta = fraction?,
-            "t_max_ms" => self.t_max = Time::from_ms_f64(positive?),
-            "r_min_mbps" => self.r_min = Rate::from_bps_f64(positive? * 1e6),
-            "self_increase_mbps" if x.is_finite() && x >= 0.0 => self.self_increase = Some(Rate::from_bps_f64(x * 1e6)),
-            "self_increase_mbps" => return Err(format!("{name} must be >= 0 (got {x})")),
-            "self_increase_ms" => self.self_increase_period = Time::from_ms_f64(positive?),
-            _ => return Err(format!("unknown parameter; allowed: {}", Self::NAMES.join(", "))),
-        }
-        Ok(())
-    }
-
     /// Checks that the thresholds are ordered `Q_eq < Q_mc < Q_sc`.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check_order(&self) -> Result<(), ParamError> {
         if self.q_eq < self.q_mc && self.q_mc < self.q_sc {
             Ok(())
         } else {
-            Err(format!("thresholds must satisfy q_eq < q_mc < q_sc (got {} {} {} bytes)", self.q_eq, self.q_mc, self.q_sc))
+            Err(ParamError::Inconsistent(format!(
+                "thresholds must satisfy q_eq < q_mc < q_sc (got {} {} {} bytes)",
+                self.q_eq, self.q_mc, self.q_sc
+            )))
         }
+    }
+}
+
+impl Params for EcmParams {
+    const TABLE: &'static [Param<Self>] = &[
+        Param {
+            name: "q_eq_kb",
+            range: Positive,
+            default: "50 000 bytes (DCC Table II)",
+            doc: "equilibrium threshold `Q_eq`",
+            set: Setter::Bytes(|p, v| p.q_eq = v),
+        },
+        Param {
+            name: "q_mc_kb",
+            range: Positive,
+            default: "80 000 bytes (DCC Table II)",
+            doc: "mild-congestion threshold `Q_mc`",
+            set: Setter::Bytes(|p, v| p.q_mc = v),
+        },
+        Param {
+            name: "q_sc_kb",
+            range: Positive,
+            default: "100 000 bytes (DCC Table II)",
+            doc: "severe-congestion threshold `Q_sc`",
+            set: Setter::Bytes(|p, v| p.q_sc = v),
+        },
+        Param {
+            name: "sample_bytes",
+            range: Positive,
+            default: "150 000 bytes (DCC Table II)",
+            doc: "bytes between samples, `E[L]/p`",
+            set: Setter::Bytes(|p, v| p.sample_bytes = v),
+        },
+        Param { name: "w", range: NonNegative, default: "2 (DCC Table II)", doc: "weight of `Qδ`", set: Setter::Real(|p, v| p.w = v) },
+        Param {
+            name: "ru_mbps",
+            range: Positive,
+            default: "5 % of the line rate (50 Mb/s at 1 Gb/s, DCC Table II)",
+            doc: "rate unit `Ru`",
+            set: Setter::Rate(|p, v| p.ru = Some(v)),
+        },
+        Param { name: "gi", range: Positive, default: "0.3 (DCC Table II)", doc: "increase gain `Gi`", set: Setter::Real(|p, v| p.gi = v) },
+        Param { name: "gd", range: Positive, default: "0.6 (DCC Table II)", doc: "decrease gain `Gd`", set: Setter::Real(|p, v| p.gd = v) },
+        Param {
+            name: "alpha",
+            range: Fraction,
+            default: "0.5",
+            doc: "largest fraction one decrease removes",
+            set: Setter::Real(|p, v| p.alpha = v),
+        },
+        Param {
+            name: "beta",
+            range: Fraction,
+            default: "0.05",
+            doc: "largest increase, as a fraction of line rate",
+            set: Setter::Real(|p, v| p.beta = v),
+        },
+        Param {
+            name: "t_max_ms",
+            range: Positive,
+            default: "1 ms",
+            doc: "how long ECM(0,0) halts the source",
+            set: Setter::Time(|p, v| p.t_max = v),
+        },
+        Param {
+            name: "r_min_mbps",
+            range: Positive,
+            default: "10 Mb/s",
+            doc: "minimum rate; a halted source resumes at it",
+            set: Setter::Rate(|p, v| p.r_min = v),
+        },
+        Param {
+            name: "normalize",
+            range: Any,
+            default: "true (our reading)",
+            doc: "divide `Fb` by `Q_eq`",
+            set: Setter::Switch(|p, v| p.normalize = v),
+        },
+        Param {
+            name: "self_increase_mbps",
+            range: NonNegative,
+            default: "0.1 % of the line rate",
+            doc: "the rate limiter's self-increase per period (0 turns it off)",
+            set: Setter::Rate(|p, v| p.self_increase = Some(v)),
+        },
+        Param {
+            name: "self_increase_ms",
+            range: Positive,
+            default: "1 ms",
+            doc: "period of the self-increase",
+            set: Setter::Time(|p, v| p.self_increase_period = v),
+        },
+    ];
+}
+
+impl Scheme for EcmParams {
+    type Cp = EcmCp;
+    type Rp = EcmRp;
+    type Params = EcmParams;
+    const NAMES: &'static [&'static str] = &["ecm"];
+
+    fn named(_name: &str) -> Self {
+        EcmParams::default()
+    }
+    fn params_mut(&mut self) -> &mut EcmParams {
+        self
+    }
+    fn check(&self) -> Result<(), ParamError> {
+        self.check_order()
+    }
+    fn congestion_point(&self, _init: CpInit, _rng: Rng) -> Option<EcmCp> {
+        Some(EcmCp::new(self.clone()))
+    }
+    fn reaction_point(&self, init: RpInit, _rng: Rng) -> EcmRp {
+        EcmRp::new(self.clone(), init.line_rate, init.initial_rate)
+    }
+    fn reconfigure_cp(&self, cp: &mut EcmCp) {
+        cp.params = self.clone();
+    }
+    fn reconfigure_rp(&self, rp: &mut EcmRp) {
+        *rp = EcmRp { params: self.clone(), ..rp.clone() };
+        rp.derive_steps();
+    }
+    fn queue_target(&self) -> Option<u64> {
+        Some(self.q_eq)
     }
 }
 
@@ -180,10 +255,6 @@ impl CongestionPoint for EcmCp {
         self.q_old = arrival.queue_bytes;
         out.push(Notify { flow: arrival.flow, feedback });
     }
-
-    fn set_param(&mut self, name: &str, value: &ParamValue) {
-        let _ = self.params.set(name, value);
-    }
 }
 
 /// `Ru` as a fraction of the line rate when not set: DCC Table II's 50 Mb/s at 1 Gb/s.
@@ -208,9 +279,24 @@ impl EcmRp {
     /// A reaction point starting at `initial` on a NIC of rate `line`.
     pub fn new(params: EcmParams, line: Rate, initial: Rate) -> EcmRp {
         let (rate, line) = (initial.as_f64(), line.as_f64());
-        let self_increase = params.self_increase.map_or(line * 1e-3, Rate::as_f64);
-        let ru = params.ru.map_or(line * RU_PER_LINE_RATE, Rate::as_f64);
-        EcmRp { params, line, ru, self_increase, rate, halted_until: None, next_self_increase: None, cpid: CpidRule::default() }
+        let mut rp = EcmRp {
+            params,
+            line,
+            ru: 0.0,
+            self_increase: 0.0,
+            rate,
+            halted_until: None,
+            next_self_increase: None,
+            cpid: CpidRule::default(),
+        };
+        rp.derive_steps();
+        rp
+    }
+
+    /// `Ru` and the self-increase from the parameters and the line rate.
+    fn derive_steps(&mut self) {
+        self.self_increase = self.params.self_increase.map_or(self.line * 1e-3, Rate::as_f64);
+        self.ru = self.params.ru.map_or(self.line * RU_PER_LINE_RATE, Rate::as_f64);
     }
 
     /// The feedback `−(Qoff + w·Qδ)`, divided by `Q_eq` when `normalize`.
@@ -292,17 +378,12 @@ impl ReactionPoint for EcmRp {
         }
         true
     }
-
-    fn set_param(&mut self, name: &str, value: &ParamValue) {
-        if self.params.set(name, value).is_ok() && name == "self_increase_mbps" {
-            self.self_increase = self.params.self_increase.map_or(self.line * 1e-3, Rate::as_f64);
-        }
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::param::ParamValue;
 
     fn arrival(queue_bytes: u64) -> Arrival {
         Arrival { now: Time::ZERO, flow: 2, weight: 1.0, bytes: 1500, queue_bytes, dropped: false }

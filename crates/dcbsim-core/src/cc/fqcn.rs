@@ -8,8 +8,8 @@
 //! (`Ψ_i = Ψ · (B_i/W_i) / Σ_{S_R}(B_k/W_k)`, eq. 9, rounded; none when 0). The counts
 //! restart at every sample. The reaction point is QCN's. See `docs/models/fqcn.md`.
 
-use super::qcn::{QcnCp, QcnParams};
-use super::{Arrival, CongestionPoint, Feedback, Notify, ParamValue};
+use super::qcn::{QcnCp, QcnParams, QcnRp};
+use super::{Arrival, CongestionPoint, CpInit, Feedback, Notify, RpInit, Scheme};
 use crate::rng::Rng;
 
 /// One flow's bytes since the last sample at a congestion point.
@@ -132,9 +132,45 @@ impl CongestionPoint for FqcnCp {
         }
         self.counts.restart();
     }
+    fn notifies_arriving_flow_only(&self) -> bool {
+        false
+    }
+}
 
-    fn set_param(&mut self, name: &str, value: &ParamValue) {
-        self.qcn.set_param(name, value);
+/// FQCN as a scheme: QCN's parameters; its congestion point notifies every overrated
+/// flow, its reaction point is QCN's.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Fqcn {
+    /// QCN's parameters.
+    pub params: QcnParams,
+}
+
+impl Scheme for Fqcn {
+    type Cp = FqcnCp;
+    type Rp = QcnRp;
+    type Params = QcnParams;
+    const NAMES: &'static [&'static str] = &["fqcn"];
+
+    fn named(_name: &str) -> Self {
+        Fqcn::default()
+    }
+    fn params_mut(&mut self) -> &mut QcnParams {
+        &mut self.params
+    }
+    fn congestion_point(&self, _init: CpInit, rng: Rng) -> Option<FqcnCp> {
+        Some(FqcnCp::new(self.params.clone(), rng))
+    }
+    fn reaction_point(&self, init: RpInit, rng: Rng) -> QcnRp {
+        QcnRp::new(self.params.clone(), init.line_rate, init.initial_rate, rng)
+    }
+    fn reconfigure_cp(&self, cp: &mut FqcnCp) {
+        cp.qcn.params = self.params.clone();
+    }
+    fn reconfigure_rp(&self, rp: &mut QcnRp) {
+        rp.params = self.params.clone();
+    }
+    fn queue_target(&self) -> Option<u64> {
+        Some(self.params.q_eq)
     }
 }
 

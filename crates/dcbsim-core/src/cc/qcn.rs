@@ -6,7 +6,9 @@
 //! phases (Fast Recovery, Active Increase, Hyper-Active Increase) driven by a byte
 //! counter and a rate-increase timer. See `docs/models/qcn.md`.
 
-use super::{Arrival, CongestionPoint, Feedback, Notify, ParamValue, ReactionPoint};
+use super::{Arrival, CongestionPoint, CpInit, Feedback, Notify, ReactionPoint, RpInit, Scheme};
+use crate::param::Range::{Any, Fraction, NonNegative, Positive, Unit, Whole};
+use crate::param::{Param, Params, Setter};
 use crate::rng::Rng;
 use crate::units::{Rate, Time};
 
@@ -129,10 +131,6 @@ impl Default for QcnParams {
     }
 }
 
-fn fraction(name: &str, x: f64) -> Result<f64, String> {
-    if (0.0..=1.0).contains(&x) { Ok(x) } else { Err(format!("{name} must be in [0, 1] (got {x})")) }
-}
-
 impl QcnParams {
     /// QCN-Timer: the byte counter off, only the timer drives increases.
     pub fn qcn_timer() -> QcnParams {
@@ -147,77 +145,6 @@ impl QcnParams {
     /// QCN-T: a single timer of period 2.4 ms at 1 Gb/s, no byte counter.
     pub fn qcn_t() -> QcnParams {
         QcnParams { byte_counter: false, increase: Increase::TimerOnly, ..QcnParams::default() }
-    }
-
-    /// Every parameter name [`QcnParams::set`] accepts.
-    pub const NAMES: &'static [&'static str] = &[
-        "q_eq_kb",
-        "w",
-        "sampling",
-        "p",
-        "sample_jitter",
-        "gd",
-        "min_decrease",
-        "r_min_mbps",
-        "bc_limit_bytes",
-        "bc_limit_ai_bytes",
-        "bc_jitter",
-        "byte_counter",
-        "timer_ms",
-        "timer",
-        "fast_recovery_cycles",
-        "r_ai_mbps",
-        "r_hai_mbps",
-        "target_reduction",
-        "hold_target",
-        "hyper_active",
-        "hai_threshold",
-        "fb_bits",
-    ];
-
-    /// Sets one parameter by its scenario name, checking its range.
-    pub fn set(&mut self, name: &str, value: &ParamValue) -> Result<(), String> {
-        let num = |v: &ParamValue| v.number(name);
-        match name {
-            "q_eq_kb" => self.q_eq = (value.positive(name)? * 1024.0).round() as u64,
-            "w" => self.w = num(value).and_then(|x| if x >= 0.0 { Ok(x) } else { Err(format!("w must be >= 0 (got {x})")) })?,
-            "sampling" => {
-                let modes = [
-                    ("table", Sampling::Table),
-                    ("linear", Sampling::Linear),
-                    ("fixed", Sampling::Fixed),
-                    ("periodic", Sampling::Periodic),
-                ];
-                self.sampling = value.choice(&modes, "sampling must be \"table\", \"linear\", \"fixed\" or \"periodic\"")?;
-            }
-            "p" => self.p = fraction(name, value.positive(name)?)?,
-            "sample_jitter" => self.sample_jitter = value.bool(name)?,
-            "gd" => self.gd = value.positive(name)?,
-            "min_decrease" => self.min_decrease = fraction(name, num(value)?)?,
-            "r_min_mbps" => self.r_min = Rate::from_bps_f64(value.positive(name)? * 1e6),
-            "bc_limit_bytes" => self.bc_limit = value.positive(name)?.round() as u64,
-            "bc_limit_ai_bytes" => self.bc_limit_ai = Some(value.positive(name)?.round() as u64),
-            "bc_jitter" => self.bc_jitter = value.bool(name)?,
-            "byte_counter" => self.byte_counter = value.bool(name)?,
-            "timer_ms" => self.timer_period = Some(Time::from_ms_f64(value.positive(name)?)),
-            "timer" => self.timer = value.bool(name)?,
-            "fast_recovery_cycles" => self.fast_recovery_cycles = value.positive(name)?.round() as u32,
-            "r_ai_mbps" => self.r_ai = Some(Rate::from_bps_f64(value.positive(name)? * 1e6)),
-            "r_hai_mbps" => self.r_hai = Some(Rate::from_bps_f64(value.positive(name)? * 1e6)),
-            "target_reduction" => self.target_reduction = value.bool(name)?,
-            "hold_target" => self.hold_target = value.bool(name)?,
-            "hyper_active" => self.hyper_active = value.bool(name)?,
-            "hai_threshold" => self.hai_threshold = Some(value.positive(name)?.round() as u32),
-            "fb_bits" => {
-                let bits = num(value)?;
-                if !(6.0..=16.0).contains(&bits) || bits.fract() != 0.0 {
-                    return Err(format!("fb_bits must be a whole number in 6..=16 (got {bits})"));
-                }
-                self.fb_bits = bits as u32;
-            }
-            _ => return Err(format!("unknown parameter; allowed: {}", Self::NAMES.join(", "))),
-        }
-        Ok(())
     }
 
     /// `R_AI` at a given line rate: 5 Mb/s per 10 Gb/s unless set.
@@ -271,10 +198,230 @@ impl QcnParams {
     }
 }
 
+impl Params for QcnParams {
+    const TABLE: &'static [Param<Self>] = &[
+        Param {
+            name: "q_eq_kb",
+            range: Positive,
+            default: "33 KB (802.1Qau)",
+            doc: "equilibrium queue `Qeq`",
+            set: Setter::Bytes(|p, v| p.q_eq = v),
+        },
+        Param {
+            name: "w",
+            range: NonNegative,
+            default: "2 (802.1Qau)",
+            doc: "weight of the queue growth `Qδ` in `Fb`",
+            set: Setter::Real(|p, v| p.w = v),
+        },
+        Param {
+            name: "sampling",
+            range: Any,
+            default: "\"table\" (802.1Qau)",
+            doc: "how the CP picks frames: by bytes from the standard's table, per frame with probability `(1 + 9Ψ/64) %` (FQCN eq. 2), with fixed probability `p`, or every `1/p`-th frame",
+            set: Setter::Mode(&["table", "linear", "fixed", "periodic"], |p, i| {
+                p.sampling = [Sampling::Table, Sampling::Linear, Sampling::Fixed, Sampling::Periodic][i]
+            }),
+        },
+        Param {
+            name: "p",
+            range: Fraction,
+            default: "0.01",
+            doc: "sampling probability (`fixed`) or 1/frames between samples (`periodic`)",
+            set: Setter::Real(|p, v| p.p = v),
+        },
+        Param {
+            name: "sample_jitter",
+            range: Any,
+            default: "true (802.1Qau)",
+            doc: "multiply each sampling interval by U(0.85, 1.15)",
+            set: Setter::Switch(|p, v| p.sample_jitter = v),
+        },
+        Param { name: "gd", range: Positive, default: "1/128 (802.1Qau)", doc: "decrease gain `Gd`", set: Setter::Real(|p, v| p.gd = v) },
+        Param {
+            name: "min_decrease",
+            range: Unit,
+            default: "0.5 (802.1Qau)",
+            doc: "smallest factor one decrease multiplies the rate by",
+            set: Setter::Real(|p, v| p.min_decrease = v),
+        },
+        Param {
+            name: "r_min_mbps",
+            range: Positive,
+            default: "10 Mb/s (802.1Qau)",
+            doc: "minimum rate",
+            set: Setter::Rate(|p, v| p.r_min = v),
+        },
+        Param {
+            name: "bc_limit_bytes",
+            range: Positive,
+            default: "150 000 bytes (802.1Qau)",
+            doc: "byte-counter cycle",
+            set: Setter::Bytes(|p, v| p.bc_limit = v),
+        },
+        Param {
+            name: "bc_limit_ai_bytes",
+            range: Positive,
+            default: "half of `bc_limit`",
+            doc: "byte-counter cycle past Fast Recovery (`T_AI`)",
+            set: Setter::Bytes(|p, v| p.bc_limit_ai = Some(v)),
+        },
+        Param {
+            name: "bc_jitter",
+            range: Any,
+            default: "true (802.1Qau)",
+            doc: "multiply each byte-counter cycle by U(0.85, 1.15)",
+            set: Setter::Switch(|p, v| p.bc_jitter = v),
+        },
+        Param {
+            name: "byte_counter",
+            range: Any,
+            default: "true (false in QCN-Timer and QCN-T)",
+            doc: "whether the byte counter drives increases",
+            set: Setter::Switch(|p, v| p.byte_counter = v),
+        },
+        Param {
+            name: "timer_ms",
+            range: Positive,
+            default: "15 ms (802.1Qau); QCN-T: 2.4 ms at 1 Gb/s, scaled by 1 Gb/s over the line rate",
+            doc: "rate-increase timer period",
+            set: Setter::Time(|p, v| p.timer_period = Some(v)),
+        },
+        Param {
+            name: "timer",
+            range: Any,
+            default: "true (false in QCN-AIMD)",
+            doc: "whether the timer drives increases",
+            set: Setter::Switch(|p, v| p.timer = v),
+        },
+        Param {
+            name: "fast_recovery_cycles",
+            range: Positive,
+            default: "5 (802.1Qau)",
+            doc: "cycles of Fast Recovery (`CT`)",
+            set: Setter::Count(|p, v| p.fast_recovery_cycles = v),
+        },
+        Param {
+            name: "r_ai_mbps",
+            range: Positive,
+            default: "5 Mb/s per 10 Gb/s of line rate (802.1Qau)",
+            doc: "Active-Increase step",
+            set: Setter::Rate(|p, v| p.r_ai = Some(v)),
+        },
+        Param {
+            name: "r_hai_mbps",
+            range: Positive,
+            default: "ten times `r_ai`",
+            doc: "Hyper-Active-Increase step",
+            set: Setter::Rate(|p, v| p.r_hai = Some(v)),
+        },
+        Param {
+            name: "target_reduction",
+            range: Any,
+            default: "true (802.1Qau)",
+            doc: "`TR/8` when `TR > 10·CR` in the first cycle",
+            set: Setter::Switch(|p, v| p.target_reduction = v),
+        },
+        Param {
+            name: "hold_target",
+            range: Any,
+            default: "true (802.1Qau pseudo-code)",
+            doc: "keep TR on a CNM while BS = TS = 0 (off: every CNM sets TR ← CR)",
+            set: Setter::Switch(|p, v| p.hold_target = v),
+        },
+        Param {
+            name: "hyper_active",
+            range: Any,
+            default: "true (802.1Qau)",
+            doc: "Hyper-Active Increase (off: Active Increase goes on)",
+            set: Setter::Switch(|p, v| p.hyper_active = v),
+        },
+        Param {
+            name: "hai_threshold",
+            range: Positive,
+            default: "⌈5 · 15 ms / timer period⌉ (QCN-T)",
+            doc: "QCN-T's timer stages before Hyper-Active Increase",
+            set: Setter::Count(|p, v| p.hai_threshold = Some(v)),
+        },
+        Param {
+            name: "fb_bits",
+            range: Whole(6, 16),
+            default: "6 (802.1Qau)",
+            doc: "bits the CNM's feedback is quantized to",
+            set: Setter::Count(|p, v| p.fb_bits = v),
+        },
+    ];
+}
+
+/// The members of the QCN family, which share one CP and one RP.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QcnVariant {
+    /// IEEE 802.1Qau QCN.
+    Standard,
+    /// QCN-Timer: increases from the timer only.
+    Timer,
+    /// QCN-AIMD: additive increase per byte-counter cycle, no Fast Recovery.
+    Aimd,
+    /// QCN-T: one constant-period timer with a later HAI.
+    T,
+}
+
+/// QCN and its variants as a scheme: the member of the family and its parameters.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Qcn {
+    /// Which member of the family.
+    pub variant: QcnVariant,
+    /// Its parameters.
+    pub params: QcnParams,
+}
+
+impl Scheme for Qcn {
+    type Cp = QcnCp;
+    type Rp = QcnRp;
+    type Params = QcnParams;
+    const NAMES: &'static [&'static str] = &["qcn", "qcn_timer", "qcn_aimd", "qcn_t"];
+
+    fn named(name: &str) -> Self {
+        let (variant, params) = match name {
+            "qcn_timer" => (QcnVariant::Timer, QcnParams::qcn_timer()),
+            "qcn_aimd" => (QcnVariant::Aimd, QcnParams::qcn_aimd()),
+            "qcn_t" => (QcnVariant::T, QcnParams::qcn_t()),
+            _ => (QcnVariant::Standard, QcnParams::default()),
+        };
+        Qcn { variant, params }
+    }
+    fn name(&self) -> &'static str {
+        match self.variant {
+            QcnVariant::Standard => "qcn",
+            QcnVariant::Timer => "qcn_timer",
+            QcnVariant::Aimd => "qcn_aimd",
+            QcnVariant::T => "qcn_t",
+        }
+    }
+    fn params_mut(&mut self) -> &mut QcnParams {
+        &mut self.params
+    }
+    fn congestion_point(&self, _init: CpInit, rng: Rng) -> Option<QcnCp> {
+        Some(QcnCp::new(self.params.clone(), rng))
+    }
+    fn reaction_point(&self, init: RpInit, rng: Rng) -> QcnRp {
+        QcnRp::new(self.params.clone(), init.line_rate, init.initial_rate, rng)
+    }
+    fn reconfigure_cp(&self, cp: &mut QcnCp) {
+        cp.params = self.params.clone();
+    }
+    fn reconfigure_rp(&self, rp: &mut QcnRp) {
+        rp.params = self.params.clone();
+    }
+    fn queue_target(&self) -> Option<u64> {
+        Some(self.params.q_eq)
+    }
+}
+
 /// A QCN congestion point.
 #[derive(Clone, Debug)]
 pub struct QcnCp {
-    params: QcnParams,
+    pub(super) params: QcnParams,
     q_old: u64,
     psi_last: u8,
     /// Bytes (table) or frames (periodic) left before the next sample.
@@ -304,7 +451,7 @@ impl QcnCp {
     /// false, with nothing counted, otherwise. Inlined into the switch's frame
     /// path: most frames are not sampled and need no call to the congestion point.
     #[inline(always)]
-    pub fn passes_unsampled(&mut self, bytes: u32) -> bool {
+    pub fn count_unsampled(&mut self, bytes: u32) -> bool {
         let Some(step) = self.counted_step(bytes) else { return false };
         if self.until_sample <= step {
             return false;
@@ -380,16 +527,16 @@ impl CongestionPoint for QcnCp {
             }
         }
     }
-
-    fn set_param(&mut self, name: &str, value: &ParamValue) {
-        let _ = self.params.set(name, value);
+    #[inline(always)]
+    fn passes_unsampled(&mut self, bytes: u32) -> bool {
+        self.count_unsampled(bytes)
     }
 }
 
 /// A QCN reaction point (rate limiter) of one flow.
 #[derive(Clone, Debug)]
 pub struct QcnRp {
-    params: QcnParams,
+    pub(super) params: QcnParams,
     line: f64,
     /// Whether the rate limiter is engaged (it is released at line rate).
     active: bool,
@@ -494,7 +641,7 @@ impl QcnRp {
     /// limiter counts no bytes): what [`ReactionPoint::on_sent`] does when it
     /// returns false; false, with nothing counted, when the cycle ends.
     #[inline(always)]
-    pub fn passes_sent(&mut self, bytes: u32) -> bool {
+    pub fn count_sent(&mut self, bytes: u32) -> bool {
         if !self.active || !self.uses_byte_counter() {
             return true;
         }
@@ -567,6 +714,13 @@ impl QcnRp {
 }
 
 impl ReactionPoint for QcnRp {
+    #[inline(always)]
+    fn passes_sent(&mut self, bytes: u32) -> bool {
+        self.count_sent(bytes)
+    }
+    fn cn_tag(&self) -> bool {
+        true
+    }
     #[inline]
     fn rate(&self) -> Rate {
         Rate::from_bps_f64(self.current)
@@ -619,10 +773,6 @@ impl ReactionPoint for QcnRp {
         self.timer_at = self.timer_cycle().map(|d| now + d);
         self.increase();
         true
-    }
-
-    fn set_param(&mut self, name: &str, value: &ParamValue) {
-        let _ = self.params.set(name, value);
     }
 }
 

@@ -1,6 +1,7 @@
 //! Hand-worked traces of the QCN state machines.
 
 use super::*;
+use crate::param::{ParamValue, Params};
 
 const MBPS: f64 = 1e6;
 
@@ -295,7 +296,7 @@ fn parameters_are_checked() {
     let mut p = QcnParams::default();
     assert!(p.set("gd", &ParamValue::Number(-1.0)).is_err());
     assert!(p.set("sampling", &ParamValue::Text("random".into())).is_err());
-    assert!(p.set("nonsense", &ParamValue::Number(1.0)).unwrap_err().contains("bc_limit_bytes"));
+    assert!(p.set("nonsense", &ParamValue::Number(1.0)).unwrap_err().to_string().contains("bc_limit_bytes"));
     p.set("bc_limit_bytes", &ParamValue::Number(30_000.0)).unwrap();
     assert_eq!(p.bc_limit, 30_000);
     p.set("r_ai_mbps", &ParamValue::Number(1.0)).unwrap();
@@ -370,7 +371,7 @@ fn periodic_sampling_takes_every_hundredth_frame() {
 fn feedback_bits_are_checked() {
     let mut p = QcnParams::default();
     for bad in [5.0, 17.0, 6.5] {
-        assert!(p.set("fb_bits", &ParamValue::Number(bad)).unwrap_err().contains("fb_bits"));
+        assert!(p.set("fb_bits", &ParamValue::Number(bad)).unwrap_err().to_string().contains("fb_bits"));
     }
     p.set("fb_bits", &ParamValue::Number(16.0)).unwrap();
     p.set("sampling", &ParamValue::Text("periodic".into())).unwrap();
@@ -379,7 +380,7 @@ fn feedback_bits_are_checked() {
     for scheme in ["fqcn", "afqcn"] {
         let mut config = crate::cc::SchemeConfig::by_name(scheme).unwrap();
         config.set_param("fb_bits", &ParamValue::Number(16.0)).unwrap();
-        assert!(config.set_param("fb_bits", &ParamValue::Number(17.0)).unwrap_err().contains("fb_bits"));
+        assert!(config.set_param("fb_bits", &ParamValue::Number(17.0)).unwrap_err().to_string().contains("fb_bits"));
     }
 }
 

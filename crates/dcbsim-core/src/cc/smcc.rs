@@ -8,7 +8,9 @@
 //! caused a decrease with its queue above q0 (as BCN, whose negative feedback names the
 //! congested point).
 
-use super::{Arrival, CongestionPoint, CpidRule, Feedback, Notify, ParamValue, ReactionPoint};
+use super::{Arrival, CongestionPoint, CpInit, CpidRule, Feedback, Notify, ReactionPoint, RpInit, Scheme};
+use crate::param::Range::{Any, Fraction, Positive};
+use crate::param::{Param, Params, Setter};
 use crate::rng::Rng;
 use crate::units::{Rate, Time};
 
@@ -92,63 +94,6 @@ fn per_gbps(set: Option<Rate>, mbps_per_gbps: f64, line: Rate) -> f64 {
 }
 
 impl SmccParams {
-    /// Every parameter name [`SmccParams::set`] accepts.
-    pub const NAMES: &'static [&'static str] = &[
-        "q0_kb",
-        "buffer_kb",
-        "delta_span_kb",
-        "zero_rule",
-        "p",
-        "r_a_mbps",
-        "r_b_mbps",
-        "two_stage",
-        "r_large_mbps",
-        "r_small_mbps",
-        "t1_kb",
-        "t1_signed",
-        "r_min_mbps",
-        "floor_memory",
-        "cpid_naming",
-    ];
-
-    /// Sets one parameter by its scenario name, checking its range.
-    pub fn set(&mut self, name: &str, value: &ParamValue) -> Result<(), String> {
-        match name {
-            "two_stage" => return value.bool(name).map(|x| self.two_stage = x),
-            "floor_memory" => return value.bool(name).map(|x| self.floor_memory = x),
-            "t1_signed" => return value.bool(name).map(|x| self.t1_signed = x),
-            "cpid_naming" => {
-                let modes = [("any_decrease", CpidNaming::AnyDecrease), ("above_q0", CpidNaming::AboveQ0)];
-                self.cpid_naming = value.choice(&modes, "cpid_naming must be \"any_decrease\" or \"above_q0\"")?;
-                return Ok(());
-            }
-            "zero_rule" => {
-                let modes = [("sign_bit", ZeroRule::SignBit), ("toward_q0", ZeroRule::TowardQ0)];
-                self.zero_rule = value.choice(&modes, "zero_rule must be \"sign_bit\" or \"toward_q0\"")?;
-                return Ok(());
-            }
-            _ => {}
-        }
-        let x = value.positive(name)?;
-        let rate = Rate::from_bps_f64(x * 1e6);
-        let mbps = Some(rate);
-        match name {
-            "q0_kb" => self.q0 = (x * 1024.0).round() as u64,
-            "buffer_kb" => self.buffer = (x * 1024.0).round() as u64,
-            "delta_span_kb" => self.delta_span = Some((x * 1024.0).round() as u64),
-            "p" if x <= 1.0 => self.p = x,
-            "p" => return Err(format!("p must be in (0, 1] (got {x})")),
-            "r_a_mbps" => self.r_a = mbps,
-            "r_b_mbps" => self.r_b = mbps,
-            "r_large_mbps" => self.r_large = mbps,
-            "r_small_mbps" => self.r_small = mbps,
-            "t1_kb" => self.t1 = (x * 1024.0).round() as u64,
-            "r_min_mbps" => self.r_min = rate,
-            _ => return Err(format!("unknown parameter; allowed: {}", Self::NAMES.join(", "))),
-        }
-        Ok(())
-    }
-
     /// `max(q0, B − q0)`: the largest queue offset `|Qoff|`, bytes; `a = R_a` over it.
     pub fn offset_span(&self) -> f64 {
         self.q0.max(self.buffer.saturating_sub(self.q0)) as f64
@@ -158,6 +103,124 @@ impl SmccParams {
     /// `b = R_b` over it.
     pub fn delta_span(&self) -> f64 {
         self.delta_span.unwrap_or(self.buffer) as f64
+    }
+}
+
+impl Params for SmccParams {
+    const TABLE: &'static [Param<Self>] = &[
+        Param { name: "q0_kb", range: Positive, default: "64 KB", doc: "target queue `q0`", set: Setter::Bytes(|p, v| p.q0 = v) },
+        Param {
+            name: "buffer_kb",
+            range: Positive,
+            default: "128 KB",
+            doc: "buffer `B`: the spans of `Qoff` and `Qδ` that `a` and `b` are scaled to",
+            set: Setter::Bytes(|p, v| p.buffer = v),
+        },
+        Param {
+            name: "delta_span_kb",
+            range: Positive,
+            default: "the buffer `B`",
+            doc: "the largest `|Qδ|` that `b` is scaled to",
+            set: Setter::Bytes(|p, v| p.delta_span = Some(v)),
+        },
+        Param {
+            name: "zero_rule",
+            range: Any,
+            default: "\"toward_q0\" (our choice)",
+            doc: "how a zero `Qoff` or `Qδ` picks the state",
+            set: Setter::Mode(&["sign_bit", "toward_q0"], |p, i| p.zero_rule = [ZeroRule::SignBit, ZeroRule::TowardQ0][i]),
+        },
+        Param { name: "p", range: Fraction, default: "0.01", doc: "per-frame sampling probability", set: Setter::Real(|p, v| p.p = v) },
+        Param {
+            name: "r_a_mbps",
+            range: Positive,
+            default: "256 Mb/s per Gb/s of line rate",
+            doc: "largest change per feedback in State A (`R_a`)",
+            set: Setter::Rate(|p, v| p.r_a = Some(v)),
+        },
+        Param {
+            name: "r_b_mbps",
+            range: Positive,
+            default: "64 Mb/s per Gb/s of line rate",
+            doc: "largest change per feedback in State B (`R_b`)",
+            set: Setter::Rate(|p, v| p.r_b = Some(v)),
+        },
+        Param {
+            name: "two_stage",
+            range: Any,
+            default: "false",
+            doc: "two-stage `a`: `R_large` when `|Qδ| > T1`, else `R_small`",
+            set: Setter::Switch(|p, v| p.two_stage = v),
+        },
+        Param {
+            name: "r_large_mbps",
+            range: Positive,
+            default: "256 Mb/s per Gb/s of line rate",
+            doc: "`R_large`",
+            set: Setter::Rate(|p, v| p.r_large = Some(v)),
+        },
+        Param {
+            name: "r_small_mbps",
+            range: Positive,
+            default: "128 Mb/s per Gb/s of line rate",
+            doc: "`R_small`",
+            set: Setter::Rate(|p, v| p.r_small = Some(v)),
+        },
+        Param { name: "t1_kb", range: Positive, default: "8 KB", doc: "two-stage threshold `T1`", set: Setter::Bytes(|p, v| p.t1 = v) },
+        Param {
+            name: "t1_signed",
+            range: Any,
+            default: "false (§4.4)",
+            doc: "test `Qδ > T1` (§5.3.3's wording) instead of `|Qδ| > T1`",
+            set: Setter::Switch(|p, v| p.t1_signed = v),
+        },
+        Param {
+            name: "r_min_mbps",
+            range: Positive,
+            default: "10 Mb/s (borrowed from QCN)",
+            doc: "minimum rate",
+            set: Setter::Rate(|p, v| p.r_min = v),
+        },
+        Param {
+            name: "floor_memory",
+            range: Any,
+            default: "false (§4.2, §5.1)",
+            doc: "keep the cuts that fall below `R_min`",
+            set: Setter::Switch(|p, v| p.floor_memory = v),
+        },
+        Param {
+            name: "cpid_naming",
+            range: Any,
+            default: "\"above_q0\" (as BCN)",
+            doc: "which decreases name the congestion point whose increases the source then accepts",
+            set: Setter::Mode(&["any_decrease", "above_q0"], |p, i| p.cpid_naming = [CpidNaming::AnyDecrease, CpidNaming::AboveQ0][i]),
+        },
+    ];
+}
+
+impl Scheme for SmccParams {
+    type Cp = SmccCp;
+    type Rp = SmccRp;
+    type Params = SmccParams;
+    const NAMES: &'static [&'static str] = &["smcc"];
+
+    fn named(_name: &str) -> Self {
+        SmccParams::default()
+    }
+    fn params_mut(&mut self) -> &mut SmccParams {
+        self
+    }
+    fn congestion_point(&self, _init: CpInit, rng: Rng) -> Option<SmccCp> {
+        Some(SmccCp::new(self.clone(), rng))
+    }
+    fn reaction_point(&self, init: RpInit, _rng: Rng) -> SmccRp {
+        SmccRp::new(self.clone(), init.line_rate, init.initial_rate)
+    }
+    fn reconfigure_cp(&self, cp: &mut SmccCp) {
+        cp.params = self.clone();
+    }
+    fn reconfigure_rp(&self, rp: &mut SmccRp) {
+        rp.params = self.clone();
     }
 }
 
@@ -217,10 +280,6 @@ impl CongestionPoint for SmccCp {
         let q_delta = (q - self.q_old as i64) as i32;
         self.q_old = arrival.queue_bytes;
         out.push(Notify { flow: arrival.flow, feedback: Feedback::QueueState { q_off, q_delta } });
-    }
-
-    fn set_param(&mut self, name: &str, value: &ParamValue) {
-        let _ = self.params.set(name, value);
     }
 }
 
@@ -286,15 +345,12 @@ impl ReactionPoint for SmccRp {
         self.rate = (self.rate + delta).clamp(floor, self.line.as_f64());
         delta != 0.0
     }
-
-    fn set_param(&mut self, name: &str, value: &ParamValue) {
-        let _ = self.params.set(name, value);
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::param::ParamValue;
 
     const KB: i32 = 1024;
 
@@ -420,7 +476,7 @@ mod tests {
         let mut p = SmccParams::default();
         p.set("zero_rule", &ParamValue::Text("sign_bit".into())).unwrap();
         assert_eq!(p.zero_rule, ZeroRule::SignBit);
-        assert!(p.set("zero_rule", &ParamValue::Text("up".into())).unwrap_err().contains("toward_q0"));
+        assert!(p.set("zero_rule", &ParamValue::Text("up".into())).unwrap_err().to_string().contains("toward_q0"));
         assert_eq!(p.delta_span(), 128.0 * 1024.0);
         p.set("delta_span_kb", &ParamValue::Number(64.0)).unwrap();
         assert_eq!(p.delta_span(), 64.0 * 1024.0);
@@ -449,7 +505,7 @@ mod tests {
         let mut p = SmccParams::default();
         p.set("cpid_naming", &ParamValue::Text("any_decrease".into())).unwrap();
         assert_eq!(p.cpid_naming, CpidNaming::AnyDecrease);
-        assert!(p.set("cpid_naming", &ParamValue::Text("x".into())).unwrap_err().contains("above_q0"));
+        assert!(p.set("cpid_naming", &ParamValue::Text("x".into())).unwrap_err().to_string().contains("above_q0"));
     }
 
     #[test]

@@ -6,11 +6,11 @@ pub mod pfc;
 mod port;
 mod route_search;
 mod routing;
-mod spec;
+
 mod timed;
 
+pub use crate::spec::{EtsSpec, PfcSpec};
 pub use host::Host;
 pub use pfc::Pfc;
-pub use port::{Admission, Port, QUIET_BACKLOG, Red, Watch};
+pub use port::{Admission, Port, QUIET_BACKLOG, Watch};
 pub use routing::{NO_ROUTE, Routes};
-pub use spec::{EtsSpec, PfcSpec};

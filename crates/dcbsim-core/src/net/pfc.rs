@@ -16,9 +16,7 @@ use crate::units::{Rate, Time};
 
 /// Size of a PFC frame on the wire (a minimum-size MAC control frame).
 pub const PAUSE_FRAME_BYTES: u32 = 64;
-
-/// The largest pause a frame can ask for (the quanta field is 16 bits).
-pub const MAX_QUANTA: u16 = u16::MAX;
+pub use crate::spec::MAX_QUANTA;
 
 /// Generations of refresh events stay below this bit, which marks them.
 pub const REFRESH: u32 = 1 << 31;

@@ -36,25 +36,6 @@ pub(super) fn take_front<T: Copy>(ring: &mut VecDeque<T>) -> T {
 /// sample (see `sim/delivery.rs`).
 pub const QUIET_BACKLOG: u32 = 128;
 
-/// RED-like ECN marking (DCQCN's congestion point): no mark up to `K_min`, then a
-/// probability rising linearly to `P_max` at `K_max`, every frame above `K_max`.
-#[derive(Clone, Debug)]
-pub struct Red {
-    /// The marking curve.
-    pub params: crate::cc::DcqcnParams,
-    /// The port's own stream (`red:<port>`).
-    pub rng: crate::rng::Rng,
-}
-
-impl Red {
-    /// Whether a frame finding `queue` bytes is marked.
-    #[inline]
-    pub fn marks(&mut self, queue: u64) -> bool {
-        let p = self.params.mark_probability(queue);
-        p >= 1.0 || (p > 0.0 && self.rng.uniform() < p)
-    }
-}
-
 /// What a port does with an arriving frame.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Admission {
@@ -195,9 +176,6 @@ pub struct Port {
     /// ECN marking threshold: an ECN-capable frame that finds more than this many
     /// bytes queued is marked (`u64::MAX`: the port never marks).
     pub ecn_threshold: u64,
-    /// RED-like marking above the threshold (DCQCN): marks with a probability that
-    /// grows with the queue (`None`: every ECN-capable frame above it is marked).
-    pub red: Option<Box<Red>>,
     /// ETS: weighted service between the classes that have a weight (`None`: strict
     /// priority only).
     pub ets: Option<Box<Dwrr>>,
@@ -266,7 +244,6 @@ impl Port {
             notifications: 0,
             ecn_threshold: u64::MAX,
             ecn_marks: 0,
-            red: None,
             reverse: u32::MAX,
             pfc: None,
             paused: 0,
@@ -380,13 +357,14 @@ impl Port {
     }
 
     /// Marks an ECN-capable frame arriving at `pkt` if the queue it finds exceeds
-    /// the threshold (DCTCP's instantaneous-queue marking).
+    /// the threshold (DCTCP's instantaneous-queue marking), unless the port's
+    /// congestion point, asked, declines (DCQCN's RED curve).
     #[inline]
     pub fn mark(&mut self, pkt: &mut Packet) {
         if self.queued_bytes > self.ecn_threshold {
             if let PacketKind::Data { ect: true, ce, .. } = &mut pkt.kind {
-                if let Some(red) = self.red.as_mut() {
-                    if !red.marks(self.queued_bytes) {
+                if let Some(cp) = self.cp.as_mut() {
+                    if !cp.marks_ecn(self.queued_bytes) {
                         return;
                     }
                 }

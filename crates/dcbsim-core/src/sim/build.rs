@@ -2,9 +2,8 @@
 //! can make.
 
 use super::Simulation;
-use crate::cc::{CpInit, RpInit};
-use crate::cc::{FixedRate, ReactionPointKind};
-use crate::config::{Action, ConfigError, CpPlacement, FlowKind, NodeKind, PortRef, SimConfig, TimelineEntry};
+use crate::cc::{CpInit, ReactionPointKind, RpInit, SchemeConfig};
+use crate::config::{Action, ConfigError, CpPlacement, FlowKind, FlowSpec, NodeKind, PortRef, SimConfig, TimelineEntry};
 use crate::fairshare::Paths;
 use crate::monitor::Sampler;
 use crate::net::{Host, Port, Routes};
@@ -13,7 +12,7 @@ use crate::samples::{FlowColumns, SampleLayout};
 use crate::sched::{Event, EventQueue};
 use crate::traffic::{Flow, Source};
 use crate::transport::{EcnMarking, Transport};
-use crate::units::Time;
+use crate::units::{Rate, Time};
 
 /// The ports of a network and how to find them.
 struct Wiring {
@@ -137,13 +136,16 @@ fn check_flows(config: &SimConfig, routes: &Routes, w: &Wiring) -> Result<(), Co
 }
 
 /// The run's timeline: each flow's own start and stop, then the configured entries,
-/// sorted by time (stable, so list order breaks ties).
-fn timeline(config: &SimConfig) -> Result<Vec<TimelineEntry>, ConfigError> {
+/// sorted by time (stable, so list order breaks ties); with it, the scheme's
+/// configuration after each entry that changes a parameter, by entry index. The
+/// changes are checked here in the order they apply, each with those before it in
+/// force, so that applying one during the run cannot fail.
+fn timeline(config: &SimConfig) -> Result<(Vec<TimelineEntry>, Vec<(u32, SchemeConfig)>), ConfigError> {
     let mut entries = Vec::new();
     for (flow, f) in config.flows.iter().enumerate() {
-        entries.push(TimelineEntry { at: f.start, action: Action::FlowStart { flow } });
+        entries.push((None, TimelineEntry { at: f.start, action: Action::FlowStart { flow } }));
         if let Some(stop) = f.stop {
-            entries.push(TimelineEntry { at: stop, action: Action::FlowStop { flow } });
+            entries.push((None, TimelineEntry { at: stop, action: Action::FlowStop { flow } }));
         }
     }
     for (i, e) in config.timeline.iter().enumerate() {
@@ -157,13 +159,27 @@ fn timeline(config: &SimConfig) -> Result<Vec<TimelineEntry>, ConfigError> {
         if flow.is_some_and(|f| f >= config.flows.len()) {
             return Err(ConfigError::new(format!("timeline[{i}].flow"), "no such flow"));
         }
-        if let Action::SchemeParam { name, value } = &e.action {
-            config.scheme.clone().set_param(name, value).map_err(|m| ConfigError::new(format!("timeline[{i}].value"), m))?;
-        }
-        entries.push(e.clone());
+        entries.push((Some(i), e.clone()));
     }
-    entries.sort_by_key(|e| e.at);
-    Ok(entries)
+    entries.sort_by_key(|(_, e)| e.at);
+    let mut scheme = config.scheme.clone();
+    let mut changes = Vec::new();
+    for (k, (i, e)) in entries.iter().enumerate() {
+        if let (Some(i), Action::SchemeParam { name, value }) = (i, &e.action) {
+            let error = |m: crate::param::ParamError| ConfigError::new(format!("timeline[{i}].value"), format!("{name}: {m}"));
+            scheme.set_param_alone(name, value).map_err(error)?;
+            scheme.check().map_err(error)?;
+            changes.push((k as u32, scheme.clone()));
+        }
+    }
+    Ok((entries.into_iter().map(|(_, e)| e).collect(), changes))
+}
+
+/// The reaction point's view of flow number `flow` from its spec, at a source of
+/// `line_rate`.
+pub(super) fn rp_init(spec: &FlowSpec, line_rate: Rate, flow: u32) -> RpInit {
+    let ceiling = spec.max_rate.map_or(line_rate, |cap| cap.min(line_rate));
+    RpInit { line_rate, initial_rate: spec.rate.unwrap_or(line_rate), flow, ceiling, aimd: spec.aimd }
 }
 
 fn cp_ports(config: &SimConfig, w: &Wiring) -> Result<Vec<u32>, ConfigError> {
@@ -285,7 +301,7 @@ impl Simulation {
         let is_host: Vec<bool> = config.nodes.iter().map(|n| n.kind == NodeKind::Host).collect();
         let routes = Routes::compute(&w.ports_of, &is_host, config.routing.ecmp_salt(seed));
         check_flows(&config, &routes, &w)?;
-        let timeline = timeline(&config)?;
+        let (timeline, scheme_changes) = timeline(&config)?;
         config.tcp.check().map_err(|m| ConfigError::new("transport", m))?;
         check_incast(&config)?;
         ecn_thresholds(&config, &mut w)?;
@@ -317,21 +333,20 @@ impl Simulation {
                 w.ports[p as usize].set_ets(&config.ets.weights);
             }
         }
-        if let crate::cc::SchemeConfig::Dcqcn(params) = &config.scheme {
-            params.check().map_err(|m| ConfigError::new("scheme.k_max_kb", m))?;
-        }
+        config.scheme.check().map_err(|m| ConfigError::new(format!("scheme.{}", config.scheme.name()), m.to_string()))?;
         let largest_frame = config.flows.iter().map(|f| f.frame_bytes as u64).max().unwrap_or(1000);
+        let stream = config.scheme.cp_stream();
         for p in cp_ports(&config, &w)? {
-            if let crate::cc::SchemeConfig::Dcqcn(params) = &config.scheme {
-                let rng = Rng::stream(seed, &format!("red:{}", w.names[p as usize]));
-                let port = &mut w.ports[p as usize];
-                port.ecn_threshold = params.k_min;
-                port.red = Some(Box::new(crate::net::Red { params: params.clone(), rng }));
-            }
             let port = &w.ports[p as usize];
             let init = CpInit { capacity: port.rate(), buffer: port.buffer, cpid: p, frame_bytes: largest_frame };
-            let rng = Rng::stream(seed, &format!("cp:{}", w.names[p as usize]));
-            w.ports[p as usize].cp = config.scheme.congestion_point(init, rng).map(Box::new);
+            let rng = Rng::stream(seed, &format!("{stream}:{}", w.names[p as usize]));
+            let cp = config.scheme.congestion_point(init, rng).map(Box::new);
+            if cp.is_some() && config.scheme.marks_ecn() {
+                // The congestion point decides every mark: the port asks it about each
+                // ECN-capable frame that finds a queue.
+                w.ports[p as usize].ecn_threshold = 0;
+            }
+            w.ports[p as usize].cp = cp;
         }
         let cnm_rngs = (0..w.ports.len())
             .map(|p| Rng::stream(seed, &format!("cnm:{}", w.names[p])))
@@ -347,9 +362,9 @@ impl Simulation {
             let line_rate = w.ports[w.ports_of[spec.src][0].0 as usize].rate();
             let initial_rate = spec.rate.unwrap_or(line_rate);
             let rp = match &spec.kind {
-                FlowKind::Constant => ReactionPointKind::Fixed(FixedRate::new(initial_rate)),
+                FlowKind::Constant => ReactionPointKind::fixed(initial_rate),
                 _ => {
-                    let init = RpInit::of(spec, line_rate, i as u32);
+                    let init = rp_init(spec, line_rate, i as u32);
                     config.scheme.reaction_point(init, Rng::stream(seed, &format!("rp:{}", spec.name)))
                 }
             };
@@ -399,10 +414,8 @@ impl Simulation {
             incast: None,
             free_slots: Vec::new(),
             pfc_on,
-            cnp_interval: match &config.scheme {
-                crate::cc::SchemeConfig::Dcqcn(p) => p.cnp_interval,
-                _ => Time::ZERO,
-            },
+            receiver_answer: config.scheme.receiver_answer(),
+            scheme_changes,
             pfc_mtu: super::pfc::frame_limit(&config),
             traces: Vec::new(),
             trace_of: Vec::new(),

@@ -31,7 +31,6 @@
 //! with departure-timed ports).
 
 use super::Simulation;
-use crate::cc::ReactionPointKind;
 use crate::config::Action;
 use crate::traffic::NO_CONN;
 use crate::units::Time;
@@ -62,7 +61,7 @@ impl Simulation {
                 && !f.ecn_capable
                 && !f.is_finite()
                 && f.generator.is_none()
-                && (matches!(f.rp, ReactionPointKind::Fixed(_)) || self.feedback_from_first_switch(i))
+                && (!f.rp.reacts() || self.feedback_from_first_switch(i))
                 && self.source_of(i as u32).is_none();
             if !quiet {
                 loud[f.src as usize] = true;

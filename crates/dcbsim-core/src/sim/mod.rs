@@ -6,11 +6,11 @@
 
 mod arrivals;
 mod build;
-mod dcqcn;
 mod delivery;
 mod early;
 mod fair;
 mod incast;
+mod notification_point;
 mod pfc;
 mod report;
 mod shared_buffer;
@@ -74,8 +74,11 @@ pub struct Simulation {
     pfc_on: bool,
     /// The switches' shared buffers under PFC's dynamic threshold, if on.
     shared: Option<shared_buffer::SharedBuffers>,
-    /// DCQCN's notification-point interval (zero without DCQCN).
-    cnp_interval: Time,
+    /// How receivers answer congestion marks, if the scheme's do.
+    receiver_answer: Option<crate::cc::ReceiverAnswer>,
+    /// The scheme's configuration after each timeline entry that changes a parameter,
+    /// by entry index.
+    scheme_changes: Vec<(u32, crate::cc::SchemeConfig)>,
     /// The largest frame of the run (PFC's refresh lead).
     pfc_mtu: u32,
     /// Packet traces of the ports that have one (empty: the one test a frame pays

@@ -217,19 +217,26 @@ impl Simulation {
                 self.flows[flow].max_rate = rate;
                 self.rp_changed(flow as u32);
             }
-            Action::SchemeParam { name, value } => {
-                let _ = self.config.scheme.set_param(&name, &value);
-                for port in self.ports.iter_mut() {
-                    if let Some(cp) = port.cp.as_mut() {
-                        cp.set_param(&name, &value);
-                    }
-                }
-                for f in 0..self.flows.len() {
-                    self.flows[f].rp.set_param(&name, &value);
-                    self.rp_changed(f as u32);
-                }
+            Action::SchemeParam { .. } => self.reconfigure_scheme(entry),
+        }
+    }
+
+    /// Puts the scheme's configuration after timeline entry `entry` (checked when the
+    /// run was built) in force, at every congestion and reaction point.
+    fn reconfigure_scheme(&mut self, entry: usize) {
+        let Ok(k) = self.scheme_changes.binary_search_by_key(&(entry as u32), |&(e, _)| e) else { return };
+        let scheme = self.scheme_changes[k].1.clone();
+        for port in self.ports.iter_mut() {
+            if let Some(cp) = port.cp.as_mut() {
+                scheme.reconfigure_cp(cp);
             }
         }
+        for f in 0..self.flows.len() {
+            scheme.reconfigure_rp(&mut self.flows[f].rp);
+            self.rp_changed(f as u32);
+        }
+        self.receiver_answer = scheme.receiver_answer();
+        self.config.scheme = scheme;
     }
 
     /// Takes the periodic sample and schedules the next one.

@@ -1,8 +1,7 @@
 //! Packet traces of chosen ports (see [`crate::trace`]).
 
 use super::Simulation;
-use super::dcqcn::CNP_CPID;
-use crate::cc::ReactionPointKind;
+use super::notification_point::CNP_CPID;
 use crate::packet::{Packet, PacketKind};
 use crate::trace::{FrameInfo, FrameSink, PortTrace, frame};
 use crate::traffic::NO_CONN;
@@ -117,7 +116,7 @@ impl Simulation {
             dst: f.dst,
             priority: f.priority,
             frame_bytes: f.frame_bytes,
-            cn_tag: matches!(f.rp, ReactionPointKind::Qcn(_)),
+            cn_tag: f.rp.cn_tag(),
             tcp: f.conn != NO_CONN,
             roce: f.ecn_capable && f.conn == NO_CONN,
             cp_node,

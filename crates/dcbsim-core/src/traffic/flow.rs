@@ -150,9 +150,9 @@ impl Flow {
             Some(cap) => rp.rate().min(cap),
             None => rp.rate(),
         };
-        let ecn_capable = matches!(rp, ReactionPointKind::Dcqcn(_));
+        let ecn_capable = rp.ecn_capable();
         Flow {
-            reacts: !matches!(rp, ReactionPointKind::Fixed(_)),
+            reacts: rp.reacts(),
             ahead: false,
             ecn_capable,
             last_cnp: None,
@@ -305,12 +305,11 @@ impl Flow {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cc::FixedRate;
     use crate::config::FlowSpec;
 
     fn flow(jitter: f64) -> Flow {
         let spec = FlowSpec { frame_bytes: 1000, jitter, ..FlowSpec::new("f", 0, 1, FlowKind::Constant) };
-        let rp = ReactionPointKind::Fixed(FixedRate::new(Rate::from_gbps(10)));
+        let rp = ReactionPointKind::fixed(Rate::from_gbps(10));
         let mut f = Flow::new(&spec, rp, Rate::from_gbps(10), Rng::stream(7, "f"));
         f.active = true;
         f

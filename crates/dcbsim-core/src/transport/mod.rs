@@ -18,46 +18,11 @@ pub mod validation;
 pub use receiver::{Ack, Received, TcpReceiver};
 pub use sender::TcpSender;
 
-use crate::cc::ParamValue;
+pub use crate::spec::Transport;
+
+use crate::param::Range::{Any, Fraction, Positive, Whole};
+use crate::param::{Param, Params, Setter};
 use crate::units::{Bytes, Time};
-
-/// The end-to-end transport of a flow.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Transport {
-    /// None: the source pushes frames as fast as its rate limiter allows (the L2
-    /// flows of the congestion-management papers).
-    #[default]
-    None,
-    /// TCP NewReno (RFC 5681, RFC 6582, RFC 6298).
-    Tcp,
-    /// DCTCP (Alizadeh et al., SIGCOMM 2010): NewReno plus ECN with a window cut in
-    /// proportion to the fraction of marked bytes.
-    Dctcp,
-}
-
-impl Transport {
-    /// Every name a scenario may use.
-    pub const NAMES: &'static [&'static str] = &["none", "tcp", "dctcp"];
-
-    /// Its name as scenario files spell it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Transport::None => "none",
-            Transport::Tcp => "tcp",
-            Transport::Dctcp => "dctcp",
-        }
-    }
-
-    /// The transport called `name`.
-    pub fn by_name(name: &str) -> Option<Transport> {
-        match name {
-            "none" => Some(Transport::None),
-            "tcp" => Some(Transport::Tcp),
-            "dctcp" => Some(Transport::Dctcp),
-            _ => None,
-        }
-    }
-}
 
 /// Where switch ports mark ECN-capable frames, and at what queue.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -69,7 +34,7 @@ pub enum EcnMarking {
     /// Every switch port, at this threshold.
     All(Bytes),
     /// Only the listed ports `(node, peer)`, each at its own threshold.
-    Ports(Vec<(crate::config::PortRef, Bytes)>),
+    Ports(Vec<(crate::spec::PortRef, Bytes)>),
 }
 
 impl EcnMarking {
@@ -130,52 +95,76 @@ impl Default for TcpParams {
     }
 }
 
-impl TcpParams {
-    /// Every parameter name a scenario may use in `[transport]` (besides `ecn_k_kb`,
-    /// read by the scenario crate).
-    pub const NAMES: &'static [&'static str] = &[
-        "rto_min_ms",
-        "rto_initial_ms",
-        "rto_max_ms",
-        "initial_window",
-        "rwnd_kb",
-        "delayed_ack",
-        "delayed_ack_ms",
-        "dupack_threshold",
-        "ack_bytes",
-        "g",
+impl Params for TcpParams {
+    const TABLE: &'static [Param<Self>] = &[
+        Param {
+            name: "rto_min_ms",
+            range: Positive,
+            default: "200 ms (Linux)",
+            doc: "lower bound of the retransmission timeout",
+            set: Setter::Time(|p, v| p.rto_min = v),
+        },
+        Param {
+            name: "rto_initial_ms",
+            range: Positive,
+            default: "1 s (RFC 6298)",
+            doc: "retransmission timeout before the first RTT sample",
+            set: Setter::Time(|p, v| p.rto_initial = v),
+        },
+        Param {
+            name: "rto_max_ms",
+            range: Positive,
+            default: "60 s (RFC 6298)",
+            doc: "upper bound of the backed-off timeout",
+            set: Setter::Time(|p, v| p.rto_max = v),
+        },
+        Param {
+            name: "initial_window",
+            range: Whole(1, 1000),
+            default: "3 segments (RFC 3390)",
+            doc: "initial congestion window",
+            set: Setter::Count(|p, v| p.initial_window = v),
+        },
+        Param {
+            name: "rwnd_kb",
+            range: Positive,
+            default: "twice the path's bandwidth-delay product, at least 1 MiB",
+            doc: "the receiver's advertised window",
+            set: Setter::Bytes(|p, v| p.rwnd = Some(Bytes(v))),
+        },
+        Param {
+            name: "delayed_ack",
+            range: Any,
+            default: "false",
+            doc: "the receiver delays ACKs (every second segment, or after the timeout)",
+            set: Setter::Switch(|p, v| p.delayed_ack = v),
+        },
+        Param {
+            name: "delayed_ack_ms",
+            range: Positive,
+            default: "40 ms (Linux)",
+            doc: "the delayed-ACK timeout",
+            set: Setter::Time(|p, v| p.delayed_ack_timeout = v),
+        },
+        Param {
+            name: "dupack_threshold",
+            range: Whole(1, 100),
+            default: "3 (RFC 5681)",
+            doc: "duplicate ACKs that trigger a fast retransmit",
+            set: Setter::Count(|p, v| p.dupack_threshold = v),
+        },
+        Param {
+            name: "ack_bytes",
+            range: Whole(64, 1500),
+            default: "64",
+            doc: "size of an ACK frame on the wire",
+            set: Setter::Count(|p, v| p.ack_bytes = v),
+        },
+        Param { name: "g", range: Fraction, default: "1/16 (DCTCP)", doc: "DCTCP's EWMA gain", set: Setter::Real(|p, v| p.g = v) },
     ];
+}
 
-    /// Sets one parameter by its scenario name, checking its range.
-    pub fn set(&mut self, name: &str, value: &ParamValue) -> Result<(), String> {
-        if name == "delayed_ack" {
-            self.delayed_ack = value.bool(name)?;
-            return Ok(());
-        }
-        let x = value.positive(name)?;
-        let whole = |lo: f64, hi: f64| {
-            if x.fract() == 0.0 && (lo..=hi).contains(&x) {
-                Ok(x as u32)
-            } else {
-                Err(format!("{name} must be an integer in {lo}..={hi} (got {x})"))
-            }
-        };
-        match name {
-            "rto_min_ms" => self.rto_min = Time::from_ms_f64(x),
-            "rto_initial_ms" => self.rto_initial = Time::from_ms_f64(x),
-            "rto_max_ms" => self.rto_max = Time::from_ms_f64(x),
-            "initial_window" => self.initial_window = whole(1.0, 1000.0)?,
-            "rwnd_kb" => self.rwnd = Some(Bytes((x * 1024.0).round() as u64)),
-            "delayed_ack_ms" => self.delayed_ack_timeout = Time::from_ms_f64(x),
-            "dupack_threshold" => self.dupack_threshold = whole(1.0, 100.0)?,
-            "ack_bytes" => self.ack_bytes = whole(64.0, 1500.0)?,
-            "g" if x <= 1.0 => self.g = x,
-            "g" => return Err(format!("g must be in (0, 1] (got {x})")),
-            _ => return Err(format!("unknown parameter; allowed: {}, ecn_k_kb", Self::NAMES.join(", "))),
-        }
-        Ok(())
-    }
-
+impl TcpParams {
     /// Checks the parameters together.
     pub fn check(&self) -> Result<(), String> {
         if self.rto_max < self.rto_min {

@@ -1,11 +1,11 @@
-//! DCQCN's notification point: a receiver answers congestion marks with CNPs, at
-//! most one per flow per interval, sent back to the source as real frames.
+//! The notification point at receivers, for schemes whose receivers answer congestion
+//! marks (DCQCN's CNPs): at most one answer per flow per interval, sent back to the
+//! source as a real frame.
 
 use super::Simulation;
-use crate::cc::Feedback;
 use crate::packet::{Packet, PacketKind};
 
-/// The `cpid` of a CNP: it comes from a receiver, not from a switch port.
+/// The `cpid` of a receiver's answer: it comes from a receiver, not a switch port.
 pub const CNP_CPID: u32 = u32::MAX;
 
 impl Simulation {
@@ -14,14 +14,15 @@ impl Simulation {
     #[inline(never)]
     pub(super) fn notification_point(&mut self, f: u32) {
         let now = self.now;
-        let interval = self.cnp_interval;
+        let Some(answer) = self.receiver_answer else { return };
+        let interval = answer.interval;
         let flow = &mut self.flows[f as usize];
         if flow.last_cnp.is_some_and(|t| now < t + interval) {
             return;
         }
         flow.last_cnp = Some(now);
         flow.notes_in_flight += 1;
-        let kind = PacketKind::Notification { cpid: CNP_CPID, feedback: Feedback::Cnp };
+        let kind = PacketKind::Notification { cpid: CNP_CPID, feedback: answer.feedback };
         let pkt = Packet::new(f, self.config.notification_bytes, flow.src, 7, kind);
         let node = flow.dst;
         self.send_control(node, pkt);

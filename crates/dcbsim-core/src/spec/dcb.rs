@@ -1,7 +1,10 @@
-//! The scenario's description of PFC and ETS, as the engine takes it.
+//! PFC and ETS settings, as the engine takes them.
 
-use crate::config::PortRef;
+use super::PortRef;
 use crate::units::Bytes;
+
+/// The largest pause a frame can ask for (the quanta field is 16 bits).
+pub const MAX_QUANTA: u16 = u16::MAX;
 
 /// PFC (802.1Qbb) settings. PFC is off while [`PfcSpec::lossless`] is zero.
 #[derive(Clone, Debug, PartialEq)]
@@ -42,7 +45,7 @@ impl Default for PfcSpec {
             xoff: Bytes(40 * 1024),
             xon: None,
             headroom: None,
-            quanta: super::pfc::MAX_QUANTA,
+            quanta: MAX_QUANTA,
             ports: None,
             xoff_ports: Vec::new(),
             xon_ports: Vec::new(),
