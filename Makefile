@@ -25,7 +25,7 @@ reproduction: install
 	$(PY) -m dcbsim.papers --out docs/reproduction
 
 quickstart: install
-	$(VENV)/bin/dcbsim run scenarios/examples/quickstart.toml --out out/quickstart
+	$(VENV)/bin/dcbsim run python/dcbsim/scenarios/examples/quickstart.toml --out out/quickstart
 
 BENCH := cargo run --release --quiet -p dcbsim-bench --
 
@@ -39,19 +39,19 @@ pgo:
 	python3 benches/pgo.py --check
 
 bench:
-	$(BENCH) scenarios/bench/dumbbell_10g.toml --repeat 5
-	$(BENCH) scenarios/bench/dumbbell_10g.toml --repeat 5 --set 'flows[0].jitter=0.1'
-	$(BENCH) scenarios/bench/dumbbell_10g_cc.toml --repeat 5
-	$(BENCH) scenarios/bench/incast_jitter.toml --repeat 3
-	$(BENCH) scenarios/bench/incast_jitter.toml --repeat 3 --set topology.servers=64 --set 'flows[0].rate_gbps=0.1953125'
-	$(BENCH) scenarios/bench/incast_jitter.toml --repeat 3 --set topology.servers=512 --set 'flows[0].rate_gbps=0.0244140625'
-	$(BENCH) scenarios/bench/incast_jitter.toml --repeat 3 --set topology.servers=4096 --set 'flows[0].rate_gbps=0.0030517578125'
-	$(BENCH) scenarios/bench/incast_jitter.toml --repeat 3 --set run.sample_interval_us=100000
-	$(BENCH) scenarios/bench/incast_jitter.toml --repeat 3 --set topology.servers=4096 --set 'flows[0].rate_gbps=0.0030517578125' --set run.sample_interval_us=100000
-	$(BENCH) scenarios/bench/long_run.toml --repeat 2
-	$(BENCH) scenarios/bench/fat_tree_k8.toml --repeat 2
-	$(BENCH) scenarios/bench/fat_tree_k8.toml --repeat 2 --set 'pfc.priorities=[3]' --set 'flows[0].priority=3'
-	$(BENCH) scenarios/bench/dctcp_16.toml --repeat 5
+	$(BENCH) python/dcbsim/scenarios/bench/dumbbell_10g.toml --repeat 5
+	$(BENCH) python/dcbsim/scenarios/bench/dumbbell_10g.toml --repeat 5 --set 'flows[0].jitter=0.1'
+	$(BENCH) python/dcbsim/scenarios/bench/dumbbell_10g_cc.toml --repeat 5
+	$(BENCH) python/dcbsim/scenarios/bench/incast_jitter.toml --repeat 3
+	$(BENCH) python/dcbsim/scenarios/bench/incast_jitter.toml --repeat 3 --set topology.servers=64 --set 'flows[0].rate_gbps=0.1953125'
+	$(BENCH) python/dcbsim/scenarios/bench/incast_jitter.toml --repeat 3 --set topology.servers=512 --set 'flows[0].rate_gbps=0.0244140625'
+	$(BENCH) python/dcbsim/scenarios/bench/incast_jitter.toml --repeat 3 --set topology.servers=4096 --set 'flows[0].rate_gbps=0.0030517578125'
+	$(BENCH) python/dcbsim/scenarios/bench/incast_jitter.toml --repeat 3 --set run.sample_interval_us=100000
+	$(BENCH) python/dcbsim/scenarios/bench/incast_jitter.toml --repeat 3 --set topology.servers=4096 --set 'flows[0].rate_gbps=0.0030517578125' --set run.sample_interval_us=100000
+	$(BENCH) python/dcbsim/scenarios/bench/long_run.toml --repeat 2
+	$(BENCH) python/dcbsim/scenarios/bench/fat_tree_k8.toml --repeat 2
+	$(BENCH) python/dcbsim/scenarios/bench/fat_tree_k8.toml --repeat 2 --set 'pfc.priorities=[3]' --set 'flows[0].priority=3'
+	$(BENCH) python/dcbsim/scenarios/bench/dctcp_16.toml --repeat 5
 
 clean:
 	rm -rf $(VENV) target out

@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from dcbsim.sweeps import local_pool, run_sweep  # noqa: E402
 
 SWEEP = f"""[sweep]
-scenario = "{(ROOT / 'scenarios' / 'bench' / 'dumbbell_10g.toml').as_posix()}"
+scenario = "{(ROOT / 'python' / 'dcbsim' / 'scenarios' / 'bench' / 'dumbbell_10g.toml').as_posix()}"
 repeat = 16
 [[sweep.var]]
 name = "ms"

@@ -13,7 +13,7 @@ import dcbsim
 from dcbsim import parquet
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-QUICKSTART = os.path.join(ROOT, "scenarios", "examples", "quickstart.toml")
+QUICKSTART = os.path.join(ROOT, "python", "dcbsim", "scenarios", "examples", "quickstart.toml")
 
 
 def test_the_tidy_table_reads_back_as_polars_writes_it(tmp_path):

@@ -2,7 +2,7 @@
 Ethernet (IEEE 802.1Qau QCN and the schemes that followed it).
 
 >>> import dcbsim
->>> scenario = dcbsim.load("scenarios/examples/quickstart.toml")   # doctest: +SKIP
+>>> scenario = dcbsim.load("python/dcbsim/scenarios/examples/quickstart.toml")   # doctest: +SKIP
 >>> result = dcbsim.run(scenario, seed=1)                           # doctest: +SKIP
 >>> result.summary["ports"]["sw0:r0"]["mean_bytes"]                 # doctest: +SKIP
 """

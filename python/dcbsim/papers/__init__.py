@@ -3,7 +3,7 @@ reproduction reports (``docs/reproduction/``) both read them from here.
 
 A :class:`Claim` states what a paper says, the paper's number, the tolerance we hold
 our number to, and how to measure ours from runs of the scenarios in
-``scenarios/papers/<paper>/``. Where our number differs from the paper's, the claim
+``python/dcbsim/scenarios/papers/<paper>/``. Where our number differs from the paper's, the claim
 says so (``holds_here=False``) and why; the check then expects the difference, so a
 change that makes the claim hold is noticed too.
 """
@@ -21,8 +21,8 @@ import dcbsim
 from dcbsim.paper_titles import TITLES
 from dcbsim.results import Result
 
-#: Where the paper scenarios live (in a source checkout).
-SCENARIO_DIR = Path(__file__).resolve().parents[3] / "scenarios" / "papers"
+#: Where the paper scenarios live (inside the package).
+SCENARIO_DIR = Path(__file__).resolve().parents[1] / "scenarios" / "papers"
 
 
 @dataclass(frozen=True)
@@ -60,7 +60,7 @@ class Runs:
     asked: set[int] = field(default_factory=set)
 
     def get(self, scenario: str, overrides: Sequence[str] = (), seed: int = 1) -> Result:
-        """The result of ``scenarios/papers/<paper>/<scenario>.toml`` with ``overrides``."""
+        """The result of ``python/dcbsim/scenarios/papers/<paper>/<scenario>.toml`` with ``overrides``."""
         key = (scenario, tuple(overrides), seed)
         if key not in self.cache:
             path = SCENARIO_DIR / self.paper / f"{scenario}.toml"
@@ -119,7 +119,7 @@ def report(paper: str, outdir: str, quick: bool = False, figure_dir: str | None 
     lines = [
         f"# Reproduction: {TITLES[paper]}",
         "",
-        f"Scenarios: `scenarios/papers/{paper}/`. Claims and checks: `python/dcbsim/papers/{paper}.py`, run by",
+        f"Scenarios: `python/dcbsim/scenarios/papers/{paper}/`. Claims and checks: `python/dcbsim/papers/{paper}.py`, run by",
         f"`pytest tests/test_reproduction.py -k {paper}`. This page is made by `python -m dcbsim.papers {paper}`.",
         "",
         "| figure | claim | paper | ours | tolerance | verdict |",
