@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 SOURCES := $(shell find crates python -name '*.rs' -o -name '*.py' -o -name '*.pyi' -o -name Cargo.toml) pyproject.toml Cargo.toml
 
-.PHONY: install test test-rust test-python quickstart bench goals pgo reproduction clean
+.PHONY: install test test-rust test-python test-wheel wheel quickstart bench goals pgo reproduction clean
 
 $(VENV)/.installed: $(SOURCES)
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -21,11 +21,22 @@ test-rust:
 test-python: install
 	$(PY) -m pytest -q
 
+# A wheel for CPython >= 3.11 (abi3) in dist/, shipped scenarios inside; prints its size.
+wheel: install
+	rm -f dist/dcbsim-*.whl
+	$(VENV)/bin/maturin build --quiet --out dist
+	$(PY) -c "import glob, os; [print(f'{w}: {os.path.getsize(w) / 2**20:.1f} MiB') for w in glob.glob('dist/dcbsim-*.whl')]"
+
+# The wheel built, installed into a fresh virtual environment and run from an empty
+# directory (slow: a release build and the dependencies' install).
+test-wheel: install
+	$(PY) -m pytest -q -m slow tests/test_wheel.py
+
 reproduction: install
 	$(PY) -m dcbsim.papers --out docs/reproduction
 
 quickstart: install
-	$(VENV)/bin/dcbsim run python/dcbsim/scenarios/examples/quickstart.toml --out out/quickstart
+	$(VENV)/bin/dcbsim run quickstart --out out/quickstart
 
 BENCH := cargo run --release --quiet -p dcbsim-bench --
 

@@ -12,17 +12,17 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Callable, Sequence
 
 import numpy as np
 
 import dcbsim
+from dcbsim import shipped
 from dcbsim.paper_titles import TITLES
 from dcbsim.results import Result
 
-#: Where the paper scenarios live (inside the package).
-SCENARIO_DIR = Path(__file__).resolve().parents[1] / "scenarios" / "papers"
+#: Where the paper scenarios live: package data, wherever dcbsim is installed.
+SCENARIO_DIR = shipped.folder() / "papers"
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 import dcbsim
+from dcbsim import shipped
 from dcbsim.papers import Claim, Outcome, Runs
 from dcbsim.results import Result
 
@@ -22,7 +23,7 @@ WARMUP_S = 0.01
 LINE_GBPS = 40.0
 K_MAX_KB = 200.0
 FLOWS = (2, 4, 8)
-EXAMPLES = Path(__file__).resolve().parents[1] / "scenarios" / "examples"
+EXAMPLES = shipped.folder() / "examples"
 SPREADING = EXAMPLES / "pfc_congestion_spreading.toml"
 LEAF_SPINE = EXAMPLES / "leaf_spine_spreading.toml"
 #: The uplinks of the leaves that do not host the incast's receiver.
