@@ -103,9 +103,9 @@ def registry() -> dict[str, list[Claim]]:
 
 def figures(paper: str) -> Callable[[Runs, str], list[str]]:
     """The function drawing a paper's figures into a directory."""
-    from dcbsim.papers import dcc_figures, dcqcn, dctcp, dsm, fqcn_figures, qcnt_figures, smcc_figures
+    from dcbsim.papers import dcc_figures, dcqcn, dctcp, dsm_figures, fqcn_figures, qcnt_figures, smcc_figures
 
-    figures = {"qcnt": qcnt_figures.figures, "smcc": smcc_figures.figures, "dsm": dsm.figures, "fqcn": fqcn_figures.figures, "dcc": dcc_figures.figures,
+    figures = {"qcnt": qcnt_figures.figures, "smcc": smcc_figures.figures, "dsm": dsm_figures.draw, "fqcn": fqcn_figures.figures, "dcc": dcc_figures.figures,
                "dctcp": dctcp.figures, "dcqcn": dcqcn.figures}
     return figures[paper]
 

@@ -502,10 +502,3 @@ CLAIMS = [
     *_twins("conclusion", "§VI", "DSM achieves about 100 % utilization and less than 5 % drops", "≈ 100 %, < 5 %",
             "utilization ≥ 95 % and drops < 5 % at each delay", _conclusion, eq30_holds=True),
 ]
-
-
-def figures(runs: Runs, outdir: str) -> list[str]:
-    """Figs. 5a, 5b, 6–10 for both DSM variants beside QCN and SMCC, and the stability map."""
-    from dcbsim.papers.dsm_figures import draw
-
-    return draw(runs, outdir)
