@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 SOURCES := $(shell find crates python -name '*.rs' -o -name '*.py' -o -name '*.pyi' -o -name Cargo.toml) pyproject.toml Cargo.toml
 
-.PHONY: install test test-rust test-python test-wheel wheel quickstart bench goals pgo reproduction clean
+.PHONY: install test lint-python test-rust test-python test-wheel wheel quickstart bench goals pgo reproduction clean
 
 $(VENV)/.installed: $(SOURCES)
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -13,7 +13,11 @@ $(VENV)/.installed: $(SOURCES)
 
 install: $(VENV)/.installed
 
-test: test-rust test-python
+test: lint-python test-rust test-python
+
+# ruff, configured in pyproject.toml (installed with the test extra).
+lint-python: install
+	$(VENV)/bin/ruff check python tests benches
 
 test-rust:
 	cargo test --quiet

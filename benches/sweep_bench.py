@@ -60,8 +60,10 @@ def main() -> None:
     except ImportError:
         print("dask.distributed is not installed: pip install 'dcbsim[dask]'")
         return
-    with distributed.LocalCluster(n_workers=cores, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
-        with distributed.Client(cluster) as client:
+    with (
+        distributed.LocalCluster(n_workers=cores, threads_per_worker=1, processes=True, dashboard_address=None) as cluster,
+        distributed.Client(cluster) as client,
+    ):
             dask = timed(f"Dask, {cores} worker processes", client.get_executor)
     print(f"Dask overhead per run vs the local pool: {1e3 * (dask - full) / 16:+.0f} ms")
 

@@ -12,10 +12,9 @@ from pathlib import Path
 import pytest
 
 import dcbsim
+from conftest import ROOT, SCENARIOS
 from dcbsim import cli, shipped
 from dcbsim.paper_titles import TITLES
-
-from conftest import ROOT, SCENARIOS
 
 
 def _tracked_scenarios() -> list[str]:

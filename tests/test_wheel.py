@@ -14,9 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from dcbsim import shipped
-
 from conftest import ROOT
+from dcbsim import shipped
 
 pytestmark = pytest.mark.slow
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import operator
 import os
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from dcbsim import shipped, traces
 from dcbsim._core import Scenario, ScenarioError, __version__
@@ -20,7 +21,7 @@ from dcbsim.results import Result
 
 ScenarioError.__module__ = "dcbsim"
 
-__all__ = ["Scenario", "ScenarioError", "Result", "load", "loads", "run", "sweep", "__version__"]
+__all__ = ["Result", "Scenario", "ScenarioError", "__version__", "load", "loads", "run", "sweep"]
 
 
 MAX_SEED = (1 << 64) - 1

@@ -11,12 +11,12 @@ import signal
 import sys
 import threading
 import time
-from typing import Sequence
+from collections.abc import Sequence
 
 import dcbsim
 from dcbsim import outputs, scenarios_cli, traces
-from dcbsim.bulk import collector_paused
 from dcbsim._core import DEFAULT_MAX_MEMORY_GB
+from dcbsim.bulk import collector_paused
 from dcbsim.table import summary_table
 
 
@@ -159,9 +159,8 @@ def _run(args: argparse.Namespace) -> int:
     ports = [p for text in args.pcap for p in traces.split_ports(text)]
     outputs.check_out(args.out, args.overwrite)
     outputs.remove_stale_stages(args.out)
-    with outputs.side_stage(args.out, "pcap") as pcap_dir, outputs.side_stage(args.out, "samples") as samples_dir:
-        with collector_paused():
-            return _run_into(args, scenario, ports, pcap_dir, samples_dir, plots)
+    with outputs.side_stage(args.out, "pcap") as pcap_dir, outputs.side_stage(args.out, "samples") as samples_dir, collector_paused():
+        return _run_into(args, scenario, ports, pcap_dir, samples_dir, plots)
 
 
 def _run_into(args: argparse.Namespace, scenario: dcbsim.Scenario, ports: list[str], pcap_dir: str,
@@ -345,9 +344,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, _terminate)
     try:
-        from dcbsim import models_cli
-
-        from dcbsim import sweep_plot
+        from dcbsim import models_cli, sweep_plot
 
         commands = {"run": _run, "sweep": _sweep, "repro": _repro, "validate": _validate, "model": models_cli.run,
                     "plot": sweep_plot.run, "scenarios": scenarios_cli.run}
@@ -364,7 +361,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail("interrupted", _signal_status(e))
     except (OSError, MemoryError) as e:
         return _fail(_reason(e) if isinstance(e, MemoryError) else str(e), 1)
-    except Exception as e:  # noqa: BLE001 - never a traceback; say what broke
+    except Exception as e:
         return _fail(f"unexpected {type(e).__name__}: {_reason(e)}", 1)
 
 

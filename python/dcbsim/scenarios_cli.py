@@ -49,6 +49,6 @@ def listing() -> list[str]:
             if group != top:
                 lines.append(f"  {group.split('/', 1)[1]}:")
             lines += [f"{indent}{s.short:<{column - len(indent)}}{s.description}".rstrip() for s in inner]
-    lines += ["", "'dcbsim scenarios show NAME' prints one. A NAME works wherever a scenario file does; "
-              "a file of that name wins."]
+    lines += ["", ("'dcbsim scenarios show NAME' prints one. A NAME works wherever a scenario file does; "
+                   "a file of that name wins.")]
     return lines[1:]

@@ -37,11 +37,11 @@ import itertools
 import math
 import os
 import tomllib
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any
 
 from dcbsim import shipped
-
 from dcbsim.constraint import Constraint, ConstraintError
 
 MASK = (1 << 64) - 1
@@ -158,7 +158,7 @@ def _range(file: str, key: str, spec: Any) -> tuple[Any, ...]:
     start, stop, step = spec.get("start", 0), spec["stop"], spec.get("step", 1)
     if not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (start, stop, step)) or step <= 0:
         raise SweepError(f"{file}: {key}: start, stop and step must be numbers, step > 0")
-    count = int(math.floor((stop - start) / step + 1e-9)) + 1
+    count = math.floor((stop - start) / step + 1e-9) + 1
     if count < 1 or count > 100_000:
         raise SweepError(f"{file}: {key}: the range has {count} values (1 to 100000 allowed)")
     values = [start + i * step for i in range(count)]

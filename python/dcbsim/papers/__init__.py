@@ -11,8 +11,8 @@ change that makes the claim hold is noticed too.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
 
 import numpy as np
 
@@ -43,7 +43,7 @@ class Claim:
     statement: str
     paper_value: str
     tolerance: str
-    measure: Callable[["Runs"], Outcome]
+    measure: Callable[[Runs], Outcome]
     holds_here: bool = True
     note: str = ""
     slow: bool = False
@@ -81,8 +81,8 @@ class Runs:
         if not full:
             return ["**Quick run** (`--quick`): every experiment ran one seed, as the full run does.", ""]
         return [
-            f"**Quick run** (`--quick`): each repeated experiment ran {' or '.join(map(str, ran))} seed(s) instead of "
-            f"{', '.join(map(str, full))}; {len(self.cache)} runs in all. The numbers are rougher than the full page's.",
+            (f"**Quick run** (`--quick`): each repeated experiment ran {' or '.join(map(str, ran))} seed(s) instead of "
+             f"{', '.join(map(str, full))}; {len(self.cache)} runs in all. The numbers are rougher than the full page's."),
             "",
         ]
 

@@ -9,14 +9,12 @@ docs/models/dsm.md)."""
 
 from __future__ import annotations
 
-import os
 from functools import partial
 
 import numpy as np
 
 from dcbsim.analysis import dsm as model
 from dcbsim.papers import Claim, Outcome, Runs
-from dcbsim.plot import Figure
 
 #: DSM with the paper's gains, and DSM with ``c`` bounded by eq. 30.
 PAPER_DSM, EQ30_DSM = "dsm", "dsm_eq30"
