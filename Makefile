@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 SOURCES := $(shell find crates python -name '*.rs' -o -name '*.py' -o -name '*.pyi' -o -name Cargo.toml) pyproject.toml Cargo.toml
 
-.PHONY: install test test-rust test-python quickstart bench goals pgo reproduction clean
+.PHONY: install test lint-python test-rust test-python test-wheel wheel quickstart bench goals pgo reproduction clean
 
 $(VENV)/.installed: $(SOURCES)
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -13,7 +13,11 @@ $(VENV)/.installed: $(SOURCES)
 
 install: $(VENV)/.installed
 
-test: test-rust test-python
+test: lint-python test-rust test-python
+
+# ruff, configured in pyproject.toml (installed with the test extra).
+lint-python: install
+	$(VENV)/bin/ruff check python tests benches
 
 test-rust:
 	cargo test --quiet
@@ -21,11 +25,22 @@ test-rust:
 test-python: install
 	$(PY) -m pytest -q
 
+# A wheel for CPython >= 3.11 (abi3) in dist/, shipped scenarios inside; prints its size.
+wheel: install
+	rm -f dist/dcbsim-*.whl
+	$(VENV)/bin/maturin build --quiet --out dist
+	$(PY) -c "import glob, os; [print(f'{w}: {os.path.getsize(w) / 2**20:.1f} MiB') for w in glob.glob('dist/dcbsim-*.whl')]"
+
+# The wheel built, installed into a fresh virtual environment and run from an empty
+# directory (slow: a release build and the dependencies' install).
+test-wheel: install
+	$(PY) -m pytest -q -m slow tests/test_wheel.py
+
 reproduction: install
 	$(PY) -m dcbsim.papers --out docs/reproduction
 
 quickstart: install
-	$(VENV)/bin/dcbsim run scenarios/examples/quickstart.toml --out out/quickstart
+	$(VENV)/bin/dcbsim run quickstart --out out/quickstart
 
 BENCH := cargo run --release --quiet -p dcbsim-bench --
 
@@ -39,19 +54,19 @@ pgo:
 	python3 benches/pgo.py --check
 
 bench:
-	$(BENCH) scenarios/bench/dumbbell_10g.toml --repeat 5
-	$(BENCH) scenarios/bench/dumbbell_10g.toml --repeat 5 --set 'flows[0].jitter=0.1'
-	$(BENCH) scenarios/bench/dumbbell_10g_cc.toml --repeat 5
-	$(BENCH) scenarios/bench/incast_jitter.toml --repeat 3
-	$(BENCH) scenarios/bench/incast_jitter.toml --repeat 3 --set topology.servers=64 --set 'flows[0].rate_gbps=0.1953125'
-	$(BENCH) scenarios/bench/incast_jitter.toml --repeat 3 --set topology.servers=512 --set 'flows[0].rate_gbps=0.0244140625'
-	$(BENCH) scenarios/bench/incast_jitter.toml --repeat 3 --set topology.servers=4096 --set 'flows[0].rate_gbps=0.0030517578125'
-	$(BENCH) scenarios/bench/incast_jitter.toml --repeat 3 --set run.sample_interval_us=100000
-	$(BENCH) scenarios/bench/incast_jitter.toml --repeat 3 --set topology.servers=4096 --set 'flows[0].rate_gbps=0.0030517578125' --set run.sample_interval_us=100000
-	$(BENCH) scenarios/bench/long_run.toml --repeat 2
-	$(BENCH) scenarios/bench/fat_tree_k8.toml --repeat 2
-	$(BENCH) scenarios/bench/fat_tree_k8.toml --repeat 2 --set 'pfc.priorities=[3]' --set 'flows[0].priority=3'
-	$(BENCH) scenarios/bench/dctcp_16.toml --repeat 5
+	$(BENCH) python/dcbsim/scenarios/bench/dumbbell_10g.toml --repeat 5
+	$(BENCH) python/dcbsim/scenarios/bench/dumbbell_10g.toml --repeat 5 --set 'flows[0].jitter=0.1'
+	$(BENCH) python/dcbsim/scenarios/bench/dumbbell_10g_cc.toml --repeat 5
+	$(BENCH) python/dcbsim/scenarios/bench/incast_jitter.toml --repeat 3
+	$(BENCH) python/dcbsim/scenarios/bench/incast_jitter.toml --repeat 3 --set topology.servers=64 --set 'flows[0].rate_gbps=0.1953125'
+	$(BENCH) python/dcbsim/scenarios/bench/incast_jitter.toml --repeat 3 --set topology.servers=512 --set 'flows[0].rate_gbps=0.0244140625'
+	$(BENCH) python/dcbsim/scenarios/bench/incast_jitter.toml --repeat 3 --set topology.servers=4096 --set 'flows[0].rate_gbps=0.0030517578125'
+	$(BENCH) python/dcbsim/scenarios/bench/incast_jitter.toml --repeat 3 --set run.sample_interval_us=100000
+	$(BENCH) python/dcbsim/scenarios/bench/incast_jitter.toml --repeat 3 --set topology.servers=4096 --set 'flows[0].rate_gbps=0.0030517578125' --set run.sample_interval_us=100000
+	$(BENCH) python/dcbsim/scenarios/bench/long_run.toml --repeat 2
+	$(BENCH) python/dcbsim/scenarios/bench/fat_tree_k8.toml --repeat 2
+	$(BENCH) python/dcbsim/scenarios/bench/fat_tree_k8.toml --repeat 2 --set 'pfc.priorities=[3]' --set 'flows[0].priority=3'
+	$(BENCH) python/dcbsim/scenarios/bench/dctcp_16.toml --repeat 5
 
 clean:
 	rm -rf $(VENV) target out

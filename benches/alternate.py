@@ -8,7 +8,7 @@ worth; runs that alternate see the same load, so their best and their medians co
     cp target/release/dcbsim-bench bench-before          # built on the old commit
     cargo build --release -p dcbsim-bench                 # on the new one
     python3 benches/alternate.py --rounds 8 ./bench-before target/release/dcbsim-bench \\
-        -- scenarios/bench/dumbbell_10g.toml --repeat 5
+        -- python/dcbsim/scenarios/bench/dumbbell_10g.toml --repeat 5
 """
 
 import argparse

@@ -32,7 +32,7 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BENCH = os.path.join(ROOT, "scenarios", "bench")
+BENCH = os.path.join(ROOT, "python", "dcbsim", "scenarios", "bench")
 
 DUMBBELL = [os.path.join(BENCH, "dumbbell_10g.toml")]
 JITTERED = DUMBBELL + ["--set", "flows[0].jitter=0.1"]
@@ -90,7 +90,7 @@ def cli_overhead(cli: str, repeat: int) -> float | None:
     without the command."""
     if not os.access(cli, os.X_OK):
         return None
-    quickstart = os.path.join(ROOT, "scenarios", "examples", "quickstart.toml")
+    quickstart = os.path.join(ROOT, "python", "dcbsim", "scenarios", "examples", "quickstart.toml")
     best = float("inf")
     with tempfile.TemporaryDirectory() as out:
         for _ in range(repeat):

@@ -23,7 +23,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PGO = os.path.join(ROOT, "target", "pgo")
-SCENARIOS = os.path.join(ROOT, "scenarios")
+SCENARIOS = os.path.join(ROOT, "python", "dcbsim", "scenarios")
 BENCH = os.path.join(SCENARIOS, "bench")
 
 # Beside every shipped scenario, the benchmark variants `make bench` runs: jittered

@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from dcbsim.sweeps import local_pool, run_sweep  # noqa: E402
 
 SWEEP = f"""[sweep]
-scenario = "{(ROOT / 'scenarios' / 'bench' / 'dumbbell_10g.toml').as_posix()}"
+scenario = "{(ROOT / 'python' / 'dcbsim' / 'scenarios' / 'bench' / 'dumbbell_10g.toml').as_posix()}"
 repeat = 16
 [[sweep.var]]
 name = "ms"
@@ -60,8 +60,10 @@ def main() -> None:
     except ImportError:
         print("dask.distributed is not installed: pip install 'dcbsim[dask]'")
         return
-    with distributed.LocalCluster(n_workers=cores, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
-        with distributed.Client(cluster) as client:
+    with (
+        distributed.LocalCluster(n_workers=cores, threads_per_worker=1, processes=True, dashboard_address=None) as cluster,
+        distributed.Client(cluster) as client,
+    ):
             dask = timed(f"Dask, {cores} worker processes", client.get_executor)
     print(f"Dask overhead per run vs the local pool: {1e3 * (dask - full) / 16:+.0f} ms")
 

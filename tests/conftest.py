@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SCENARIOS = ROOT / "scenarios"
+SCENARIOS = ROOT / "python" / "dcbsim" / "scenarios"
 
 SMALL = """
 [run]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 import dcbsim
-from dcbsim.table import summary_table
 from conftest import SCENARIOS
+from dcbsim.table import summary_table
 
 
 def test_a_flow_active_for_part_of_the_run_reports_its_rate_while_active():

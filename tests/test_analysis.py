@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import SCENARIOS
 
 import dcbsim
+from conftest import SCENARIOS
 from dcbsim.analysis import dcc, dsm, maxmin
 
 
@@ -66,7 +66,7 @@ def test_dsm_defaults_at_10_gbps_and_300_us():
 def test_dsm_eq30_rule_bounds_c_like_a():
     s = dsm.calculate(10.0, 500.0, c_rule="eq30")
     assert s.m == 7 and s.c_hz == s.a_hz == pytest.approx(20e3 / 79)
-    assert "eq. 30" in dict((r[0], r[2]) for r in s.rows())["c"]
+    assert "eq. 30" in {r[0]: r[2] for r in s.rows()}["c"]
     with pytest.raises(ValueError):
         dsm.calculate(10.0, 300.0, c_rule="slow")
 
@@ -155,7 +155,7 @@ def test_qcn_convergence_model_matches_the_paper_and_the_simulator():
     t_sim = qcnt.convergence(Runs("qcnt"), qcnt.BASE)
     assert t_sim == pytest.approx(t_model, rel=0.3)
     # The model's rates conserve the capacity and move towards each other.
-    times, rates = model.evolve([900e6, 100e6], 5.0)
+    _, rates = model.evolve([900e6, 100e6], 5.0)
     assert rates.sum(axis=1) == pytest.approx(1e9, rel=1e-3)
     assert rates[-1, 0] < 900e6 and rates[-1, 1] > 100e6
 

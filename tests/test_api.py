@@ -164,7 +164,7 @@ def test_a_run_and_its_summary_pause_the_collector_and_leave_it_as_they_found_it
 
     calls: list[str] = []
     for name in ("disable", "enable"):
-        monkeypatch.setattr(gc, name, lambda real=getattr(gc, name), name=name: (calls.append(name), real())[1])
+        monkeypatch.setattr(gc, name, lambda real=getattr(gc, name), name=name: (calls.append(name), real())[1])  # noqa: B008 - the real one, bound before the patch
     seen: list[bool] = []
     result = dcbsim.run(dcbsim.loads(small_text), progress=lambda f: seen.append(gc.isenabled()))
     assert seen and all(seen) and gc.isenabled()
@@ -182,7 +182,7 @@ def test_a_run_and_its_summary_pause_the_collector_and_leave_it_as_they_found_it
     gc.disable()
     try:
         calls.clear()
-        dcbsim.run(dcbsim.loads(small_text)).summary
+        _ = dcbsim.run(dcbsim.loads(small_text)).summary
         assert not gc.isenabled() and calls == []
     finally:
         gc.enable()

@@ -8,7 +8,7 @@ import dcbsim
 from dcbsim.table import summary_table
 
 ROOT = Path(__file__).resolve().parents[1]
-EXAMPLE = ROOT / "scenarios" / "examples" / "pfc_congestion_spreading.toml"
+EXAMPLE = ROOT / "python" / "dcbsim" / "scenarios" / "examples" / "pfc_congestion_spreading.toml"
 
 
 def test_pfc_counters_reach_the_summary_table_and_plot(tmp_path):
@@ -26,7 +26,7 @@ def test_pfc_counters_reach_the_summary_table_and_plot(tmp_path):
 
 
 def test_without_pfc_there_are_no_pfc_counters():
-    r = dcbsim.run(dcbsim.load(ROOT / "scenarios" / "examples" / "quickstart.toml", ["run.duration_ms=2"]), seed=1)
+    r = dcbsim.run(dcbsim.load(ROOT / "python" / "dcbsim" / "scenarios" / "examples" / "quickstart.toml", ["run.duration_ms=2"]), seed=1)
     assert r.pfc == {} and r.summary["pfc"] == {}
 
 

@@ -5,7 +5,7 @@ from pathlib import Path
 import dcbsim
 
 ROOT = Path(__file__).resolve().parents[1]
-EXAMPLE = ROOT / "scenarios" / "examples" / "leaf_spine_spreading.toml"
+EXAMPLE = ROOT / "python" / "dcbsim" / "scenarios" / "examples" / "leaf_spine_spreading.toml"
 
 
 def test_path_table_shows_where_ecmp_sent_each_flow():

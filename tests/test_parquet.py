@@ -4,6 +4,7 @@ and ``dcbsim run`` writes its results without importing polars."""
 import os
 import subprocess
 import sys
+from itertools import pairwise
 
 import numpy as np
 import polars as pl
@@ -13,7 +14,7 @@ import dcbsim
 from dcbsim import parquet
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-QUICKSTART = os.path.join(ROOT, "scenarios", "examples", "quickstart.toml")
+QUICKSTART = os.path.join(ROOT, "python", "dcbsim", "scenarios", "examples", "quickstart.toml")
 
 
 def test_the_tidy_table_reads_back_as_polars_writes_it(tmp_path):
@@ -67,7 +68,7 @@ def test_double_pages_are_the_parts_joined_and_cut(monkeypatch, kind):
         sizes = rng.integers(0, 13, rng.integers(1, 9)).tolist()
         values = rng.random(sum(sizes))
         bounds = np.cumsum([0] + sizes)
-        parts = [values[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
+        parts = [values[a:b] for a, b in pairwise(bounds)]
         parts = [p.tobytes() for p in parts] if kind == "bytes" else parts
         pages = list(parquet._double_pages(parts))
         joined = values.tobytes()

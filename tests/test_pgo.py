@@ -48,7 +48,8 @@ def test_the_named_profdata_comes_first_then_rustups(monkeypatch):
 def test_training_covers_every_shipped_run_and_no_sweep():
     runs = pgo.training_runs()
     files = {args[0] for args in runs}
-    shipped = subprocess.run(["find", "scenarios", "-name", "*.toml"], cwd=ROOT, capture_output=True, text=True).stdout.split()
+    find = ["find", "python/dcbsim/scenarios", "-name", "*.toml"]
+    shipped = subprocess.run(find, cwd=ROOT, capture_output=True, text=True).stdout.split()
     for f in shipped:
         inside = os.path.join(ROOT, f) in files
         assert inside == ("/sweeps/" not in f"/{f}"), f

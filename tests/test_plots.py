@@ -27,7 +27,7 @@ def test_the_queue_cdf_plot_marks_the_exact_time_empty(small_text):
     result = dcbsim.run(dcbsim.loads(small_text.replace("buffer_kb = 64.0", "buffer_kb = 64.0\n[monitor]\nports = [\"sw0:r0\"]")))
     ax = queue_cdf(result).axes[0]
     step, marker = ax.lines[0], ax.lines[1]
-    q, cdf = time_weighted_cdf(result.ports["sw0:r0"].queue_bytes / 1024, result.time_s)
+    _, cdf = time_weighted_cdf(result.ports["sw0:r0"].queue_bytes / 1024, result.time_s)
     assert list(step.get_ydata()) == pytest.approx(list(cdf))
     assert marker.get_xdata()[0] == 0.0 and marker.get_ydata()[0] == result.ports["sw0:r0"].stats["p_empty"]
     assert "over time" in " ".join(ax.get_title().split()) and ax.get_legend().get_texts()[0].get_text() == "sw0:r0"

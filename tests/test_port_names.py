@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dcbsim import cli
 from conftest import SCENARIOS
+from dcbsim import cli
 
 QUICK = str(SCENARIOS / "examples" / "quickstart.toml")
 

@@ -17,9 +17,9 @@ import polars as pl
 import pytest
 
 import dcbsim
+from conftest import SCENARIOS
 from dcbsim import results, sweepfile
 from dcbsim.sweeps import run_sweep
-from conftest import SCENARIOS
 
 QUICK = (SCENARIOS / "examples" / "quickstart.toml").as_posix()
 
@@ -149,7 +149,8 @@ def test_an_incast_of_the_documented_maximum_validates(tmp_path):
 
 
 def test_sweep_list_over_a_huge_grid_streams(tmp_path):
-    body = "".join(f'[[sweep.var]]\nname = "v{i}"\nset = "scheme.q_eq_kb"\nrange = {{ start = 1, stop = 100, step = 1 }}\n' for i in range(5))
+    var = '[[sweep.var]]\nname = "v{}"\nset = "scheme.q_eq_kb"\nrange = {{ start = 1, stop = 100, step = 1 }}\n'
+    body = "".join(var.format(i) for i in range(5))
     path = write_sweep(tmp_path, body)
     proc = subprocess.Popen([sys.executable, "-m", "dcbsim.cli", "sweep", str(path), "--list"], stdout=subprocess.PIPE, text=True)
     try:
@@ -399,9 +400,10 @@ def test_json_outputs_are_byte_for_byte_what_the_json_module_writes(tmp_path, sm
     # The engine writes the JSON outputs; each value must read exactly as Python's own
     # encoder writes it: floats (the nearer of two 17-digit decimals, exponents, -0.0,
     # NaN), big and negative ints, escapes, non-string keys, tuples, text of others.
-    from dcbsim import outputs
     import random
     import struct
+
+    from dcbsim import outputs
 
     class Opaque:
         def __str__(self) -> str:
@@ -419,7 +421,7 @@ def test_json_outputs_are_byte_for_byte_what_the_json_module_writes(tmp_path, sm
         "floats": {"all": floats},
         "ints": {"n": [0, -1, 2**63 - 1, -2**63, 2**64 - 1, 2**70, -2**70, True, False, None]},
         "strings": {"s": ["", "\"\\\n\r\t\b\f\x01\x7f~ é 😀", "\ud800 lone"] + texts, "as keys": dict.fromkeys(texts, 0)},
-        "keys": {"k": {1: 1, 2.5: 2, None: 3, True: 4, "s": 5}},
+        "keys": {"k": {1: 1, 2.5: 2, None: 3, False: 4, "s": 5}},
         1: [(1, (2, {"x": (3,)})), Opaque(), [], {}],
         None: {},
         "summary": dcbsim.run(dcbsim.loads(small_text)).summary,
@@ -444,9 +446,10 @@ def test_the_flow_table_reads_as_python_formats_it():
     # The engine formats the summary's flow table: the same text as Python's own
     # formatting for weights of any size, missing and None fields, NaN, big
     # counters and names that are not ASCII.
+    import random
+
     from dcbsim._core import flow_table
     from dcbsim.table import _table
-    import random
 
     rng = random.Random(11)
 

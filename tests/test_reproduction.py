@@ -30,4 +30,5 @@ def runs():
 @pytest.mark.parametrize("claim", list(_params()))
 def test_claim(claim, runs):
     outcome = claim.measure(runs[claim.paper])
-    assert outcome.holds, f"{claim.figure}: {claim.statement}: paper {claim.paper_value}, ours {outcome.ours} (tolerance: {claim.tolerance})"
+    assert outcome.holds, (f"{claim.figure}: {claim.statement}: paper {claim.paper_value}, ours {outcome.ours} "
+                           f"(tolerance: {claim.tolerance})")

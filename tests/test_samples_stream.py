@@ -16,8 +16,8 @@ import pyarrow.parquet as pq
 import pytest
 
 import dcbsim
-from dcbsim import cli
 from conftest import SCENARIOS
+from dcbsim import cli
 
 TINY = ["output.sample_memory_mb=0.001"]
 SAMPLED = ("rate_bps", "throughput_bps", "send_bps", "fair_share_bps", "cwnd_segments", "alpha")

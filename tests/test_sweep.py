@@ -14,9 +14,9 @@ import polars as pl
 import pytest
 
 import dcbsim
+from conftest import SCENARIOS
 from dcbsim import sweepfile
 from dcbsim.sweeps import local_pool, run_sweep
-from conftest import SCENARIOS
 
 QUICK = (SCENARIOS / "examples" / "quickstart.toml").as_posix()
 
@@ -168,8 +168,10 @@ def test_the_dask_path_gives_the_local_pool_table(tmp_path):
     distributed = pytest.importorskip("distributed")
     path = short_sweep(tmp_path)
     local = canonical(run_sweep(path, str(tmp_path / "local"), local_pool(2)))
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
-        with distributed.Client(cluster) as client:
+    with (
+        distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster,
+        distributed.Client(cluster) as client,
+    ):
             remote = canonical(run_sweep(path, str(tmp_path / "dask"), client.get_executor()))
     assert remote.equals(local)
 
@@ -190,7 +192,8 @@ values = [5.0, 10.0]
     assert len(sweepfile.load(path).runs()) == 4
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
         done = subprocess.run(
-            [sys.executable, "-m", "dcbsim.cli", "sweep", str(path), "--out", str(tmp_path / "out"), "--scheduler", cluster.scheduler_address],
+            [sys.executable, "-m", "dcbsim.cli", "sweep", str(path), "--out", str(tmp_path / "out"),
+             "--scheduler", cluster.scheduler_address],
             capture_output=True, text=True, timeout=300,
         )
     assert done.returncode == 0, done.stderr

@@ -10,9 +10,9 @@ import polars as pl
 import pytest
 
 import dcbsim
+from conftest import SCENARIOS
 from dcbsim import cli, sweeptables
 from dcbsim.sweeps import run_sweep
-from conftest import SCENARIOS
 
 TCP_FCT = (SCENARIOS / "examples" / "tcp_fct.toml").as_posix()
 FILES = ["results", "runs", "ports", "flows", "arrivals", "classes", "fcts"]

@@ -1,7 +1,7 @@
 """Congestion-point schemes (QCN and its variants, SMCC, DSM, ECM) on dumbbells no paper
 publishes: other numbers of senders N, capacities C, loop delays and buffers. Each
 check asserts what the scheme's theory predicts there, with its tolerance; the cases
-are in ``dcbsim.analysis.variants`` (``python -m dcbsim.analysis.variants SCHEME``
+are in ``dcbsim.analysis.variants`` (``python -m dcbsim.analysis.variants_grid SCHEME``
 prints a model page's table). The broader grid is ``-m slow``."""
 
 from __future__ import annotations

@@ -8,15 +8,15 @@ import struct
 import subprocess
 import sys
 import time
+from itertools import pairwise
 from pathlib import Path
 
 import dpkt
 import pytest
 
 import dcbsim
-from dcbsim import cli, traces
-
 from conftest import SCENARIOS
+from dcbsim import cli, traces
 
 QCN = """
 [run]
@@ -139,7 +139,7 @@ def test_each_schemes_feedback_is_carried(tmp_path: Path, scheme: str, kinds: se
             etype, flow, pdu = payload_after_tags(buf)
             assert flow is None, "no CN-TAG outside the QCN family"
             if etype == 0x22E7:
-                head, got, q_off, _ = struct.unpack("!HQhh", pdu[:14])
+                head, got, _, _ = struct.unpack("!HQhh", pdu[:14])
                 assert head & 0x3F == 0 and got == cpid, "queue state, not a quantized feedback"
                 seen.add("cnm")
             else:
@@ -171,7 +171,7 @@ def test_dctcp_segments_carry_seq_ack_and_ecn(tmp_path: Path) -> None:
     marks = port(result, "sw0:r0")["ecn_marks"]
     assert 0 < ce <= marks
     for seq in seqs.values():
-        steps = {b - a for a, b in zip(seq, seq[1:]) if b > a}
+        steps = {b - a for a, b in pairwise(seq) if b > a}
         assert steps == {1500 - 58}, "sequence numbers advance by the segment's payload"
     acks = frames(tmp_path / "acks.pcap")
     assert acks

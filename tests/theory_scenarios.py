@@ -4,7 +4,7 @@ an incast and DCC's two AIMD classes, each at any capacity, delay, buffer and we
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 

@@ -13,8 +13,20 @@ import numpy as np
 
 from dcbsim.analysis import dcc as dcc_model
 from dcbsim.analysis.maxmin import weighted_max_min
-from test_theory_fair import (DCC_CASES, DCTCP_CASES, PARKING_LOTS, PFC_CASES, SERVERS, _dcc_ratio, _dcqcn, _dctcp,
-                              _fqcn, _onset, _share_rms, predicted_onset)
+from test_theory_fair import (
+    DCC_CASES,
+    DCTCP_CASES,
+    PARKING_LOTS,
+    PFC_CASES,
+    SERVERS,
+    _dcc_ratio,
+    _dcqcn,
+    _dctcp,
+    _fqcn,
+    _onset,
+    _share_rms,
+    predicted_onset,
+)
 from theory_scenarios import FRAME, after, dcc_classes, dumbbell, jain, mean_throughputs, parking_lot, run, share_ratios
 
 

@@ -2,8 +2,8 @@
 //! out), to check that a change to the engine leaves every result bit-identical.
 //!
 //! ```text
-//! cargo run --release -p dcbsim-bench --example digest -- $(find scenarios -name '*.toml')
-//! cargo run --release -p dcbsim-bench --example digest -- scenarios/bench/incast_jitter.toml \
+//! cargo run --release -p dcbsim-bench --example digest -- $(find python/dcbsim/scenarios -name '*.toml')
+//! cargo run --release -p dcbsim-bench --example digest -- python/dcbsim/scenarios/bench/incast_jitter.toml \
 //!     --set topology.servers=4096 --set 'flows[0].rate_gbps=0.0030517578125'
 //! cargo run --release -p dcbsim-bench --example digest -- --check tests/golden/digests.txt
 //! cargo run --release -p dcbsim-bench --example digest -- --write tests/golden/digests.txt

@@ -1,4 +1,4 @@
-// The dumbbell_10g benchmark (scenarios/bench/dumbbell_10g.toml) in ns-3 3.37, for a
+// The dumbbell_10g benchmark (python/dcbsim/scenarios/bench/dumbbell_10g.toml) in ns-3 3.37, for a
 // speed comparison: 5 senders at 2.5 Gb/s constant rate, 1000-byte frames on the wire,
 // into one 10 Gb/s bottleneck; every link 10 Gb/s with 1 us propagation delay; a
 // 131072-byte drop-tail queue at the switch's port towards the receiver; 1 s

@@ -28,4 +28,4 @@ while [ "$i" -lt "$repeats" ]; do
 done
 cd "$root"
 cargo build --release --quiet -p dcbsim-bench
-./target/release/dcbsim-bench scenarios/bench/dumbbell_10g.toml --repeat "$repeats"
+./target/release/dcbsim-bench python/dcbsim/scenarios/bench/dumbbell_10g.toml --repeat "$repeats"

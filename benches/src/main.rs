@@ -3,7 +3,7 @@
 //! `output.sample_memory_mb` streams them to a temporary file, as `dcbsim run` does.
 //!
 //! ```text
-//! cargo run --release -p dcbsim-bench -- scenarios/bench/dumbbell_10g.toml [--repeat N] [--set key=value ...]
+//! cargo run --release -p dcbsim-bench -- python/dcbsim/scenarios/bench/dumbbell_10g.toml [--repeat N] [--set key=value ...]
 //! ```
 
 use std::io::Write;

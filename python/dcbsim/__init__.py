@@ -2,25 +2,26 @@
 Ethernet (IEEE 802.1Qau QCN and the schemes that followed it).
 
 >>> import dcbsim
->>> scenario = dcbsim.load("scenarios/examples/quickstart.toml")   # doctest: +SKIP
->>> result = dcbsim.run(scenario, seed=1)                           # doctest: +SKIP
->>> result.summary["ports"]["sw0:r0"]["mean_bytes"]                 # doctest: +SKIP
+>>> scenario = dcbsim.load("quickstart")          # a file, or a shipped scenario's name   # doctest: +SKIP
+>>> result = dcbsim.run(scenario, seed=1)                                                 # doctest: +SKIP
+>>> result.summary["ports"]["sw0:r0"]["mean_bytes"]                                       # doctest: +SKIP
 """
 
 from __future__ import annotations
 
 import operator
 import os
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
-from dcbsim import traces
+from dcbsim import shipped, traces
 from dcbsim._core import Scenario, ScenarioError, __version__
 from dcbsim.bulk import collector_paused
 from dcbsim.results import Result
 
 ScenarioError.__module__ = "dcbsim"
 
-__all__ = ["Scenario", "ScenarioError", "Result", "load", "loads", "run", "sweep", "__version__"]
+__all__ = ["Result", "Scenario", "ScenarioError", "__version__", "load", "loads", "run", "sweep"]
 
 
 MAX_SEED = (1 << 64) - 1
@@ -60,6 +61,9 @@ def load(
 ) -> Scenario:
     """Reads and validates a scenario file; ``overrides`` are ``"key.path=value"`` strings.
 
+    ``path`` is a file or, when no such file exists, the name of a shipped scenario
+    (``"quickstart"``, ``"qcnt/fig01_qcn"``: see :mod:`dcbsim.shipped`).
+
     Raises :class:`ScenarioError` with a one-line message naming the file, line,
     column and key. A run estimated to need more than ``max_memory_gb`` (default 4)
     is refused with the figure.
@@ -69,7 +73,7 @@ def load(
     100,000 hosts a third of a second), and holds its memory until then: for a
     scenario loaded to be run at once, as ``dcbsim run`` does.
     """
-    return Scenario.load(os.fspath(path), _overrides(overrides), max_memory_gb, keep_built)
+    return Scenario.load(shipped.resolve(path), _overrides(overrides), max_memory_gb, keep_built)
 
 
 def loads(

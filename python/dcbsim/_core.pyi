@@ -1,6 +1,7 @@
 """Type stubs of the native module ``dcbsim._core`` (private: use ``dcbsim``)."""
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 __version__: str
 DEFAULT_MAX_MEMORY_GB: float
@@ -15,7 +16,9 @@ class Scenario:
     def load(path: str, overrides: list[str] = ..., max_memory_gb: float | None = ..., keep_built: bool = ...) -> Scenario:
         """Reads and validates the scenario file at ``path``, after ``overrides``."""
     @staticmethod
-    def loads(text: str, file: str = ..., overrides: list[str] = ..., max_memory_gb: float | None = ..., keep_built: bool = ...) -> Scenario:
+    def loads(
+        text: str, file: str = ..., overrides: list[str] = ..., max_memory_gb: float | None = ..., keep_built: bool = ...
+    ) -> Scenario:
         """Reads and validates a scenario given as text."""
     @property
     def file(self) -> str:

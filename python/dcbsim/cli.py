@@ -11,12 +11,12 @@ import signal
 import sys
 import threading
 import time
-from typing import Sequence
+from collections.abc import Sequence
 
 import dcbsim
-from dcbsim import outputs, traces
-from dcbsim.bulk import collector_paused
+from dcbsim import outputs, scenarios_cli, traces
 from dcbsim._core import DEFAULT_MAX_MEMORY_GB
+from dcbsim.bulk import collector_paused
 from dcbsim.table import summary_table
 
 
@@ -75,7 +75,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"dcbsim {dcbsim.__version__}")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
     run = sub.add_parser("run", help="run a scenario and write results, a manifest and plots")
-    run.add_argument("file", help="scenario file (TOML)")
+    run.add_argument("file", help="scenario file (TOML), or a shipped scenario's name (see 'dcbsim scenarios')")
     run.add_argument("--out", required=True, help="output directory (must be empty or new, unless --overwrite)")
     run.add_argument("--overwrite", action="store_true", help="replace the contents of a non-empty --out")
     run.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a scenario key")
@@ -87,7 +87,7 @@ def _parser() -> argparse.ArgumentParser:
                      help=f"bytes kept of each traced frame (default {traces.DEFAULT_SNAPLEN})")
     _memory_option(run)
     sweep = sub.add_parser("sweep", help="run a parameter sweep (resumable) into one Parquet dataset")
-    sweep.add_argument("file", help="sweep file, or a scenario with a [sweep] table")
+    sweep.add_argument("file", help="sweep file, or a scenario with a [sweep] table, or a shipped sweep's name")
     sweep.add_argument("--out", help="output directory (required unless --list)")
     sweep.add_argument("--list", action="store_true", help="print the expanded runs and stop")
     sweep.add_argument("--jobs", type=_jobs, help="local worker processes (default: all cores)")
@@ -105,8 +105,9 @@ def _parser() -> argparse.ArgumentParser:
     from dcbsim import sweep_plot
 
     sweep_plot.add_parser(sub)
+    scenarios_cli.add_parser(sub, _Parser)
     check = sub.add_parser("validate", help="check a scenario without running it")
-    check.add_argument("file", help="scenario file (TOML)")
+    check.add_argument("file", help="scenario file (TOML), or a shipped scenario's name")
     check.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a scenario key")
     _memory_option(check)
     return p
@@ -158,9 +159,8 @@ def _run(args: argparse.Namespace) -> int:
     ports = [p for text in args.pcap for p in traces.split_ports(text)]
     outputs.check_out(args.out, args.overwrite)
     outputs.remove_stale_stages(args.out)
-    with outputs.side_stage(args.out, "pcap") as pcap_dir, outputs.side_stage(args.out, "samples") as samples_dir:
-        with collector_paused():
-            return _run_into(args, scenario, ports, pcap_dir, samples_dir, plots)
+    with outputs.side_stage(args.out, "pcap") as pcap_dir, outputs.side_stage(args.out, "samples") as samples_dir, collector_paused():
+        return _run_into(args, scenario, ports, pcap_dir, samples_dir, plots)
 
 
 def _run_into(args: argparse.Namespace, scenario: dcbsim.Scenario, ports: list[str], pcap_dir: str,
@@ -344,12 +344,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, _terminate)
     try:
-        from dcbsim import models_cli
-
-        from dcbsim import sweep_plot
+        from dcbsim import models_cli, sweep_plot
 
         commands = {"run": _run, "sweep": _sweep, "repro": _repro, "validate": _validate, "model": models_cli.run,
-                    "plot": sweep_plot.run}
+                    "plot": sweep_plot.run, "scenarios": scenarios_cli.run}
         return commands[args.command](args)
     except (dcbsim.ScenarioError, ValueError) as e:
         return _fail(str(e))
@@ -363,7 +361,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail("interrupted", _signal_status(e))
     except (OSError, MemoryError) as e:
         return _fail(_reason(e) if isinstance(e, MemoryError) else str(e), 1)
-    except Exception as e:  # noqa: BLE001 - never a traceback; say what broke
+    except Exception as e:
         return _fail(f"unexpected {type(e).__name__}: {_reason(e)}", 1)
 
 

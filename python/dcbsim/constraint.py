@@ -15,7 +15,8 @@ from __future__ import annotations
 import ast
 import math
 import operator
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 MAX_LENGTH = 1000
 MAX_INT_BITS = 4096
@@ -105,7 +106,7 @@ class Constraint:
             raise ConstraintError(f"cannot evaluate with {values}: {e}") from None
 
     def _eval(self, node: ast.AST, env: dict[str, Any]) -> Any:
-        ev = lambda n: self._eval(n, env)  # noqa: E731
+        ev = lambda n: self._eval(n, env)
         match node:
             case ast.Constant(value=v):
                 return v

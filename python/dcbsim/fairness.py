@@ -12,7 +12,7 @@ samples, a block at a time), so that a run's summary needs no numpy.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from dcbsim._core import FairnessSums
 from dcbsim.lazy import lazy_import

@@ -6,7 +6,8 @@ slowest link of its path plus the path's propagation (reported by the engine).
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from dcbsim.lazy import lazy_import
 

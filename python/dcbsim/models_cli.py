@@ -128,7 +128,8 @@ def _maxmin(args: argparse.Namespace) -> int:
         if len(parts) > 2 and parts[2]:
             demands[name] = float(parts[2])
     rates = maxmin.weighted_max_min(capacities, paths, weights, demands)
-    _print([("flow", "links", "weight", "fair share"), *[(f, "+".join(paths[f]), f"{weights.get(f, 1.0):g}", f"{r:.4g}") for f, r in rates.items()]])
+    rows = [(f, "+".join(paths[f]), f"{weights.get(f, 1.0):g}", f"{r:.4g}") for f, r in rates.items()]
+    _print([("flow", "links", "weight", "fair share"), *rows])
     return 0
 
 
@@ -173,9 +174,10 @@ def _qcn(args: argparse.Namespace) -> int:
 
 
 def _plot(reference: dcc.Aimd, path: str) -> None:
-    from dcbsim.analysis import dcc
     import numpy as np
     from matplotlib.figure import Figure
+
+    from dcbsim.analysis import dcc
 
     fig = Figure(figsize=(6, 4), layout="constrained")
     ax = fig.add_subplot()

@@ -10,7 +10,8 @@ import socket
 import subprocess
 import sys
 import tempfile
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from dcbsim import __version__
 from dcbsim._core import write_json as _write_json

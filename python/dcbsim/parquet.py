@@ -19,14 +19,18 @@ import array
 import struct
 import sys
 from bisect import bisect_left, bisect_right
-from itertools import accumulate
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Dict, Iterable, Iterator, List, Sequence, Tuple, Union
+from itertools import accumulate
+from typing import TYPE_CHECKING, TypeAlias
 
 from dcbsim._core import string_pages
 
+if TYPE_CHECKING:
+    import numpy
+
 #: A buffer of little-endian float64 values: ``bytes``, or a contiguous numpy array.
-Floats = Union[bytes, bytearray, memoryview, "numpy.ndarray"]
+Floats: TypeAlias = "bytes | bytearray | memoryview | numpy.ndarray"  # a string: numpy is not imported here
 
 #: Rows per data page.
 PAGE_ROWS = 1 << 20
@@ -77,7 +81,7 @@ class Cycle:
 
 
 #: A column of the table.
-Column = Union[Doubles, Cycle, Unsigned, StringRuns]
+Column = Doubles | Cycle | Unsigned | StringRuns
 
 
 def _varint(n: int) -> bytes:
@@ -172,7 +176,7 @@ class _Struct:
 #: A page as the buffers written one after another: its header, then its body's parts
 #: (views of the values where they can be: a page of doubles is 8 MB, and joining its
 #: header to it copied every value of the table once more).
-Page = Tuple[Union[bytes, memoryview], ...]
+Page = tuple[bytes | memoryview, ...]
 
 
 def _page(kind: int, body: Sequence[bytes | memoryview], header: _Struct) -> Page:
@@ -299,16 +303,16 @@ def _physical(column: Column) -> int:
 
 #: Where each data page of a float64 column keeps its values: ``(first row, rows,
 #: file offset of the first value)``, by column name.
-PageIndex = Dict[str, List[Tuple[int, int, int]]]
+PageIndex = dict[str, list[tuple[int, int, int]]]
 
 #: One row group: its number of rows and its columns.
-RowGroup = Tuple[int, Sequence[Column]]
+RowGroup = tuple[int, Sequence[Column]]
 
 
 def _check(rows: int, columns: Sequence[Column]) -> None:
     for c in columns:
-        if (isinstance(c, Doubles) and _count(c.values) != rows or isinstance(c, StringRuns) and sum(c.runs) != rows
-                or isinstance(c, Cycle) and _count(c.values) * c.times != rows):
+        if ((isinstance(c, Doubles) and _count(c.values) != rows) or (isinstance(c, StringRuns) and sum(c.runs) != rows)
+                or (isinstance(c, Cycle) and _count(c.values) * c.times != rows)):
             raise ValueError(f"column {c.name} does not have {rows} rows")
 
 

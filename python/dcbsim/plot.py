@@ -3,15 +3,48 @@
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 from matplotlib.figure import Figure
 
 if TYPE_CHECKING:
+    import polars
     from matplotlib.axes import Axes
 
-    from dcbsim.results import Result
+
+class PlottedRun(Protocol):
+    """What the plots read of a run: a :class:`dcbsim.Result` is one. Spelled out here
+    rather than imported, so that this module stays below :mod:`dcbsim.results`,
+    whose ``Result.plot_*`` methods call it."""
+
+    scenario: Any
+    ports: Mapping[str, Any]
+    flows: Mapping[str, Any]
+    pfc: Mapping[str, Any]
+
+    @property
+    def time_s(self) -> np.ndarray:
+        """The sample times, s."""
+
+    @property
+    def monitored_ports(self) -> list[Any]:
+        """The ports whose queues were sampled."""
+
+    def has_fct_rows(self) -> bool:
+        """Whether the run had finite flows."""
+
+    def fct_table(self) -> polars.DataFrame:
+        """One row per finite flow."""
+
+    def pfc_summary(self) -> dict[str, dict[str, Any]]:
+        """Pause statistics per port."""
+
+    def _flow_columns(self, names: list[str], metrics: Sequence[str], start: int = 0,
+                      stop: int | None = None) -> list[list[bytes]]:
+        """Per metric, each flow's samples as little-endian float64 bytes."""
+
 
 _MAX_LINES = 12
 
@@ -80,7 +113,7 @@ def _figure(width: float = 8.0, height: float = 4.0) -> tuple[Figure, Axes]:
     return fig, fig.add_subplot()
 
 
-def _finish(fig: Figure, ax: Axes, result: Result, title: str, path: str | os.PathLike[str] | None) -> Figure:
+def _finish(fig: Figure, ax: Axes, result: PlottedRun, title: str, path: str | os.PathLike[str] | None) -> Figure:
     import textwrap
 
     # About 12 characters of the title's size to an inch: a longer title takes two lines.
@@ -94,14 +127,14 @@ def _finish(fig: Figure, ax: Axes, result: Result, title: str, path: str | os.Pa
     return fig
 
 
-def _time_axis(result: Result) -> tuple[np.ndarray, str]:
+def _time_axis(result: PlottedRun) -> tuple[np.ndarray, str]:
     t = result.time_s
     if len(t) and t[-1] <= 0.5:
         return t * 1e3, "time (ms)"
     return t, "time (s)"
 
 
-def _timeline_times_s(result: Result) -> list[float]:
+def _timeline_times_s(result: PlottedRun) -> list[float]:
     """When the scenario's timeline entries apply (the scenario as run), seconds."""
     import tomllib
 
@@ -112,7 +145,7 @@ def _timeline_times_s(result: Result) -> list[float]:
     return sorted({float(e["at_ms"]) / 1e3 for e in entries if isinstance(e, dict) and "at_ms" in e})
 
 
-def _rate_axes(ax: Axes, result: Result, label: str) -> None:
+def _rate_axes(ax: Axes, result: PlottedRun, label: str) -> None:
     """Labels a rate-against-time plot (Gb/s from 0) and marks the timeline."""
     _mark_timeline(ax, result, label)
     ax.set_xlabel(label)
@@ -120,7 +153,7 @@ def _rate_axes(ax: Axes, result: Result, label: str) -> None:
     ax.set_ylim(bottom=0)
 
 
-def _percent_bars(result: Result, names: list[str], percents: list[float], color: str, ylabel: str, title: str,
+def _percent_bars(result: PlottedRun, names: list[str], percents: list[float], color: str, ylabel: str, title: str,
                   path: str | os.PathLike[str] | None) -> Figure:
     """One labelled bar per name, 0–100 %."""
     fig, ax = _figure(max(4.0, 0.5 * len(names) + 2), 4.0)
@@ -132,14 +165,14 @@ def _percent_bars(result: Result, names: list[str], percents: list[float], color
     return _finish(fig, ax, result, title, path)
 
 
-def _mark_timeline(ax: Axes, result: Result, label: str) -> None:
+def _mark_timeline(ax: Axes, result: PlottedRun, label: str) -> None:
     """Dotted vertical lines where the timeline changes something."""
     scale = 1e3 if label == "time (ms)" else 1.0
     for at in _timeline_times_s(result):
         ax.axvline(at * scale, color="black", ls=(0, (1, 3)), lw=0.8, alpha=0.7)
 
 
-def _queued_ports(result: Result) -> tuple[list, str]:
+def _queued_ports(result: PlottedRun) -> tuple[list, str]:
     """The monitored ports whose queue was ever non-empty, fullest on average first, at
     most ``_MAX_LINES``; and a note on what was left out."""
     # A queue sampled above zero had an exact maximum above zero: that statistic rules
@@ -157,7 +190,7 @@ def _queued_ports(result: Result) -> tuple[list, str]:
     return busy[:_MAX_LINES], f" ({'; '.join(notes)})" if notes else ""
 
 
-def queue(result: Result, path: str | os.PathLike[str] | None = None) -> Figure:
+def queue(result: PlottedRun, path: str | os.PathLike[str] | None = None) -> Figure:
     """Queue length (KB) vs time at each monitored port that ever queued anything
     (fullest first, at most 12)."""
     fig, ax = _figure()
@@ -188,7 +221,7 @@ def time_weighted_cdf(values: np.ndarray, time_s: np.ndarray) -> tuple[np.ndarra
     return values[order], cumulative / cumulative[-1]
 
 
-def queue_cdf(result: Result, path: str | os.PathLike[str] | None = None) -> Figure:
+def queue_cdf(result: PlottedRun, path: str | os.PathLike[str] | None = None) -> Figure:
     """Time-weighted CDF of the sampled queue length (see :func:`time_weighted_cdf`) at
     each port that ever queued anything, with the engine's exact time-weighted P(queue
     empty) as a marker at 0."""
@@ -205,7 +238,7 @@ def queue_cdf(result: Result, path: str | os.PathLike[str] | None = None) -> Fig
     return _finish(fig, ax, result, f"queue CDF over time (samples; circle: exact time empty){note}", path)
 
 
-def rates(result: Result, path: str | os.PathLike[str] | None = None) -> Figure:
+def rates(result: PlottedRun, path: str | os.PathLike[str] | None = None) -> Figure:
     """Each flow's rate-limiter rate (solid), delivered throughput (faint) and weighted
     max-min fair share (dashed), Gb/s. With more than 12 flows: their mean throughput,
     the band between the lowest and highest, and the mean fair share instead."""
@@ -222,7 +255,7 @@ def rates(result: Result, path: str | os.PathLike[str] | None = None) -> Figure:
     return _finish(fig, ax, result, "rate (solid), throughput (faint), fair share (dashed) per flow", path)
 
 
-def _many_rates(fig: Figure, ax: Axes, result: Result, flows: list, t: np.ndarray, label: str, path) -> Figure:
+def _many_rates(fig: Figure, ax: Axes, result: PlottedRun, flows: list, t: np.ndarray, label: str, path) -> Figure:
     """Throughput of many flows summarized: mean, min-max band, mean fair share (taken
     a block of flows at a time, so that a streamed run's series are not all held at
     once, and each block's are reduced together rather than flow by flow)."""
@@ -248,14 +281,14 @@ def _many_rates(fig: Figure, ax: Axes, result: Result, flows: list, t: np.ndarra
     return _finish(fig, ax, result, f"throughput of the {len(flows)} flows", path)
 
 
-def utilization(result: Result, path: str | os.PathLike[str] | None = None) -> Figure:
+def utilization(result: PlottedRun, path: str | os.PathLike[str] | None = None) -> Figure:
     """Utilization of each switch egress port that carried traffic."""
     ports = [p for p in result.ports.values() if p.stats["tx_frames"] > 0][:24]
     percents = [100 * p.stats["utilization"] for p in ports]
     return _percent_bars(result, [p.name for p in ports], percents, "#4c72b0", "utilization (%)", "port utilization", path)
 
 
-def paused(result: Result, path: str | os.PathLike[str] | None = None) -> Figure:
+def paused(result: PlottedRun, path: str | os.PathLike[str] | None = None) -> Figure:
     """Fraction of the run each port's transmitter was paused by PFC (its most paused
     priority), for every port that PFC paused."""
     rows = [(name, p["paused_fraction"]) for name, p in result.pfc_summary().items() if p["paused_s"] > 0][:32]
@@ -263,7 +296,7 @@ def paused(result: Result, path: str | os.PathLike[str] | None = None) -> Figure
     return _percent_bars(result, names, percents, "#c44e52", "time paused (% of run)", "PFC: time paused per port", path)
 
 
-def fct(result: Result, path: str | os.PathLike[str] | None = None) -> Figure:
+def fct(result: PlottedRun, path: str | os.PathLike[str] | None = None) -> Figure:
     """Flow completion times of the finite flows that completed: against size (log-log,
     with the ideal time as a line) and their CDF, one colour per source."""
     table = result.fct_table().filter(completed=True)
@@ -306,7 +339,7 @@ PLOTS: dict[str, Callable[..., Figure]] = {
 }
 
 
-def save_all(result: Result, outdir: str | os.PathLike[str], progress: Callable[[str], Any] | None = None) -> list[str]:
+def save_all(result: PlottedRun, outdir: str | os.PathLike[str], progress: Callable[[str], Any] | None = None) -> list[str]:
     """Writes every plot as PNG into ``outdir`` (and ``fct.png`` when finite flows
     completed), calling ``progress`` with each file's name before drawing it;
     returns the file paths."""

@@ -12,15 +12,17 @@ others complete.
 from __future__ import annotations
 
 import collections
+import contextlib
 import multiprocessing
 import os
 import signal
 import sys
 import threading
 import time
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, Callable, Iterable, Iterator, TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -72,10 +74,8 @@ class LocalPool:
         """Kills the workers at once, dropping what they were running."""
         processes = list((getattr(self.executor, "_processes", None) or {}).values())
         for p in processes:
-            try:
+            with contextlib.suppress(OSError, ValueError):  # already gone, or closed
                 p.kill()
-            except (OSError, ValueError):
-                pass
         self.executor.shutdown(wait=False, cancel_futures=True)
         for p in processes:
             p.join(timeout=5)
@@ -131,7 +131,7 @@ def dispatch(
                 else:
                     suspects.append(task)
                 broken = True
-            except Exception as e:  # noqa: BLE001 - a failed run is recorded, the sweep goes on
+            except Exception as e:
                 yield failed(task, f"{type(e).__name__}: {e}")
         if broken and isinstance(pool, LocalPool):
             suspects.extend(pending.values())

@@ -5,11 +5,11 @@ from __future__ import annotations
 import math
 import os
 import shutil
-from operator import itemgetter
-
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from dcbsim._core import FairnessSums, full_series
 from dcbsim.bulk import collector_paused
@@ -62,7 +62,7 @@ class _InMemory:
 
     # Slots, and the arrays' dict made at the first array: a k = 64 fat-tree's result
     # makes one per port (393,216).
-    __slots__ = ("raw", "arrays")
+    __slots__ = ("arrays", "raw")
 
     def __init__(self, raw: dict[str, bytes]) -> None:
         self.raw = raw
@@ -483,7 +483,7 @@ class Result:
         in blocks of samples whose per-sample sums fit the sample budget, each read a
         group of flows at a time (:meth:`_flow_columns`) whose series fit in half of
         it and in :data:`_GROUP_BYTES`."""
-        n, budget = self.sample_count, self.scenario.sample_memory_bytes
+        budget = self.scenario.sample_memory_bytes
         block = max(1, int(budget // 64))
         for a in range(start, stop, block):
             b = min(stop, a + block)
@@ -776,4 +776,5 @@ class Result:
         return plot.paused(self, path)
 
     def __repr__(self) -> str:
-        return f"<Result {self.scenario.name!r} seed={self.seed}: {len(self.ports)} ports, {len(self.flows)} flows, {self.sample_count} samples>"
+        counts = f"{len(self.ports)} ports, {len(self.flows)} flows, {self.sample_count} samples"
+        return f"<Result {self.scenario.name!r} seed={self.seed}: {counts}>"

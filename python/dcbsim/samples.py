@@ -11,7 +11,8 @@ from __future__ import annotations
 import bisect
 import os
 import weakref
-from typing import Any, Iterator, Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 from dcbsim import parquet
 from dcbsim.lazy import lazy_import

@@ -4,7 +4,8 @@ A sweep is a ``[sweep]`` table, in a file of its own that names a scenario, or i
 the scenario file itself::
 
     [sweep]
-    scenario = "../examples/quickstart.toml"   # relative to this file; omit inside a scenario
+    scenario = "../examples/quickstart.toml"   # relative to this file, or a shipped scenario's name
+                        # ("quickstart"); omit inside a scenario
     seed = 1            # base seed; run i gets a seed derived from (seed, i)
     repeat = 3          # repetitions of every combination
     constraint = "qeq <= 64 or rai > 1"        # skip the combinations where it is false
@@ -36,9 +37,11 @@ import itertools
 import math
 import os
 import tomllib
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any
 
+from dcbsim import shipped
 from dcbsim.constraint import Constraint, ConstraintError
 
 MASK = (1 << 64) - 1
@@ -155,7 +158,7 @@ def _range(file: str, key: str, spec: Any) -> tuple[Any, ...]:
     start, stop, step = spec.get("start", 0), spec["stop"], spec.get("step", 1)
     if not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (start, stop, step)) or step <= 0:
         raise SweepError(f"{file}: {key}: start, stop and step must be numbers, step > 0")
-    count = int(math.floor((stop - start) / step + 1e-9)) + 1
+    count = math.floor((stop - start) / step + 1e-9) + 1
     if count < 1 or count > 100_000:
         raise SweepError(f"{file}: {key}: the range has {count} values (1 to 100000 allowed)")
     values = [start + i * step for i in range(count)]
@@ -186,9 +189,27 @@ def _var(file: str, i: int, table: Any) -> Var:
     return Var(name, path, tuple(values), str(table.get("group", f"_{name}")))
 
 
+def _swept_file(file: str, scenario: str) -> str:
+    """The file of the scenario a sweep names: a path relative to the sweep file or,
+    when there is no file there, the shipped scenario of that name (so that a copy of
+    a shipped sweep still finds its scenario); a missing file is left to the loader to
+    report."""
+    beside = os.path.join(os.path.dirname(file), scenario)
+    if os.path.exists(beside) or os.path.isabs(scenario) or scenario.startswith((".", "~")):
+        return beside
+    try:
+        return str(shipped.find(scenario).path)
+    except shipped.UnknownScenario:
+        return beside
+
+
 def load(path: str | os.PathLike[str]) -> Sweep:
-    """Reads a sweep file (or a scenario file with a ``[sweep]`` table)."""
-    file = os.fspath(path)
+    """Reads a sweep file (or a scenario file with a ``[sweep]`` table), or the shipped
+    sweep of that name when no such file exists."""
+    try:
+        file = shipped.resolve(path, "sweep")
+    except shipped.UnknownScenario as e:
+        raise SweepError(str(e)) from None
     try:
         with open(file, "rb") as f:
             doc = tomllib.load(f)
@@ -206,7 +227,7 @@ def load(path: str | os.PathLike[str]) -> Sweep:
     if scenario is None and "run" in doc:
         scenario = file
     elif isinstance(scenario, str):
-        scenario = os.path.join(os.path.dirname(file), scenario)
+        scenario = _swept_file(file, scenario)
     else:
         raise SweepError(f"{file}: sweep.scenario: the scenario file to sweep is required")
     repeat, seed = table.get("repeat", 1), table.get("seed", 1)

@@ -18,13 +18,15 @@ the same key columns and dtypes; ``OUT/manifest.json`` says how the sweep was ma
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
 import time
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
 
 import polars as pl
 
@@ -34,7 +36,7 @@ from dcbsim._core import DEFAULT_MAX_MEMORY_GB
 from dcbsim.pool import LocalPool, dispatch, local_pool
 from dcbsim.sweepfile import RunSpec, Sweep, load, run_key
 
-__all__ = ["Task", "execute", "tasks", "run_sweep", "describe", "describe_lines", "local_pool", "dask_executor"]
+__all__ = ["Task", "dask_executor", "describe", "describe_lines", "execute", "local_pool", "run_sweep", "tasks"]
 
 ROW_KEY = "dcbsim_run"
 #: The metadata key (and the key of a worker's row) of a run's tables.
@@ -81,7 +83,7 @@ def execute(task: Task) -> tuple[str, pl.DataFrame | None, dict[str, Any]]:
     try:
         scenario = dcbsim.load(task.scenario, list(task.overrides), task.max_memory_gb)
         result = dcbsim.run(scenario, seed=task.seed)
-    except Exception as e:  # noqa: BLE001 - a failed run is recorded, the sweep goes on
+    except Exception as e:
         return task.key, None, failed_row(task, f"{type(e).__name__}: {e}", time.perf_counter() - started)
     variables = task.variables or {k: sweeptables.value_dtype([v]) for k, v in task.values.items()}
     table = sweeptables.keyed(result.to_polars(), task.key, task.seed, task.values, variables)
@@ -141,11 +143,9 @@ def stored_row(outdir: str, key: str) -> dict[str, Any] | None:
         if row.get("status") == "ok":
             row[TABLES_KEY] = meta[TABLES_KEY]
         return row
-    except Exception:  # noqa: BLE001 - any damage means "not done"
-        try:
+    except Exception:
+        with contextlib.suppress(OSError):
             os.remove(path)
-        except OSError:
-            pass
         return None
 
 

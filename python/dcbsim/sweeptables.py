@@ -23,7 +23,8 @@ with one dtype for the whole sweep: i64, f64, bool or str).
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, Iterable
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 

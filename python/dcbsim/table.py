@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from dcbsim._core import flow_table
 
@@ -48,9 +49,9 @@ def _transport_lines(summary: dict[str, Any]) -> list[str]:
     incast = summary.get("incast")
     if incast:
         out += [
-            f"incast: {incast['servers']} servers x {incast['sru_bytes'] / 1024:g} KB, {incast['blocks']} blocks, "
-            f"goodput {incast['goodput_bps'] / 1e6:.1f} Mb/s, {incast['timeouts']} timeouts "
-            f"({incast['blocks_with_timeouts']} blocks with one)",
+            (f"incast: {incast['servers']} servers x {incast['sru_bytes'] / 1024:g} KB, {incast['blocks']} blocks, "
+             f"goodput {incast['goodput_bps'] / 1e6:.1f} Mb/s, {incast['timeouts']} timeouts "
+             f"({incast['blocks_with_timeouts']} blocks with one)"),
             "",
         ]
     return out
@@ -109,11 +110,12 @@ def summary_table(summary: dict[str, Any], max_rows: int | None = 20) -> str:
     ]
     classes = summary.get("classes", {})
     class_rows = [
-        [p, str(c["flows"]), str(c["sent_frames"]), str(c["delivered_frames"]), str(c["dropped_frames"]), f"{c['throughput_bps'] / 1e6:.2f}"]
+        [p, *(str(c[k]) for k in ("flows", "sent_frames", "delivered_frames", "dropped_frames")), f"{c['throughput_bps'] / 1e6:.2f}"]
         for p, c in classes.items()
     ]
     pfc_rows = [
-        [name, str(p["pause_sent"]), str(p["pause_received"]), f"{1e3 * p['paused_s']:.3f}", f"{100 * p['paused_fraction']:.1f}", str(p["headroom_drops"])]
+        [name, str(p["pause_sent"]), str(p["pause_received"]), f"{1e3 * p['paused_s']:.3f}", f"{100 * p['paused_fraction']:.1f}",
+         str(p["headroom_drops"])]
         for name, p in list(summary.get("pfc", {}).items())[:max_rows]
     ]
     parts = [
@@ -132,7 +134,11 @@ def summary_table(summary: dict[str, Any], max_rows: int | None = 20) -> str:
             if len(class_rows) > 1
             else []
         ),
-        *([_table(["PFC port", "PAUSE sent", "PAUSE received", "paused (ms)", "paused %", "headroom drops"], pfc_rows), ""] if pfc_rows else []),
+        *(
+            [_table(["PFC port", "PAUSE sent", "PAUSE received", "paused (ms)", "paused %", "headroom drops"], pfc_rows), ""]
+            if pfc_rows
+            else []
+        ),
         *(
             [_table(["arrivals", "flows", "completed", "dropped", "FCT mean (ms)", "p50", "p99"], arrival_rows),
              *_more(len(arrivals), len(all_arrivals), "arrival sources"), ""]

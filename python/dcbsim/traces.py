@@ -7,12 +7,12 @@ pcap file with nanosecond timestamps; see ``docs/traces.md`` for the frame layou
 from __future__ import annotations
 
 import os
-from typing import Mapping, Sequence, Union
+from collections.abc import Mapping, Sequence
 
 #: The default number of bytes kept of each frame.
 DEFAULT_SNAPLEN = 128
 
-PcapSpec = Union[str, Sequence[str], Mapping[str, "str | os.PathLike[str]"]]
+PcapSpec = str | Sequence[str] | Mapping[str, str | os.PathLike[str]]
 
 
 def pcap_file_name(port: str) -> str:

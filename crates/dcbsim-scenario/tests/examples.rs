@@ -1,4 +1,4 @@
-//! Every scenario shipped under `scenarios/` loads, and overrides round-trip.
+//! Every scenario shipped under `python/dcbsim/scenarios/` loads, and overrides round-trip.
 
 use dcbsim_scenario::{load_file, load_str};
 use std::path::{Path, PathBuf};
@@ -16,7 +16,7 @@ fn scenario_files(dir: &Path, out: &mut Vec<PathBuf>) {
 
 #[test]
 fn every_shipped_scenario_loads() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../python/dcbsim/scenarios");
     let mut files = Vec::new();
     scenario_files(&root, &mut files);
     assert!(files.len() >= 3, "{files:?}");
@@ -29,7 +29,7 @@ fn every_shipped_scenario_loads() {
 
 #[test]
 fn the_effective_scenario_reloads_to_the_same_config() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/examples/quickstart.toml");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../python/dcbsim/scenarios/examples/quickstart.toml");
     let overrides = vec!["run.duration_ms=20".to_string(), "flows[1].rate_gbps=3".to_string()];
     let first = load_file(&root, &overrides).unwrap();
     assert!(first.toml.contains("duration_ms = 20"), "{}", first.toml);

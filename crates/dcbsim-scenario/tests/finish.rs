@@ -21,7 +21,7 @@ fn ran(file: &str, spill: Option<&Path>) -> Simulation {
 }
 
 fn shipped(file: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios").join(file)
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../python/dcbsim/scenarios").join(file)
 }
 
 fn without_timing(mut report: RunReport) -> RunReport {

@@ -83,7 +83,7 @@ fn an_override_naming_the_wrong_direction_points_at_the_override() {
 
 #[test]
 fn the_quickstart_with_the_receivers_port_reversed_is_error_with() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/examples/quickstart.toml");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../python/dcbsim/scenarios/examples/quickstart.toml");
     let sets = ["monitor.ports=[\"r0:sw0\"]", "timeline=[{at_ms = 10.0, port = \"r0:sw0\", rate_gbps = 1.0}]"];
     for set in sets {
         let e = dcbsim_scenario::load_file(&root, &[set.to_string()]).unwrap_err();

@@ -17,8 +17,8 @@ exactly (Ott, Kemperman and Mathis 1996; Dumas, Guillemin and Robert 2002):
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 
 @dataclass(frozen=True)
@@ -104,7 +104,7 @@ def propose(
         want = target / targets[0] * reference.weight
         prev = out[-1]
         candidates = []
-        for k in range(int(round(5 / step)) + 1):
+        for k in range(round(5 / step) + 1):
             a = round(prev.a + k * step, 6)
             b = round(round((1 - a / want**2) / step) * step, 6)
             if prev.b <= b < 1:

@@ -269,7 +269,7 @@ def start_losses(
     rate, queue, q_prev, count, lost, offered = start_rate_bps, 0.0, 0.0, 0.0, 0.0, 0.0
     sent: list[float] = []
     pending: list[tuple[float, float]] = []
-    for step in range(int(round(duration_s / dt))):
+    for step in range(round(duration_s / dt)):
         now = step * dt
         while pending and pending[0][0] <= now:
             rate = max(0.0, rate + heapq.heappop(pending)[1])

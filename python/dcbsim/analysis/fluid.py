@@ -20,8 +20,8 @@ the lines, so a fixed small step, default 10 µs, keeps the switching honest).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 import numpy as np
 
@@ -110,7 +110,8 @@ def theorem2(cycle_s: float, w: float, p: float, gd: float, capacity: float, flo
     rhs = w**2 / (p**2 * capacity**2) * (flows * target_rate - capacity)
     spiral = math.sqrt(gd / (4 * capacity)) * w / p
     return [
-        Condition("(1) inequality (24)", lhs <= rhs, f"(2T − w/(pC))·x0 = {lhs:.4g} {'≤' if lhs <= rhs else '>'} w²/(p²C²)·(N·R(0) − C) = {rhs:.4g}"),
+        Condition("(1) inequality (24)", lhs <= rhs,
+                  f"(2T − w/(pC))·x0 = {lhs:.4g} {'≤' if lhs <= rhs else '>'} w²/(p²C²)·(N·R(0) − C) = {rhs:.4g}"),
         Condition("(2) √(Gd/4C)·w/p < 1", spiral < 1, f"√(Gd/4C)·w/p = {spiral:.4g}"),
         Condition("(3) x0 > 0", x0 > 0, f"x0 = {x0:.4g} frames"),
     ]

@@ -6,7 +6,7 @@ weight until a link fills (its flows freeze) or the flow reaches its own cap (de
 
 from __future__ import annotations
 
-from typing import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 
 
 def weighted_max_min(
@@ -28,7 +28,7 @@ def weighted_max_min(
         for link in paths[f]:
             if link not in capacities:
                 raise ValueError(f"flow {f!r} crosses unknown link {link!r}")
-    rate = {f: 0.0 for f in paths}
+    rate = dict.fromkeys(paths, 0.0)
     active = {f for f in paths if demands[f] > 0}
     left = dict(capacities)
     while active:
@@ -45,7 +45,7 @@ def weighted_max_min(
             for link in paths[f]:
                 left[link] -= step * weights[f]
         saturated = {link for link, cap in left.items() if cap <= 1e-9 * max(1.0, capacities[link])}
-        frozen = {f for f in active if rate[f] >= demands[f] - 1e-12 or any(l in saturated for l in paths[f])}
+        frozen = {f for f in active if rate[f] >= demands[f] - 1e-12 or any(link in saturated for link in paths[f])}
         if not frozen:
             break
         active -= frozen

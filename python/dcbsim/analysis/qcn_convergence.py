@@ -12,9 +12,9 @@ and eq. 28 (QCN-AIMD) give the expected change.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 import itertools
-from typing import Iterator, Sequence
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 

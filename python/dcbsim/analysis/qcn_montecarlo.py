@@ -21,8 +21,8 @@ standard and our RP do) and restarts the cycles. The feedback comes either
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 
@@ -187,8 +187,8 @@ def hazard_counts(cnm_times: Sequence[np.ndarray], time_s: np.ndarray, rates: np
     bins = len(edges) - 1
     seen, expected = np.zeros(bins), np.zeros(bins)
     counted = time_s >= start_s
-    for i, times in enumerate(cnm_times):
-        times = np.sort(times)
+    for i, unsorted in enumerate(cnm_times):
+        times = np.sort(unsorted)
         last = np.searchsorted(times, time_s, side="right") - 1
         since = time_s - np.where(last >= 0, times[np.maximum(last, 0)], 0.0)
         b = np.digitize(since, edges) - 1

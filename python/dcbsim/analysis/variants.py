@@ -4,13 +4,13 @@ capacity C, a chosen feedback loop delay and buffer, measured after a warm-up.
 :func:`dumbbell` writes the scenario, :func:`measure` reads a run into the numbers a
 scheme's theory speaks of (queue mean and std, utilization, time the queue is empty,
 drops, Jain's index of the rates over windows), and :func:`convergence_s` the time to
-fairness from an unfair start. ``python -m dcbsim.analysis.variants SCHEME`` prints the
-grid of a model page's "Checked against theory" table.
+fairness from an unfair start. The grids of the model pages' "Checked against theory"
+tables are in :mod:`dcbsim.analysis.variants_grid`
+(``python -m dcbsim.analysis.variants_grid SCHEME`` prints one).
 """
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 
 import numpy as np
@@ -197,24 +197,3 @@ class Case:
         extra = ", ".join(settings)
         return f"{self.scheme} | {self.senders} | {self.gbps:g} | {self.loop_us:g} | {self.buffer_kb:g} | {extra}"
 
-
-HEADER = (
-    "| scheme | N | C (Gb/s) | loop (µs) | buffer (KB) | settings | queue | utilization | empty | drops | Jain |\n"
-    "|---|---|---|---|---|---|---|---|---|---|---|"
-)
-
-
-def main(argv: list[str]) -> None:
-    """Print the table of one scheme's grid (``qcn``, ``smcc``, ``dsm``, ``ecm``), seed 1."""
-    from dcbsim.analysis.variants_grid import GRIDS
-
-    if len(argv) != 1 or argv[0] not in GRIDS:
-        print(f"usage: python -m dcbsim.analysis.variants {{{','.join(GRIDS)}}}", file=sys.stderr)
-        raise SystemExit(2)
-    print(HEADER)
-    for case in GRIDS[argv[0]]:
-        print(f"| {case.label()} | {case.measure().row()} |", flush=True)
-
-
-if __name__ == "__main__":
-    main(sys.argv[1:])

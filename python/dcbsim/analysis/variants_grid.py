@@ -1,7 +1,10 @@
 """The variants each model page's "Checked against theory" table measures: numbers of
-senders, capacities, loop delays and buffers that no paper publishes."""
+senders, capacities, loop delays and buffers that no paper publishes.
+``python -m dcbsim.analysis.variants_grid SCHEME`` prints one scheme's table."""
 
 from __future__ import annotations
+
+import sys
 
 from dcbsim.analysis.variants import Case
 
@@ -91,3 +94,23 @@ ECM = [
 
 #: Each scheme's grid.
 GRIDS = {"qcn": QCN, "smcc": SMCC, "dsm": DSM, "ecm": ECM}
+
+
+HEADER = (
+    "| scheme | N | C (Gb/s) | loop (µs) | buffer (KB) | settings | queue | utilization | empty | drops | Jain |\n"
+    "|---|---|---|---|---|---|---|---|---|---|---|"
+)
+
+
+def main(argv: list[str]) -> None:
+    """Print the table of one scheme's grid (``qcn``, ``smcc``, ``dsm``, ``ecm``), seed 1."""
+    if len(argv) != 1 or argv[0] not in GRIDS:
+        print(f"usage: python -m dcbsim.analysis.variants_grid {{{','.join(GRIDS)}}}", file=sys.stderr)
+        raise SystemExit(2)
+    print(HEADER)
+    for case in GRIDS[argv[0]]:
+        print(f"| {case.label()} | {case.measure().row()} |", flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

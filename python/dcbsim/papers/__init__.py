@@ -3,7 +3,7 @@ reproduction reports (``docs/reproduction/``) both read them from here.
 
 A :class:`Claim` states what a paper says, the paper's number, the tolerance we hold
 our number to, and how to measure ours from runs of the scenarios in
-``scenarios/papers/<paper>/``. Where our number differs from the paper's, the claim
+``python/dcbsim/scenarios/papers/<paper>/``. Where our number differs from the paper's, the claim
 says so (``holds_here=False``) and why; the check then expects the difference, so a
 change that makes the claim hold is noticed too.
 """
@@ -11,18 +11,18 @@ change that makes the claim hold is noticed too.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Callable, Sequence
 
 import numpy as np
 
 import dcbsim
+from dcbsim import shipped
 from dcbsim.paper_titles import TITLES
 from dcbsim.results import Result
 
-#: Where the paper scenarios live (in a source checkout).
-SCENARIO_DIR = Path(__file__).resolve().parents[3] / "scenarios" / "papers"
+#: Where the paper scenarios live: package data, wherever dcbsim is installed.
+SCENARIO_DIR = shipped.folder() / "papers"
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,7 @@ class Claim:
     statement: str
     paper_value: str
     tolerance: str
-    measure: Callable[["Runs"], Outcome]
+    measure: Callable[[Runs], Outcome]
     holds_here: bool = True
     note: str = ""
     slow: bool = False
@@ -60,7 +60,7 @@ class Runs:
     asked: set[int] = field(default_factory=set)
 
     def get(self, scenario: str, overrides: Sequence[str] = (), seed: int = 1) -> Result:
-        """The result of ``scenarios/papers/<paper>/<scenario>.toml`` with ``overrides``."""
+        """The result of ``python/dcbsim/scenarios/papers/<paper>/<scenario>.toml`` with ``overrides``."""
         key = (scenario, tuple(overrides), seed)
         if key not in self.cache:
             path = SCENARIO_DIR / self.paper / f"{scenario}.toml"
@@ -81,8 +81,8 @@ class Runs:
         if not full:
             return ["**Quick run** (`--quick`): every experiment ran one seed, as the full run does.", ""]
         return [
-            f"**Quick run** (`--quick`): each repeated experiment ran {' or '.join(map(str, ran))} seed(s) instead of "
-            f"{', '.join(map(str, full))}; {len(self.cache)} runs in all. The numbers are rougher than the full page's.",
+            (f"**Quick run** (`--quick`): each repeated experiment ran {' or '.join(map(str, ran))} seed(s) instead of "
+             f"{', '.join(map(str, full))}; {len(self.cache)} runs in all. The numbers are rougher than the full page's."),
             "",
         ]
 
@@ -103,9 +103,9 @@ def registry() -> dict[str, list[Claim]]:
 
 def figures(paper: str) -> Callable[[Runs, str], list[str]]:
     """The function drawing a paper's figures into a directory."""
-    from dcbsim.papers import dcc_figures, dcqcn, dctcp, dsm, fqcn_figures, qcnt_figures, smcc_figures
+    from dcbsim.papers import dcc_figures, dcqcn, dctcp, dsm_figures, fqcn_figures, qcnt_figures, smcc_figures
 
-    figures = {"qcnt": qcnt_figures.figures, "smcc": smcc_figures.figures, "dsm": dsm.figures, "fqcn": fqcn_figures.figures, "dcc": dcc_figures.figures,
+    figures = {"qcnt": qcnt_figures.figures, "smcc": smcc_figures.figures, "dsm": dsm_figures.draw, "fqcn": fqcn_figures.figures, "dcc": dcc_figures.figures,
                "dctcp": dctcp.figures, "dcqcn": dcqcn.figures}
     return figures[paper]
 
@@ -119,7 +119,7 @@ def report(paper: str, outdir: str, quick: bool = False, figure_dir: str | None 
     lines = [
         f"# Reproduction: {TITLES[paper]}",
         "",
-        f"Scenarios: `scenarios/papers/{paper}/`. Claims and checks: `python/dcbsim/papers/{paper}.py`, run by",
+        f"Scenarios: `python/dcbsim/scenarios/papers/{paper}/`. Claims and checks: `python/dcbsim/papers/{paper}.py`, run by",
         f"`pytest tests/test_reproduction.py -k {paper}`. This page is made by `python -m dcbsim.papers {paper}`.",
         "",
         "| figure | claim | paper | ours | tolerance | verdict |",

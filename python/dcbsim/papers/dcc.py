@@ -12,8 +12,18 @@ from __future__ import annotations
 from dcbsim.analysis import dcc as model
 from dcbsim.papers import Claim, Outcome, Runs
 from dcbsim.papers.dcc_runs import (
-    EXP3_CASES, EXP4_BYTES, EXP5_SETTINGS, EXP5_TARGET, FIG8_GRID, T_SC, delivered_mb, exp2_counts, exp4_std_kb, exp5_ratios,
-    queue_std_kb, ratio,
+    EXP3_CASES,
+    EXP4_BYTES,
+    EXP5_SETTINGS,
+    EXP5_TARGET,
+    FIG8_GRID,
+    T_SC,
+    delivered_mb,
+    exp2_counts,
+    exp4_std_kb,
+    exp5_ratios,
+    queue_std_kb,
+    ratio,
 )
 from dcbsim.papers.dcc_text import TABLE5_NOTE
 

@@ -12,7 +12,16 @@ from matplotlib.figure import Figure
 from dcbsim.analysis import dcc as model
 from dcbsim.papers import Runs
 from dcbsim.papers.dcc_runs import (
-    CORE, EXP4_BYTES, EXP5_SETTINGS, EXP5_TARGET, FIG8_GRID, T_EQ, T_SC, delivered_mb, exp5_ratios, ratio,
+    CORE,
+    EXP4_BYTES,
+    EXP5_SETTINGS,
+    EXP5_TARGET,
+    FIG8_GRID,
+    T_EQ,
+    T_SC,
+    delivered_mb,
+    exp5_ratios,
+    ratio,
 )
 
 TABLE3 = (("Ethernet", "exp1_ethernet", [14.9, 14.9, 29.8, 22.2]), ("ECM", "exp1_ecm", [14.9, 14.7, 29.6, 0.0]),

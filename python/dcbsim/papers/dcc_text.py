@@ -6,6 +6,8 @@ Every measure reuses the runs of :mod:`dcbsim.papers.dcc`; none adds a run.
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import numpy as np
 
 from dcbsim.analysis import dcc as model
@@ -64,7 +66,7 @@ def _fig8_monotone(runs: Runs) -> Outcome:
     a_s, b_s = sorted({a for a, _ in r}), sorted({b for _, b in r})
     rows = [[r[(a, b)] for a in a_s] for b in b_s]
     cols = [[r[(a, b)] for b in b_s] for a in a_s]
-    breaks = sum(x < y for seq in rows + cols for x, y in zip(seq, seq[1:]))
+    breaks = sum(x < y for seq in rows + cols for x, y in pairwise(seq))
     pairs = sum(len(seq) - 1 for seq in rows + cols)
     return Outcome(f"the ratio rises as a or b decreases in {pairs - breaks} of {pairs} grid steps",
                    breaks == 0)

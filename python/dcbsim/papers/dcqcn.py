@@ -15,6 +15,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 import dcbsim
+from dcbsim import shipped
 from dcbsim.papers import Claim, Outcome, Runs
 from dcbsim.results import Result
 
@@ -22,7 +23,7 @@ WARMUP_S = 0.01
 LINE_GBPS = 40.0
 K_MAX_KB = 200.0
 FLOWS = (2, 4, 8)
-EXAMPLES = Path(__file__).resolve().parents[3] / "scenarios" / "examples"
+EXAMPLES = shipped.folder() / "examples"
 SPREADING = EXAMPLES / "pfc_congestion_spreading.toml"
 LEAF_SPINE = EXAMPLES / "leaf_spine_spreading.toml"
 #: The uplinks of the leaves that do not host the incast's receiver.
@@ -201,7 +202,7 @@ def figures(runs: Runs, outdir: str) -> list[str]:
 
 def spreading_figure(runs: Runs, path: str) -> str:
     """The congestion-spreading example: the innocent flow's throughput over time under
-    PFC alone, QCN and DCQCN (also the figure of ``scenarios/examples/``)."""
+    PFC alone, QCN and DCQCN (also the figure of ``python/dcbsim/scenarios/examples/``)."""
     fig = Figure(figsize=(7, 3.4), layout="constrained")
     ax = fig.add_subplot()
     for scheme in ("none", "qcn", "dcqcn"):
@@ -220,7 +221,7 @@ def spreading_figure(runs: Runs, path: str) -> str:
 def leaf_spine_figure(runs: Runs, path: str) -> str:
     """The leaf-spine example: time each uplink of leaves 1 and 2 was paused, and the
     innocent flows' throughput, under PFC alone, QCN and DCQCN (also the figure of
-    ``scenarios/examples/``)."""
+    ``python/dcbsim/scenarios/examples/``)."""
     fig = Figure(figsize=(11, 3.4), layout="constrained")
     bars, lines = fig.subplots(1, 2)
     for i, scheme in enumerate(("none", "qcn", "dcqcn")):

@@ -9,14 +9,12 @@ docs/models/dsm.md)."""
 
 from __future__ import annotations
 
-import os
 from functools import partial
 
 import numpy as np
 
 from dcbsim.analysis import dsm as model
 from dcbsim.papers import Claim, Outcome, Runs
-from dcbsim.plot import Figure
 
 #: DSM with the paper's gains, and DSM with ``c`` bounded by eq. 30.
 PAPER_DSM, EQ30_DSM = "dsm", "dsm_eq30"
@@ -502,10 +500,3 @@ CLAIMS = [
     *_twins("conclusion", "§VI", "DSM achieves about 100 % utilization and less than 5 % drops", "≈ 100 %, < 5 %",
             "utilization ≥ 95 % and drops < 5 % at each delay", _conclusion, eq30_holds=True),
 ]
-
-
-def figures(runs: Runs, outdir: str) -> list[str]:
-    """Figs. 5a, 5b, 6–10 for both DSM variants beside QCN and SMCC, and the stability map."""
-    from dcbsim.papers.dsm_figures import draw
-
-    return draw(runs, outdir)

@@ -16,8 +16,8 @@ from dcbsim.papers.dsm import (
     FIG9_BOTTLENECKS,
     LOOPS_100G_US,
     LOOPS_US,
-    SHORT_RATES,
     PAPER_DSM,
+    SHORT_RATES,
     _fig6,
     mixed_measures,
     random_delay_means,
@@ -36,7 +36,8 @@ COLORS = {PAPER_DSM: "#8c8c8c", EQ30_DSM: "#1f77b4", "qcn": "#ff7f0e", "smcc": "
 
 
 def draw(runs: Runs, outdir: str) -> list[str]:
-    """Writes every figure into ``outdir``; returns their paths."""
+    """Figs. 5a, 5b, 6–10 for both DSM variants beside QCN and SMCC, and the stability
+    map, written into ``outdir``; returns their paths."""
     drawers = (_fig5a, _fig5b, _fig6_7, _fig8, _fig9, _fig10, _stability)
     return [drawer(runs, outdir) for drawer in drawers]
 

@@ -8,6 +8,8 @@ whole server sweep of the page's figure (about 2 s of runs).
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import numpy as np
 
 from dcbsim.papers import Claim, Outcome, Runs
@@ -55,7 +57,7 @@ def settle_times(r: Result, changes: tuple[float, ...]) -> list[float]:
     interval when it never does)."""
     kernel = np.ones(SMOOTH_SAMPLES) / SMOOTH_SAMPLES
     out = []
-    for start, end in zip(changes, changes[1:]):
+    for start, end in pairwise(changes):
         half = SMOOTH_SAMPLES * 1e-3 / 2  # the centred mean must not reach across a change
         m = (r.time_s > start + half) & (r.time_s <= end - half)
         t, off = r.time_s[m], np.zeros(int(m.sum()), dtype=bool)

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import os
 
-from dcbsim.analysis.qcn_convergence import QcnModel
 from dcbsim.analysis.qcn_convergence import VARIANTS as MODELS
+from dcbsim.analysis.qcn_convergence import QcnModel
 from dcbsim.papers import Runs
 from dcbsim.papers.qcnt import BASE, FROM_700_300, HORIZON_S, SEEDS, T_AI, VARIANTS, WINDOW_S, convergence
 from dcbsim.plot import Figure

@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import os
 import tempfile
-from typing import Sequence
+from collections.abc import Sequence
+from itertools import pairwise
 
 import numpy as np
 
@@ -108,7 +109,7 @@ def main() -> None:
         hazards[label] = sim_hazard(overrides)
     print()
     print(f"{'CNM hazard relative to share; since previous CNM (K)':58s}",
-          " ".join(f"{a:g}-{b:g}" for a, b in zip(HAZARD_BINS[:-1], HAZARD_BINS[1:])))
+          " ".join(f"{a:g}-{b:g}" for a, b in pairwise(HAZARD_BINS)))
     for label, h in hazards.items():
         print(f"{label:58s}", " ".join(f"{x:4.2f}" for x in h))
 

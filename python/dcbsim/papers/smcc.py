@@ -4,7 +4,7 @@ in Scenario I (§5.3, Figs. 15-19)."""
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
