@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 SOURCES := $(shell find crates python -name '*.rs' -o -name '*.py' -o -name '*.pyi' -o -name Cargo.toml) pyproject.toml Cargo.toml
 
-.PHONY: install test lint-python test-rust test-python test-wheel wheel quickstart bench goals pgo reproduction clean
+.PHONY: install test lint lint-python lint-rust golden test-rust test-python test-wheel wheel quickstart bench goals pgo reproduction clean
 
 $(VENV)/.installed: $(SOURCES)
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -13,7 +13,20 @@ $(VENV)/.installed: $(SOURCES)
 
 install: $(VENV)/.installed
 
-test: lint-python test-rust test-python
+test: lint test-rust golden test-python
+
+lint: lint-rust lint-python
+
+# rustfmt (rustfmt.toml) and clippy with every warning an error.
+lint-rust:
+	rustup component add rustfmt clippy 2>/dev/null || true
+	cargo fmt --all --check
+	cargo clippy --quiet --workspace --all-targets -- -D warnings
+
+# Every shipped scenario's report digest against tests/golden/digests.txt: a change
+# of results shows as a diff (rewrite with --write and say why in the commit).
+golden:
+	cargo run --release --quiet -p dcbsim-bench --example digest -- --check tests/golden/digests.txt
 
 # ruff, configured in pyproject.toml (installed with the test extra).
 lint-python: install

@@ -11,7 +11,7 @@
 //!
 //! Each `--set key=value` applies to the file named before it. `--check FILE` runs
 //! every scenario the golden file lists and fails (status 1) if a digest differs or a
-//! shipped scenario under `scenarios/` is missing from it; `--write FILE` writes the
+//! shipped scenario under `python/dcbsim/scenarios/` is missing from it; `--write FILE` writes the
 //! golden file anew from every shipped scenario.
 
 use std::path::Path;
@@ -61,13 +61,16 @@ fn line(run: &Run) -> String {
     }
 }
 
-/// Every shipped scenario file, sorted.
+/// Where the shipped scenarios live, from the repository root.
+const SCENARIOS: &str = "python/dcbsim/scenarios";
+
+/// Every shipped scenario file, sorted (sweep files are not scenarios).
 fn shipped() -> Vec<String> {
     fn walk(dir: &Path, out: &mut Vec<String>) {
         let Ok(entries) = std::fs::read_dir(dir) else { return };
         for entry in entries.flatten() {
             let path = entry.path();
-            if path.is_dir() {
+            if path.is_dir() && !path.ends_with("sweeps") {
                 walk(&path, out);
             } else if path.extension().is_some_and(|e| e == "toml") {
                 out.push(path.to_string_lossy().replace('\\', "/"));
@@ -75,7 +78,7 @@ fn shipped() -> Vec<String> {
         }
     }
     let mut files = Vec::new();
-    walk(Path::new("scenarios"), &mut files);
+    walk(Path::new(SCENARIOS), &mut files);
     files.sort();
     files
 }

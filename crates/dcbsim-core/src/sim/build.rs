@@ -135,12 +135,16 @@ fn check_flows(config: &SimConfig, routes: &Routes, w: &Wiring) -> Result<(), Co
     Ok(())
 }
 
+/// The scheme's configuration after each timeline entry that changes a parameter, by
+/// the entry's index in the run's timeline.
+pub(super) type SchemeChanges = Vec<(u32, SchemeConfig)>;
+
 /// The run's timeline: each flow's own start and stop, then the configured entries,
 /// sorted by time (stable, so list order breaks ties); with it, the scheme's
 /// configuration after each entry that changes a parameter, by entry index. The
 /// changes are checked here in the order they apply, each with those before it in
 /// force, so that applying one during the run cannot fail.
-fn timeline(config: &SimConfig) -> Result<(Vec<TimelineEntry>, Vec<(u32, SchemeConfig)>), ConfigError> {
+fn timeline(config: &SimConfig) -> Result<(Vec<TimelineEntry>, SchemeChanges), ConfigError> {
     let mut entries = Vec::new();
     for (flow, f) in config.flows.iter().enumerate() {
         entries.push((None, TimelineEntry { at: f.start, action: Action::FlowStart { flow } }));

@@ -76,9 +76,8 @@ pub struct Simulation {
     shared: Option<shared_buffer::SharedBuffers>,
     /// How receivers answer congestion marks, if the scheme's do.
     receiver_answer: Option<crate::cc::ReceiverAnswer>,
-    /// The scheme's configuration after each timeline entry that changes a parameter,
-    /// by entry index.
-    scheme_changes: Vec<(u32, crate::cc::SchemeConfig)>,
+    /// The scheme's configuration after each timeline entry that changes a parameter.
+    scheme_changes: build::SchemeChanges,
     /// The largest frame of the run (PFC's refresh lead).
     pfc_mtu: u32,
     /// Packet traces of the ports that have one (empty: the one test a frame pays
