@@ -252,6 +252,22 @@ fn apply<P>(param: &Param<P>, factor: f64, params: &mut P, name: &str, value: &P
     Ok(())
 }
 
+/// A value each parameter of `P` takes (a number inside its range, `true`, its first
+/// mode), by name: what the tests every scheme gets set and change during a run.
+pub fn examples<P: Params>() -> Vec<(String, ParamValue)> {
+    let number = |range: Range| match range {
+        Range::Whole(lo, _) => lo as f64,
+        Range::Fraction | Range::Unit | Range::Open => 0.5,
+        Range::Any | Range::Positive | Range::NonNegative => 1.0,
+    };
+    let value = |p: &Param<P>| match &p.set {
+        Setter::Switch(_) => ParamValue::Bool(true),
+        Setter::Mode(modes, _) => ParamValue::Text(modes[0].to_string()),
+        _ => ParamValue::Number(number(p.range)),
+    };
+    P::TABLE.iter().map(|p| (p.name.to_string(), value(p))).collect()
+}
+
 /// What is wrong with `P`'s table: a unit parameter whose name does not end with a
 /// suffix of its kind, or a name two parameters answer to. Empty when sound (every
 /// scheme's table is checked by the tests).
@@ -285,8 +301,8 @@ pub fn reference_rows<P: Params>() -> Vec<[String; 4]> {
     P::TABLE
         .iter()
         .map(|p| {
-            let names = names_of(p).iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ");
-            let names = if names_of(p).len() > 1 { format!("`{}` (or {names})", p.name) } else { names };
+            let others: Vec<String> = names_of(p).into_iter().filter(|n| n != p.name).map(|n| format!("`{n}`")).collect();
+            let names = if others.is_empty() { format!("`{}`", p.name) } else { format!("`{}` (or {})", p.name, others.join(", ")) };
             let takes = match &p.set {
                 Setter::Switch(_) => "true or false".to_string(),
                 Setter::Mode(modes, _) => modes.iter().map(|m| format!("`\"{m}\"`")).collect::<Vec<_>>().join(", "),

@@ -2,10 +2,10 @@
 //! a Poisson process given as arrivals per second or as a load.
 
 use crate::reader::{Result, Table};
-use crate::traffic::rate;
 use dcbsim_core::config::{FlowKind, OffTime};
 use dcbsim_core::dist::SizeDist;
 use dcbsim_core::topology::Topology;
+use dcbsim_core::transport::Transport;
 use dcbsim_core::units::Rate;
 
 /// The kinds a flow may be.
@@ -64,7 +64,7 @@ fn on_off(t: &Table, sources: &[usize], topo: &Topology, lines: &[Option<Rate>])
     if burst.1 < 1.0 || burst.1 >= 1e18 {
         return Err(t.error(burst.0, t.get(burst.0), "must be at least 1 byte and below 10^18 bytes"));
     }
-    let load = rate(t, "load")?.ok_or_else(|| t.error("load_gbps", None, "an on_off flow needs load_gbps or load_mbps"))?;
+    let load = t.rate("load")?.ok_or_else(|| t.error("load_gbps", None, "an on_off flow needs load_gbps or load_mbps"))?;
     check_below_line_rate(t, load, sources, topo, lines)?;
     let off = match t.choice("off", &["exponential", "fixed"])? {
         Some("fixed") => OffTime::Fixed,
@@ -95,7 +95,7 @@ fn check_below_line_rate(t: &Table, load: Rate, sources: &[usize], topo: &Topolo
 /// the mean `size` (exactly one of them).
 pub fn arrival_rate(t: &Table, size: &SizeDist) -> Result<f64> {
     let per_s = t.positive("rate_per_s")?;
-    let load = rate(t, "load")?;
+    let load = t.rate("load")?;
     match (per_s, load) {
         (Some(_), Some(_)) => {
             let key = if t.has("load_gbps") { "load_gbps" } else { "load_mbps" };
@@ -105,4 +105,9 @@ pub fn arrival_rate(t: &Table, size: &SizeDist) -> Result<f64> {
         (None, Some(load)) => Ok(size.arrivals_per_s(load)),
         (None, None) => Err(t.error("rate_per_s", None, "is required (or give the load as load_gbps or load_mbps)")),
     }
+}
+
+/// The flow's transport, named by `transport` (default none).
+pub fn transport(t: &Table) -> Result<Transport> {
+    Ok(t.choice("transport", Transport::NAMES)?.and_then(Transport::by_name).unwrap_or_default())
 }

@@ -3,7 +3,7 @@
 use crate::doc::{Entry, Node, Value};
 use crate::error::{Origin, ScenarioError};
 use dcbsim_core::dist::{SizeDist, TimeDist};
-use dcbsim_core::units::Time;
+use dcbsim_core::units::{Rate, Time};
 use std::cell::Cell;
 
 /// A table being read: every key read is marked, and [`Table::finish`] rejects the
@@ -82,6 +82,17 @@ impl<'a> Table<'a> {
             Some((x, _)) if x > 0.0 => Ok(Some(x)),
             Some((x, node)) => Err(self.error(key, Some(node), format!("must be > 0 (got {x})"))),
             None => Ok(None),
+        }
+    }
+
+    /// A rate given as `<stem>_gbps` or `<stem>_mbps` (at most one).
+    pub fn rate(&self, stem: &str) -> Result<Option<Rate>> {
+        let (g, m) = (format!("{stem}_gbps"), format!("{stem}_mbps"));
+        match (self.positive(&g)?, self.positive(&m)?) {
+            (Some(_), Some(_)) => Err(self.error(&m, self.get(&m), format!("give {g} or {m}, not both"))),
+            (Some(x), None) => Ok(Some(Rate::from_gbps_f64(x))),
+            (None, Some(x)) => Ok(Some(Rate::from_bps_f64(x * 1e6))),
+            (None, None) => Ok(None),
         }
     }
 

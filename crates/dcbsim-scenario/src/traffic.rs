@@ -92,17 +92,6 @@ fn endpoints(t: &Table, key: &str, topo: &Topology) -> Result<Vec<usize>> {
     Ok(found)
 }
 
-/// A rate given as `<key>_gbps` or `<key>_mbps` (at most one).
-pub(crate) fn rate(t: &Table, stem: &str) -> Result<Option<Rate>> {
-    let (g, m) = (format!("{stem}_gbps"), format!("{stem}_mbps"));
-    match (t.positive(&g)?, t.positive(&m)?) {
-        (Some(_), Some(_)) => Err(t.error(&m, t.get(&m), format!("give {g} or {m}, not both"))),
-        (Some(x), None) => Ok(Some(Rate::from_gbps_f64(x))),
-        (None, Some(x)) => Ok(Some(Rate::from_bps_f64(x * 1e6))),
-        (None, None) => Ok(None),
-    }
-}
-
 /// The source–destination pairs of an entry (`src`, `dst`: names, globs or lists;
 /// `pairing`: how they meet).
 /// `made` flows exist already (see [`crate::pairing::pair`]).
@@ -124,14 +113,14 @@ fn template(t: &Table, run: &RunSection, kind: FlowKind) -> Result<FlowSpec> {
         src: 0,
         dst: 0,
         kind,
-        rate: rate(t, "rate")?,
-        max_rate: rate(t, "max_rate")?,
+        rate: t.rate("rate")?,
+        max_rate: t.rate("max_rate")?,
         frame_bytes: t.integer("frame_bytes", 64, 9216)?.map_or(run.frame_bytes, |b| b as u32),
         jitter: jitter(t)?,
         priority: t.integer("priority", 0, 7)?.unwrap_or(0) as u8,
         aimd: aimd(t)?,
         weight: 1.0,
-        transport: crate::transport::transport(t)?,
+        transport: crate::kinds::transport(t)?,
         start: Time::from_ms_f64(start),
         stop: stop.map(Time::from_ms_f64),
     })
@@ -343,7 +332,7 @@ pub fn read_timeline(
             }
         } else if t.has("flow") {
             let members = named_flows(t, flows)?;
-            let cap = rate(t, "max_rate")?;
+            let cap = t.rate("max_rate")?;
             let action = t.choice("action", &["start", "stop"])?;
             for flow in members {
                 match (action, cap) {

@@ -78,11 +78,6 @@ fn positive(value: &ParamValue, name: &str) -> std::result::Result<f64, String> 
     }
 }
 
-/// The transport named by `transport` (default none).
-pub fn transport(t: &Table) -> Result<Transport> {
-    Ok(t.choice("transport", Transport::NAMES)?.and_then(Transport::by_name).unwrap_or_default())
-}
-
 const INCAST_KEYS: &[&str] = &["client", "servers", "sru_kb", "blocks", "transport", "frame_bytes", "start_ms", "response_jitter_us"];
 
 /// Reads `[incast]`: one greedy server flow per server (named `srv0…` after the
@@ -105,7 +100,7 @@ pub fn read_incast(t: Option<&Table>, run: &RunSection, topo: &Topology, flows: 
     }
     let sru = kb(t.required("sru_kb", t.positive("sru_kb")?)?);
     let blocks = t.integer("blocks", 1, u32::MAX as i64)?.map(|b| b as u32);
-    let transport = transport(t)?;
+    let transport = crate::kinds::transport(t)?;
     if transport == Transport::None {
         return Err(t.error("transport", t.get("transport"), "is required; allowed: tcp, dctcp"));
     }

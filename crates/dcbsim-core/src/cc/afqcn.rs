@@ -88,6 +88,9 @@ impl Scheme for AfQcn {
     fn parameter_names() -> Vec<String> {
         [param::names::<QcnParams>(), param::names::<AfQcnParams>()].concat()
     }
+    fn examples() -> Vec<(String, ParamValue)> {
+        [param::examples::<QcnParams>(), param::examples::<AfQcnParams>()].concat()
+    }
     fn table_faults() -> Vec<String> {
         let mut faults = [param::table_faults::<QcnParams>(), param::table_faults::<AfQcnParams>()].concat();
         let qcn = param::names::<QcnParams>();

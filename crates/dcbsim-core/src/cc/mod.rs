@@ -26,6 +26,7 @@ pub mod qcn;
 mod scheme;
 mod registry;
 pub mod smcc;
+pub mod threshold;
 
 pub use crate::param::{ParamError, ParamValue};
 pub use crate::spec::Aimd;
@@ -41,7 +42,9 @@ pub use qcn::{Qcn, QcnCp, QcnParams, QcnRp, QcnVariant};
 pub use registry::{CongestionPointKind, ReactionPointKind, SchemeConfig};
 pub use scheme::Scheme;
 pub use smcc::{CpidNaming, SmccCp, SmccParams, SmccRp, ZeroRule};
+pub use threshold::{ThresholdCp, ThresholdParams, ThresholdRp};
 
+use crate::spec::FlowSpec;
 use crate::units::{Rate, Time};
 
 /// What a notification frame carries from a congestion point to a reaction point.
@@ -204,6 +207,15 @@ pub struct RpInit {
     pub ceiling: Rate,
     /// The flow's own AIMD setting (DCC), if it gives one.
     pub aimd: Option<Aimd>,
+}
+
+impl RpInit {
+    /// The reaction point's view of flow number `flow` from its spec, at a source of
+    /// `line_rate`.
+    pub fn of(spec: &FlowSpec, line_rate: Rate, flow: u32) -> RpInit {
+        let ceiling = spec.max_rate.map_or(line_rate, |cap| cap.min(line_rate));
+        RpInit { line_rate, initial_rate: spec.rate.unwrap_or(line_rate), flow, ceiling, aimd: spec.aimd }
+    }
 }
 
 /// What a congestion point is built from.

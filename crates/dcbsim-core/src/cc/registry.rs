@@ -3,7 +3,7 @@
 
 use super::scheme::Scheme;
 use super::{Arrival, CongestionPoint, CpInit, Feedback, Notify, ReactionPoint, ReceiverAnswer, RpInit};
-use super::{afqcn, dcc, dcqcn, dsm, ecm, fixed, fqcn, qcn, smcc};
+use super::{afqcn, dcc, dcqcn, dsm, ecm, fixed, fqcn, qcn, smcc, threshold};
 use crate::param::{ParamError, ParamValue};
 use crate::rng::Rng;
 use crate::units::{Rate, Time};
@@ -27,6 +27,8 @@ schemes! {
     Dcc(dcc::DccParams),
     /// DCQCN: RED-like ECN marking at switches, CNPs from receivers.
     Dcqcn(dcqcn::DcqcnParams),
+    /// Threshold notification: one bit above `K`, AIMD on the rate.
+    Threshold(threshold::ThresholdParams),
 }
 
 impl Default for SchemeConfig {

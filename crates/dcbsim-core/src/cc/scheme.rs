@@ -44,6 +44,10 @@ pub trait Scheme: Clone + Debug + PartialEq + Sized {
     fn reference() -> Vec<[String; 4]> {
         param::reference_rows::<Self::Params>()
     }
+    /// A value each of its parameters takes, by name (see [`param::examples`]).
+    fn examples() -> Vec<(String, ParamValue)> {
+        param::examples::<Self::Params>()
+    }
     /// What is wrong with its parameter tables (see [`param::table_faults`]).
     fn table_faults() -> Vec<String> {
         param::table_faults::<Self::Params>()
@@ -121,6 +125,10 @@ macro_rules! schemes {
             /// Every parameter name the scheme takes.
             pub fn parameter_names(&self) -> Vec<String> {
                 match self { $(SchemeConfig::$variant(_) => <$scheme as Scheme>::parameter_names(),)* }
+            }
+            /// A value each parameter of the scheme takes, by name.
+            pub fn parameter_examples(&self) -> Vec<(String, ParamValue)> {
+                match self { $(SchemeConfig::$variant(_) => <$scheme as Scheme>::examples(),)* }
             }
             /// The reference rows of the parameters of every scheme, by name.
             pub fn reference() -> Vec<(&'static [&'static str], Vec<[String; 4]>)> {

@@ -1,6 +1,7 @@
 //! Flows that arrive during the run: Poisson arrivals of finite flows.
 
 use super::Simulation;
+use crate::cc::RpInit;
 use crate::config::{ArrivalSpec, FlowKind, FlowSpec};
 use crate::dist::SizeDist;
 use crate::report::{ArrivalReport, ArrivedFlow};
@@ -62,7 +63,7 @@ impl Simulation {
         let seed = generator.seed;
         let line_rate = self.ports[self.hosts[spec.src].as_ref().expect("a host").nic as usize].rate();
         let index = self.flows.len() as u32;
-        let init = super::build::rp_init(&spec, line_rate, index);
+        let init = RpInit::of(&spec, line_rate, index);
         let rp = self.config.scheme.reaction_point(init, Rng::stream(seed, &format!("rp:{stream}")));
         let mut flow = Flow::new(&spec, rp, line_rate, Rng::stream(seed, &format!("flow:{stream}")));
         flow.generator = Some(g);

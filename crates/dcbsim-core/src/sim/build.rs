@@ -3,7 +3,7 @@
 
 use super::Simulation;
 use crate::cc::{CpInit, ReactionPointKind, RpInit, SchemeConfig};
-use crate::config::{Action, ConfigError, CpPlacement, FlowKind, FlowSpec, NodeKind, PortRef, SimConfig, TimelineEntry};
+use crate::config::{Action, ConfigError, CpPlacement, FlowKind, NodeKind, PortRef, SimConfig, TimelineEntry};
 use crate::fairshare::Paths;
 use crate::monitor::Sampler;
 use crate::net::{Host, Port, Routes};
@@ -12,7 +12,7 @@ use crate::samples::{FlowColumns, SampleLayout};
 use crate::sched::{Event, EventQueue};
 use crate::traffic::{Flow, Source};
 use crate::transport::{EcnMarking, Transport};
-use crate::units::{Rate, Time};
+use crate::units::Time;
 
 /// The ports of a network and how to find them.
 struct Wiring {
@@ -177,13 +177,6 @@ fn timeline(config: &SimConfig) -> Result<(Vec<TimelineEntry>, SchemeChanges), C
         }
     }
     Ok((entries.into_iter().map(|(_, e)| e).collect(), changes))
-}
-
-/// The reaction point's view of flow number `flow` from its spec, at a source of
-/// `line_rate`.
-pub(super) fn rp_init(spec: &FlowSpec, line_rate: Rate, flow: u32) -> RpInit {
-    let ceiling = spec.max_rate.map_or(line_rate, |cap| cap.min(line_rate));
-    RpInit { line_rate, initial_rate: spec.rate.unwrap_or(line_rate), flow, ceiling, aimd: spec.aimd }
 }
 
 fn cp_ports(config: &SimConfig, w: &Wiring) -> Result<Vec<u32>, ConfigError> {
@@ -368,7 +361,7 @@ impl Simulation {
             let rp = match &spec.kind {
                 FlowKind::Constant => ReactionPointKind::fixed(initial_rate),
                 _ => {
-                    let init = rp_init(spec, line_rate, i as u32);
+                    let init = RpInit::of(spec, line_rate, i as u32);
                     config.scheme.reaction_point(init, Rng::stream(seed, &format!("rp:{}", spec.name)))
                 }
             };
