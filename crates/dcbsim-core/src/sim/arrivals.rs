@@ -44,8 +44,8 @@ impl Simulation {
     /// Schedules the first arrival of every source.
     pub(super) fn start_arrivals(&mut self) {
         let end = self.config.duration;
-        for g in 0..self.generators.len() {
-            if let Some(at) = self.generators[g].next_after(Time::ZERO, end) {
+        for g in 0..self.apps.generators.len() {
+            if let Some(at) = self.apps.generators[g].next_after(Time::ZERO, end) {
                 self.queue.push(at, Event::Source { source: g as u32, generation: 0 });
             }
         }
@@ -54,7 +54,7 @@ impl Simulation {
     /// A flow of source `g` arrives: it is made, started, and the next is scheduled.
     pub(super) fn on_arrival(&mut self, g: u32) {
         let now = self.now;
-        let generator = &mut self.generators[g as usize];
+        let generator = &mut self.apps.generators[g as usize];
         let k = generator.made;
         generator.made += 1;
         let size = generator.spec.size.sample(&mut generator.rng);
@@ -74,7 +74,7 @@ impl Simulation {
         self.attach_conn(index, spec.transport, None);
         self.rp_changed(index);
         self.make_ready(index);
-        if let Some(at) = self.generators[g as usize].next_after(now, self.config.duration) {
+        if let Some(at) = self.apps.generators[g as usize].next_after(now, self.config.duration) {
             self.queue.push(at, Event::Source { source: g, generation: 0 });
         }
     }
@@ -82,7 +82,7 @@ impl Simulation {
     /// What each arrival source's flows did.
     pub(super) fn arrival_reports(&self, in_network: &[u64]) -> Vec<ArrivalReport> {
         let mut reports: Vec<ArrivalReport> =
-            self.generators.iter().map(|g| ArrivalReport { name: g.spec.name.clone(), ..ArrivalReport::default() }).collect();
+            self.apps.generators.iter().map(|g| ArrivalReport { name: g.spec.name.clone(), ..ArrivalReport::default() }).collect();
         for (i, f) in self.flows.iter().enumerate() {
             let Some(g) = f.generator else { continue };
             let r = &mut reports[g as usize];
@@ -106,7 +106,7 @@ impl Simulation {
                 completion_s,
                 ideal_s,
             });
-            if let Some(conn) = self.conns.get(f.conn as usize) {
+            if let Some(conn) = self.apps.conns.get(f.conn as usize) {
                 r.retransmits += conn.sender.retransmits;
                 r.timeouts += conn.sender.timeouts;
             }

@@ -122,7 +122,7 @@ impl Simulation {
     /// Delivers the quiet frames at the head of quietly delivering `port`'s link
     /// that arrived before `now`.
     fn deliver_arrived(&mut self, port: u32, now: Time) {
-        if !self.traces.is_empty() && self.ports[port as usize].timed {
+        if !self.tracing.traces.is_empty() && self.ports[port as usize].timed {
             self.catch_up_traced(port, now);
         }
         let (port, flows) = (&mut self.ports[port as usize], &mut self.flows);

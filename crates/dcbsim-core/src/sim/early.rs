@@ -47,7 +47,7 @@ impl Simulation {
             port.early_flow = NO_EARLY;
             port.early_at = Time::NEVER;
         }
-        if !on || self.pfc_on {
+        if !on || self.pfc.on {
             return;
         }
         let nodes = self.hosts.len();
@@ -68,7 +68,7 @@ impl Simulation {
                 loud[f.dst as usize] = true;
             }
         }
-        for g in &self.generators {
+        for g in &self.apps.generators {
             let flow = &g.spec().flow;
             loud[flow.src] = true;
             loud[flow.dst] = true;
@@ -123,7 +123,7 @@ impl Simulation {
         let mut flows = vec![Time::NEVER; self.flows.len()];
         let mut ports = vec![Time::NEVER; self.ports.len()];
         let mut scheme = Time::NEVER;
-        for e in &self.timeline {
+        for e in &self.changes.timeline {
             match &e.action {
                 Action::FlowStart { flow } if e.at == self.flows[*flow].start => {}
                 Action::FlowStart { flow } | Action::FlowStop { flow } | Action::FlowMaxRate { flow, .. } => {
@@ -146,7 +146,7 @@ impl Simulation {
     #[inline(always)]
     pub(super) fn defer_to_arrival(&mut self, f: u32, nic: u32, allowed: Time) -> bool {
         let port = &mut self.ports[nic as usize];
-        if port.early_flow != f || allowed >= port.early_until || allowed >= self.early_limit || !self.traces.is_empty() {
+        if port.early_flow != f || allowed >= port.early_until || allowed >= self.early_limit || !self.tracing.traces.is_empty() {
             return false;
         }
         // Only the frame just sent is on the link: its arrival is the next one there.

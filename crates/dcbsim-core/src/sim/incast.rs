@@ -39,14 +39,14 @@ pub(super) struct Incast {
 
 impl Simulation {
     fn incast_timeouts(&self) -> u64 {
-        let app = self.incast.as_ref().expect("an incast run");
-        app.conns.iter().map(|&c| self.conns[c as usize].sender.timeouts).sum()
+        let app = self.apps.incast.as_ref().expect("an incast run");
+        app.conns.iter().map(|&c| self.apps.conns[c as usize].sender.timeouts).sum()
     }
 
     /// The client requests the next block from every server.
     pub(super) fn incast_request(&mut self) {
         let timeouts = self.incast_timeouts();
-        let app = self.incast.as_mut().expect("an incast run");
+        let app = self.apps.incast.as_mut().expect("an incast run");
         if app.limit.is_some_and(|n| app.requested >= n) {
             return;
         }
@@ -60,7 +60,7 @@ impl Simulation {
                 self.incast_answer(i as u32);
                 continue;
             }
-            let app = self.incast.as_mut().expect("an incast run");
+            let app = self.apps.incast.as_mut().expect("an incast run");
             let delay = Time((app.rng.uniform() * jitter.0 as f64) as u64);
             let id = self.incast_source_id() + 1 + i as u32;
             self.queue.push(self.now + delay, Event::Source { source: id, generation: 0 });
@@ -69,8 +69,8 @@ impl Simulation {
 
     /// Server `i` starts to send its SRU of the current block.
     pub(super) fn incast_answer(&mut self, i: u32) {
-        let c = self.incast.as_ref().expect("an incast run").conns[i as usize];
-        let conn = &mut self.conns[c as usize];
+        let c = self.apps.incast.as_ref().expect("an incast run").conns[i as usize];
+        let conn = &mut self.apps.conns[c as usize];
         conn.sender.offer(1);
         let f = conn.flow;
         self.flows[f as usize].set_window_open(conn.sender.can_send());
@@ -80,7 +80,7 @@ impl Simulation {
     /// A server's receiver moved from segment `before` to `after`: it may have
     /// delivered its SRU; the last one ends the block.
     pub(super) fn incast_progress(&mut self, before: u32, after: u32) {
-        let app = self.incast.as_mut().expect("an incast run");
+        let app = self.apps.incast.as_mut().expect("an incast run");
         let target = app.requested * app.segments;
         if !(before < target && after >= target) {
             return;
@@ -90,7 +90,7 @@ impl Simulation {
             return;
         }
         let timeouts = self.incast_timeouts();
-        let app = self.incast.as_mut().expect("an incast run");
+        let app = self.apps.incast.as_mut().expect("an incast run");
         let bytes = app.sru * app.conns.len() as u64;
         let block = IncastBlockReport { start: app.started, time: self.now - app.started, bytes, timeouts: timeouts - app.timeouts_before };
         app.blocks.push(block);
@@ -100,7 +100,7 @@ impl Simulation {
 
     /// What the application achieved.
     pub(super) fn incast_report(&self) -> Option<IncastReport> {
-        let app = self.incast.as_ref()?;
+        let app = self.apps.incast.as_ref()?;
         Some(IncastReport { servers: app.conns.len() as u32, sru_bytes: app.sru, blocks: app.blocks.clone() })
     }
 }

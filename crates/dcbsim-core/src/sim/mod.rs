@@ -39,7 +39,10 @@ const FETCH_AFTER: usize = 4;
 /// sorted whole (any of 2 to 6 measured alike at 4,096 senders).
 const RUN_AHEAD: usize = 4;
 
-/// One run of the engine.
+/// One run of the engine, its state grouped by concern: the network and its flows
+/// (which every frame touches, kept at the top), the clock and the event queue, what
+/// is recorded, and the machinery of notifications, applications, PFC, traces and
+/// scheduled changes.
 pub struct Simulation {
     config: SimConfig,
     ports: Vec<Port>,
@@ -51,43 +54,22 @@ pub struct Simulation {
     weights: Vec<f64>,
     /// The configured flows' weighted max-min fair shares.
     fair: fair::FairShares,
-    timeline: Vec<TimelineEntry>,
     queue: EventQueue,
     sampler: Sampler,
-    notify: Vec<Notify>,
-    /// Per port, the stream of notification latencies (empty when there are none).
-    cnm_rngs: Vec<crate::rng::Rng>,
-    /// Notifications waiting out their generation latency: (switch, frame).
-    pending: Vec<(u32, Packet)>,
-    generators: Vec<arrivals::Generator>,
-    /// Transport connections, indexed by [`Flow::conn`].
-    conns: Vec<transport::Conn>,
-    /// The incast application, if any.
-    incast: Option<incast::Incast>,
-    /// The dynamic sources (ON-OFF, Poisson-fed) of the configured flows.
-    sources: Vec<Source>,
-    /// Per configured flow, the index of its dynamic source (kept out of [`Flow`],
-    /// which every frame touches).
-    source_of: Vec<Option<u32>>,
-    free_slots: Vec<u32>,
-    /// Whether any priority is lossless anywhere (PFC).
-    pfc_on: bool,
-    /// The switches' shared buffers under PFC's dynamic threshold, if on.
-    shared: Option<shared_buffer::SharedBuffers>,
-    /// How receivers answer congestion marks, if the scheme's do.
-    receiver_answer: Option<crate::cc::ReceiverAnswer>,
-    /// The scheme's configuration after each timeline entry that changes a parameter.
-    scheme_changes: build::SchemeChanges,
-    /// The largest frame of the run (PFC's refresh lead).
-    pfc_mtu: u32,
-    /// Packet traces of the ports that have one (empty: the one test a frame pays
-    /// when no port is traced).
-    traces: Vec<crate::trace::PortTrace>,
-    /// Per port, the index of its trace in `traces` (empty until one is asked for).
-    trace_of: Vec<u32>,
     /// The watched ports that may hold frames (see `watch.rs`): a sample looks at
     /// these, not at every sampled or quietly delivering port.
     watched: Vec<u32>,
+    /// Notifications on their way out of congestion points and receivers.
+    notes: Notifications,
+    /// What makes traffic besides the flows themselves: arrivals, transports, the
+    /// incast application, ON-OFF and Poisson sources.
+    apps: Apps,
+    /// Priority-based flow control.
+    pfc: PfcState,
+    /// Packet traces.
+    tracing: Tracing,
+    /// Scheduled changes.
+    changes: Changes,
     /// Whether the loop reads the next event's state ahead: only where ports and
     /// flows outgrow the caches (see [`Simulation::fetch_ahead`]).
     fetch_ahead: bool,
@@ -105,6 +87,63 @@ pub struct Simulation {
     events: u64,
     wall_seconds: f64,
     seed: u64,
+}
+
+/// Notifications on their way: what congestion points ask for, the generation
+/// latencies, and how receivers answer marks.
+struct Notifications {
+    /// The notifications a congestion point asked for at the arrival being handled.
+    out: Vec<Notify>,
+    /// Per port, the stream of notification latencies (empty when there are none).
+    latency_rngs: Vec<crate::rng::Rng>,
+    /// Notifications waiting out their generation latency: (switch, frame).
+    pending: Vec<(u32, Packet)>,
+    /// Free slots of `pending`.
+    free_slots: Vec<u32>,
+    /// How receivers answer congestion marks, if the scheme's do.
+    receiver_answer: Option<crate::cc::ReceiverAnswer>,
+}
+
+/// What makes traffic besides the flows themselves.
+struct Apps {
+    /// Sources of flows arriving during the run.
+    generators: Vec<arrivals::Generator>,
+    /// Transport connections, indexed by [`Flow::conn`].
+    conns: Vec<transport::Conn>,
+    /// The incast application, if any.
+    incast: Option<incast::Incast>,
+    /// The dynamic sources (ON-OFF, Poisson-fed) of the configured flows.
+    sources: Vec<Source>,
+    /// Per configured flow, the index of its dynamic source (kept out of [`Flow`],
+    /// which every frame touches).
+    source_of: Vec<Option<u32>>,
+}
+
+/// PFC's run-wide state.
+struct PfcState {
+    /// Whether any priority is lossless anywhere.
+    on: bool,
+    /// The switches' shared buffers under PFC's dynamic threshold, if on.
+    shared: Option<shared_buffer::SharedBuffers>,
+    /// The largest frame of the run (PFC's refresh lead).
+    mtu: u32,
+}
+
+/// Packet traces.
+struct Tracing {
+    /// The traces of the ports that have one (empty: the one test a frame pays when
+    /// no port is traced).
+    traces: Vec<crate::trace::PortTrace>,
+    /// Per port, the index of its trace in `traces` (empty until one is asked for).
+    trace_of: Vec<u32>,
+}
+
+/// Scheduled changes.
+struct Changes {
+    /// The run's timeline, sorted by time.
+    timeline: Vec<TimelineEntry>,
+    /// The scheme's configuration after each entry that changes a parameter.
+    scheme: build::SchemeChanges,
 }
 
 impl Simulation {
@@ -250,8 +289,8 @@ impl Simulation {
             Event::Timeline { entry } => self.apply(entry as usize),
             Event::Source { source, generation } => self.on_source_event(source, generation),
             Event::NotificationReady { slot } => {
-                let (switch, note) = self.pending[slot as usize];
-                self.free_slots.push(slot);
+                let (switch, note) = self.notes.pending[slot as usize];
+                self.notes.free_slots.push(slot);
                 let back = self.routes.next_port(switch, note.dst, note.flow);
                 self.enqueue(back, note);
             }
@@ -262,7 +301,7 @@ impl Simulation {
     }
 
     fn on_link_arrival(&mut self, port: u32) {
-        if !self.traces.is_empty() && self.ports[port as usize].timed {
+        if !self.tracing.traces.is_empty() && self.ports[port as usize].timed {
             // A traced port records its frames as they start: before one leaves the link.
             self.catch_up_traced(port, self.now);
         }
@@ -362,40 +401,40 @@ impl Simulation {
         let Some(cp) = port.cp.as_mut() else { return };
         let weight = self.weights[pkt.flow as usize];
         let arrival = Arrival { now: self.now, flow: pkt.flow, weight, bytes: pkt.bytes, queue_bytes: port.queued_bytes, dropped };
-        cp.on_arrival(&arrival, &mut self.notify);
-        if self.notify.is_empty() {
+        cp.on_arrival(&arrival, &mut self.notes.out);
+        if self.notes.out.is_empty() {
             return;
         }
-        port.notifications += self.notify.len() as u64;
+        port.notifications += self.notes.out.len() as u64;
         let switch = port.node;
         let bytes = self.config.notification_bytes;
-        for i in 0..self.notify.len() {
-            let Notify { flow, feedback } = self.notify[i];
+        for i in 0..self.notes.out.len() {
+            let Notify { flow, feedback } = self.notes.out[i];
             self.flows[flow as usize].notes_in_flight += 1;
             let dst = self.flows[flow as usize].src;
             let kind = PacketKind::Notification { cpid: out, feedback };
             let note = Packet::new(flow, bytes, dst, 7, kind);
-            if self.cnm_rngs.is_empty() {
+            if self.notes.latency_rngs.is_empty() {
                 let back = self.routes.next_port(switch, dst, flow);
                 self.enqueue(back, note);
             } else {
                 self.delay_notification(out, switch, note);
             }
         }
-        self.notify.clear();
+        self.notes.out.clear();
     }
 
     /// Holds a notification for its generation latency before it leaves `switch`.
     fn delay_notification(&mut self, port: u32, switch: u32, note: Packet) {
-        let latency = self.config.notification_latency.sample(&mut self.cnm_rngs[port as usize]);
-        let slot = match self.free_slots.pop() {
+        let latency = self.config.notification_latency.sample(&mut self.notes.latency_rngs[port as usize]);
+        let slot = match self.notes.free_slots.pop() {
             Some(slot) => {
-                self.pending[slot as usize] = (switch, note);
+                self.notes.pending[slot as usize] = (switch, note);
                 slot
             }
             None => {
-                self.pending.push((switch, note));
-                (self.pending.len() - 1) as u32
+                self.notes.pending.push((switch, note));
+                (self.notes.pending.len() - 1) as u32
             }
         };
         self.queue.push(self.now + latency, Event::NotificationReady { slot });
@@ -410,7 +449,7 @@ impl Simulation {
     /// jittered dumbbell's time stalled there (0.94-0.96 of the time without).
     #[inline(always)]
     fn transmit(&mut self, out: u32, pkt: Packet) {
-        if !self.traces.is_empty() {
+        if !self.tracing.traces.is_empty() {
             self.trace_frame(out, pkt, self.now);
         }
         let (arrival, was_empty) = self.ports[out as usize].transmit(self.now, pkt);

@@ -14,7 +14,7 @@ impl Simulation {
     #[inline(never)]
     pub(super) fn notification_point(&mut self, f: u32) {
         let now = self.now;
-        let Some(answer) = self.receiver_answer else { return };
+        let Some(answer) = self.notes.receiver_answer else { return };
         let interval = answer.interval;
         let flow = &mut self.flows[f as usize];
         if flow.last_cnp.is_some_and(|t| now < t + interval) {

@@ -89,7 +89,7 @@ impl Simulation {
     /// Whether a frame of priority `q` arriving over port `ingress` is lossless.
     #[inline]
     pub(super) fn is_lossless(&self, ingress: u32, q: u8) -> bool {
-        self.pfc_on && ingress != NO_INGRESS && self.ports[ingress as usize].pfc().lossless & (1 << (q & 7)) != 0
+        self.pfc.on && ingress != NO_INGRESS && self.ports[ingress as usize].pfc().lossless & (1 << (q & 7)) != 0
     }
 
     /// A lossless frame from `ingress` arrives for port `out`: the ingress it is
@@ -214,7 +214,7 @@ impl Simulation {
             // before this one runs out.
             let now = self.now;
             let port = &mut self.ports[ingress as usize];
-            let lead = port.delay + port.rate().transmit_time(Bytes(2 * self.pfc_mtu as u64 + PAUSE_FRAME_BYTES as u64));
+            let lead = port.delay + port.rate().transmit_time(Bytes(2 * self.pfc.mtu as u64 + PAUSE_FRAME_BYTES as u64));
             let pause = pfc::quanta_time(quanta, port.rate());
             let at = port.pfc_mut().xoff_sent(now, mask, pause, lead);
             let generation = REFRESH | port.pfc_mut().refresh_generation;

@@ -88,7 +88,7 @@ impl Simulation {
 
     /// PFC counters of every port (none without PFC).
     fn pfc_reports(&self) -> Vec<PfcPortReport> {
-        if !self.pfc_on {
+        if !self.pfc.on {
             return Vec::new();
         }
         let now = self.now;
@@ -182,7 +182,7 @@ impl Simulation {
         let spec = &self.config.flows[i];
         let node_name = |n: u32| self.config.nodes[n as usize].name.clone();
         let path = self.routes.path(f.src, f.dst, i as u32, |p| self.ports[p as usize].peer).unwrap_or_default();
-        let conn = self.conns.get(f.conn as usize);
+        let conn = self.apps.conns.get(f.conn as usize);
         FlowReport {
             name: spec.name.clone(),
             src: node_name(f.src),
@@ -211,7 +211,7 @@ impl Simulation {
             priority: f.priority,
             fair_share_bps: sampled.fair,
             offered_bps: spec.offered_bps(),
-            source: self.source_of[i].map(|s| self.sources[s as usize].report()),
+            source: self.apps.source_of[i].map(|s| self.apps.sources[s as usize].report()),
             path: path.iter().map(|&p| self.port_names[p as usize].clone()).collect(),
         }
     }

@@ -189,7 +189,7 @@ impl Simulation {
     /// Applies timeline entry `entry`.
     pub(super) fn apply(&mut self, entry: usize) {
         self.fair_shares_change();
-        match self.timeline[entry].action.clone() {
+        match self.changes.timeline[entry].action.clone() {
             Action::PortRate { port, rate } => {
                 if let Some(p) = self.port_of(port) {
                     self.untime_port(p);
@@ -224,8 +224,8 @@ impl Simulation {
     /// Puts the scheme's configuration after timeline entry `entry` (checked when the
     /// run was built) in force, at every congestion and reaction point.
     fn reconfigure_scheme(&mut self, entry: usize) {
-        let Ok(k) = self.scheme_changes.binary_search_by_key(&(entry as u32), |&(e, _)| e) else { return };
-        let scheme = self.scheme_changes[k].1.clone();
+        let Ok(k) = self.changes.scheme.binary_search_by_key(&(entry as u32), |&(e, _)| e) else { return };
+        let scheme = self.changes.scheme[k].1.clone();
         for port in self.ports.iter_mut() {
             if let Some(cp) = port.cp.as_mut() {
                 scheme.reconfigure_cp(cp);
@@ -235,7 +235,7 @@ impl Simulation {
             scheme.reconfigure_rp(&mut self.flows[f].rp);
             self.rp_changed(f as u32);
         }
-        self.receiver_answer = scheme.receiver_answer();
+        self.notes.receiver_answer = scheme.receiver_answer();
         self.config.scheme = scheme;
     }
 
@@ -248,7 +248,7 @@ impl Simulation {
         self.take_fair_shares();
         self.deliver_quiet(self.now);
         let n = self.config.flows.len();
-        let (now, conns, source_of) = (self.now, &self.conns, &self.source_of[..n]);
+        let (now, conns, source_of) = (self.now, &self.apps.conns, &self.apps.source_of[..n]);
         let fair = self.fair.means(n);
         let s = &mut self.sampler;
         let all = &self.flows[..n];

@@ -47,7 +47,7 @@ impl Simulation {
     /// (the upstream's port) from its switch's free shared buffer.
     #[inline]
     pub(super) fn refresh_thresholds(&mut self, ingress: u32) {
-        let Some(shared) = &self.shared else { return };
+        let Some(shared) = &self.pfc.shared else { return };
         let port = &mut self.ports[ingress as usize];
         let (xoff, xon) = shared.thresholds(port.peer as usize);
         let pfc = port.pfc_mut();
@@ -57,7 +57,7 @@ impl Simulation {
     /// `bytes` arrived over `ingress` are held (`held`) or released at its switch.
     #[inline]
     pub(super) fn account_shared(&mut self, ingress: u32, bytes: u32, held: bool) {
-        let Some(shared) = &mut self.shared else { return };
+        let Some(shared) = &mut self.pfc.shared else { return };
         let switch = self.ports[ingress as usize].peer as usize;
         let used = &mut shared.used[switch];
         *used = if held { *used + bytes as u64 } else { *used - bytes as u64 };

@@ -42,13 +42,13 @@ pub(super) fn check(i: usize, spec: &FlowSpec, line_rate: Rate) -> Result<(), Co
 impl Simulation {
     /// The dynamic source of flow `f`, if it has one.
     pub(super) fn source_of(&self, f: u32) -> Option<u32> {
-        self.source_of.get(f as usize).copied().flatten()
+        self.apps.source_of.get(f as usize).copied().flatten()
     }
 
     /// Flow `f` starts (again): its source, if any, begins producing.
     pub(super) fn start_source(&mut self, f: u32) {
         let Some(s) = self.source_of(f) else { return };
-        let source = &mut self.sources[s as usize];
+        let source = &mut self.apps.sources[s as usize];
         source.generation = source.generation.wrapping_add(1);
         let at = self.now + source.next_gap();
         if source.is_on_off() && !source.is_sending() {
@@ -60,7 +60,7 @@ impl Simulation {
     /// Flow `f` stops: its source's pending event goes stale.
     pub(super) fn stop_source(&mut self, f: u32) {
         if let Some(s) = self.source_of(f) {
-            let source = &mut self.sources[s as usize];
+            let source = &mut self.apps.sources[s as usize];
             source.generation = source.generation.wrapping_add(1);
         }
     }
@@ -69,22 +69,22 @@ impl Simulation {
     /// then come the dynamic sources, then the incast application's request, then
     /// each incast server's delayed answer.
     pub(super) fn on_source_event(&mut self, id: u32, generation: u32) {
-        match id.checked_sub(self.generators.len() as u32) {
+        match id.checked_sub(self.apps.generators.len() as u32) {
             None => self.on_arrival(id),
-            Some(s) if (s as usize) < self.sources.len() => self.on_source(s, generation),
-            Some(s) if s as usize == self.sources.len() => self.incast_request(),
-            Some(s) => self.incast_answer(s - self.sources.len() as u32 - 1),
+            Some(s) if (s as usize) < self.apps.sources.len() => self.on_source(s, generation),
+            Some(s) if s as usize == self.apps.sources.len() => self.incast_request(),
+            Some(s) => self.incast_answer(s - self.apps.sources.len() as u32 - 1),
         }
     }
 
     /// The event id of the incast application (after every other source).
     pub(super) fn incast_source_id(&self) -> u32 {
-        (self.generators.len() + self.sources.len()) as u32
+        (self.apps.generators.len() + self.apps.sources.len()) as u32
     }
 
     /// An OFF period ends or a transfer arrives at source `s`.
     fn on_source(&mut self, s: u32, generation: u32) {
-        let source = &mut self.sources[s as usize];
+        let source = &mut self.apps.sources[s as usize];
         if source.generation != generation {
             return;
         }
@@ -99,7 +99,7 @@ impl Simulation {
 
     /// Source `s` starts a burst or a transfer arrives; returns the flow.
     fn produce(&mut self, s: u32) -> u32 {
-        let source = &mut self.sources[s as usize];
+        let source = &mut self.apps.sources[s as usize];
         let bytes = source.produce(self.now);
         if bytes > 0 {
             self.flows[source.flow as usize].remaining = bytes;
@@ -108,8 +108,8 @@ impl Simulation {
     }
 
     fn schedule_source(&mut self, s: u32, at: Time) {
-        let generation = self.sources[s as usize].generation;
-        let id = self.generators.len() as u32 + s;
+        let generation = self.apps.sources[s as usize].generation;
+        let id = self.apps.generators.len() as u32 + s;
         self.queue.push(at, Event::Source { source: id, generation });
     }
 
@@ -122,7 +122,7 @@ impl Simulation {
         let Some(s) = self.source_of(f) else { return };
         let left = self.ports[nic as usize].busy_until;
         let flow = &mut self.flows[f as usize];
-        let source = &mut self.sources[s as usize];
+        let source = &mut self.apps.sources[s as usize];
         flow.remaining = source.complete(left);
         if flow.remaining > 0 {
             self.after_send(f, nic);

@@ -46,7 +46,7 @@ impl Simulation {
     /// Brings departure-timed port `out` up to `now` (frames due before it start).
     #[inline(always)]
     pub(super) fn catch_up_port(&mut self, out: u32, now: Time) {
-        if self.traces.is_empty() {
+        if self.tracing.traces.is_empty() {
             self.ports[out as usize].catch_up(now);
         } else {
             self.catch_up_traced(out, now);

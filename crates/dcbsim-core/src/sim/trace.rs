@@ -29,14 +29,14 @@ impl Simulation {
         if port as usize >= self.ports.len() {
             return Err(invalid("no such port"));
         }
-        if self.trace_of.is_empty() {
-            self.trace_of = vec![NO_TRACE; self.ports.len()];
+        if self.tracing.trace_of.is_empty() {
+            self.tracing.trace_of = vec![NO_TRACE; self.ports.len()];
         }
-        if self.trace_of[port as usize] != NO_TRACE {
+        if self.tracing.trace_of[port as usize] != NO_TRACE {
             return Err(invalid("the port is traced already"));
         }
-        self.trace_of[port as usize] = self.traces.len() as u32;
-        self.traces.push(PortTrace { port, sink, scratch: Vec::with_capacity(128), frames: 0, error: None });
+        self.tracing.trace_of[port as usize] = self.tracing.traces.len() as u32;
+        self.tracing.traces.push(PortTrace { port, sink, scratch: Vec::with_capacity(128), frames: 0, error: None });
         Ok(())
     }
 
@@ -44,10 +44,10 @@ impl Simulation {
     /// per traced port, or the first error of any sink.
     pub fn finish_traces(&mut self) -> io::Result<Vec<(u32, u64)>> {
         self.catch_up_ports();
-        let mut counts = Vec::with_capacity(self.traces.len());
+        let mut counts = Vec::with_capacity(self.tracing.traces.len());
         let mut failure = None;
-        self.trace_of.clear();
-        for mut trace in std::mem::take(&mut self.traces) {
+        self.tracing.trace_of.clear();
+        for mut trace in std::mem::take(&mut self.tracing.traces) {
             counts.push((trace.port, trace.frames));
             let done = match trace.error {
                 Some(e) => Err(e),
@@ -67,13 +67,13 @@ impl Simulation {
     #[cold]
     #[inline(never)]
     pub(super) fn trace_frame(&mut self, out: u32, pkt: Packet, at: Time) {
-        let index = self.trace_of[out as usize];
+        let index = self.tracing.trace_of[out as usize];
         if index == NO_TRACE {
             return;
         }
         let info = self.frame_info(out, &pkt);
         let now = at;
-        let trace = &mut self.traces[index as usize];
+        let trace = &mut self.tracing.traces[index as usize];
         if trace.error.is_some() {
             return;
         }
@@ -89,7 +89,7 @@ impl Simulation {
     #[cold]
     #[inline(never)]
     pub(super) fn catch_up_traced(&mut self, out: u32, now: Time) {
-        if self.trace_of[out as usize] == NO_TRACE {
+        if self.tracing.trace_of[out as usize] == NO_TRACE {
             self.ports[out as usize].catch_up(now);
             return;
         }

@@ -43,7 +43,7 @@ impl Simulation {
     /// size, and whether it is ECN-capable.
     #[inline]
     pub(super) fn take_segment(&mut self, f: u32, c: u32, now: Time) -> (u32, u32, bool) {
-        let conn = &mut self.conns[c as usize];
+        let conn = &mut self.apps.conns[c as usize];
         let seq = conn.sender.next_segment(now);
         let bytes = conn.sender.segment_bytes(seq);
         let flow = &mut self.flows[f as usize];
@@ -58,7 +58,7 @@ impl Simulation {
     /// deadline.
     #[inline]
     fn arm_timer(&mut self, c: u32) {
-        let conn = &mut self.conns[c as usize];
+        let conn = &mut self.apps.conns[c as usize];
         let deadline = match (conn.sender.rto_deadline(), conn.receiver.delack_deadline()) {
             (Some(a), Some(b)) => a.min(b),
             (a, b) => match a.or(b) {
@@ -79,7 +79,7 @@ impl Simulation {
     /// retransmission deadline has come, and wait for the next deadline.
     pub(super) fn on_conn_timer(&mut self, c: u32, generation: u32) {
         let now = self.now;
-        let conn = &mut self.conns[c as usize];
+        let conn = &mut self.apps.conns[c as usize];
         if conn.timer_generation != generation || conn.timer_event.is_none() {
             return;
         }
@@ -88,7 +88,7 @@ impl Simulation {
         if let Some(ack) = conn.receiver.on_delack_timer(now) {
             self.send_ack(f, ack);
         }
-        let conn = &mut self.conns[c as usize];
+        let conn = &mut self.apps.conns[c as usize];
         if conn.sender.rto_deadline().is_some_and(|at| at <= now) {
             conn.sender.on_timeout();
             self.flows[f as usize].set_window_open(conn.sender.can_send());
@@ -103,7 +103,7 @@ impl Simulation {
     pub(super) fn receive_segment(&mut self, pkt: &Packet, c: u32) -> bool {
         let now = self.now;
         let PacketKind::Data { seq, ce, .. } = pkt.kind else { return false };
-        let conn = &mut self.conns[c as usize];
+        let conn = &mut self.apps.conns[c as usize];
         let before = conn.receiver.rcv_nxt();
         let got = conn.receiver.on_segment(now, seq, ce);
         let (after, incast) = (conn.receiver.rcv_nxt(), conn.incast);
@@ -144,7 +144,7 @@ impl Simulation {
     #[inline]
     pub(super) fn receive_ack(&mut self, f: u32, next: u32, ece: bool) {
         let c = self.flows[f as usize].conn;
-        let conn = &mut self.conns[c as usize];
+        let conn = &mut self.apps.conns[c as usize];
         conn.sender.on_ack(self.now, next, ece);
         let open = conn.sender.can_send();
         self.arm_timer(c);
@@ -187,10 +187,10 @@ impl Simulation {
             sender.offer(1);
         }
         let receiver = TcpReceiver::new(params, rwnd);
-        flow.conn = self.conns.len() as u32;
+        flow.conn = self.apps.conns.len() as u32;
         flow.set_window_open(sender.can_send());
         let mut conn = Conn::new(sender, receiver, f, transport == Transport::Dctcp);
         conn.incast = sru.is_some();
-        self.conns.push(conn);
+        self.apps.conns.push(conn);
     }
 }
