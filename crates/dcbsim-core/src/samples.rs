@@ -14,10 +14,8 @@ use crate::units::{Time, u64_to_f64};
 pub const CHUNK_VALUES: usize = 64 * 1024;
 
 /// Rows a chunk holds at least, so that moving a chunk column by column costs little
-/// per value however many columns a row has. (Four made the 4,096-sender run with
-/// 1 ms samples about 4 ns per event faster, 88.9–99.3 against 91.3–102.0 in paired
-/// rounds, but the sample file then took twice as long to read back into the tidy
-/// table: 0.33 against 0.16 s per 4 s simulated, against a gain of 0.03 s.)
+/// per value however many columns a row has. (Fewer rows make wide runs slightly
+/// faster but the sample file twice as slow to read back: docs/speed.md.)
 pub const MIN_CHUNK_ROWS: usize = 16;
 
 /// Chunks a streaming run holds at once: the one being filled, one handed over and

@@ -13,8 +13,8 @@
 //! The frames not started yet are the last ones on the link, back to back: the port
 //! keeps only how many they are and when the first starts (each next one starts
 //! when the one before ends), and counts the started ones before a frame leaves the
-//! link ([`Port::pop_arrived`]). (A queue of their starts beside the link measured
-//! 1.6-3.3 % more instructions per frame.)
+//! link ([`Port::pop_arrived`]), rather than a queue of their starts (more work per
+//! frame; docs/speed.md has the measurement).
 //!
 //! A frame reaches the front of its link only after its transmission started (the
 //! frame before it arrives at `start + serialization + delay`), so the frames still
@@ -95,8 +95,8 @@ impl Port {
     }
 
     /// [`Port::count_started`]'s work when there is some, out of line: inlined into
-    /// every arrival, the catch-up (with [`Port::start_waiting`] inlined into it) cost
-    /// the k = 8 fat-tree about 2 %.
+    /// every arrival, the catch-up (with [`Port::start_waiting`] inlined into it) slows
+    /// the fabrics (docs/speed.md).
     #[inline(never)]
     fn count_started_apart(&mut self, now: Time) {
         self.catch_up(now);

@@ -54,12 +54,11 @@ const COMPACT_AT: usize = 256;
 ///
 /// Events mostly come in time order (each sender's next frame after the others'
 /// frames): those entries join the run at its back and pop without a comparison,
-/// where each pop from a heap of five sifts through two levels (measured: the plain
-/// dumbbell's 200 ms 238.6 -> 220.3 M instructions). A stretch poured at once becomes
+/// where each pop from a heap of five sifts through two levels. A stretch poured at once becomes
 /// the run, sorted if it comes out of order, but for a few early pushes that lie
 /// later than the rest, which wait in the heap. The heap is sifted by moving a hole
-/// rather than by swaps (a 4-ary heap and an unordered array with a linear scan both
-/// measured slower, where a few dozen events are pending).
+/// rather than by swaps (a 4-ary heap and an unordered array with a linear scan were
+/// both slower where a few dozen events are pending; docs/speed.md).
 #[derive(Debug, Default)]
 pub(super) struct Heap {
     heap: Vec<Entry>,

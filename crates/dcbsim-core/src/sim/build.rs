@@ -468,19 +468,13 @@ impl Simulation {
 
 /// Whether ports and flows together take more than [`FETCH_AHEAD_ABOVE`] bytes, where
 /// reading the next event's state ahead, and prefetching that of the events after it
-/// and of the flow a NIC serves next, pays (measured when the next event's state
-/// alone was read: 4,096 senders 111-117 -> 98-101 ns per event, 8 senders 1.5-2.5 ns
-/// slower with it on; the prefetches then took 4,096 senders a further 0.79-0.88x
-/// and the k = 8 fat-tree 0.89x).
+/// and of the flow a NIC serves next, pays; below it the reads cost more than the
+/// cache misses they hide (docs/speed.md).
 fn outgrows_caches(ports: usize, flows: usize) -> bool {
     ports * std::mem::size_of::<crate::net::Port>() + flows * std::mem::size_of::<crate::traffic::Flow>() > FETCH_AHEAD_ABOVE
 }
 
 /// The bytes of ports and flows above which the loop fetches ahead: a few times a
-/// first-level data cache (48 KiB on the machine measured). Incast with 100 ms
-/// samples, three rounds in turn: 128 senders (172 KB) 59.5-61.0 -> 56.9-57.4 ns per
-/// event and 256 senders 61.5-62.8 -> 57.6-58.5 with it on; 64 senders (86 KB, as
-/// the 10 s long run) 60.5-61.8 -> 62.3-63.4 and the long run 61.7-62.8 -> 64.2-64.7
-/// with it on at 64 KiB. (It was half an L2 cache, 512 KiB: on from about 380
-/// senders.)
+/// first-level data cache, where incast runs of 128 senders and more gain and 64
+/// senders lose (docs/speed.md).
 const FETCH_AHEAD_ABOVE: usize = 128 << 10;
