@@ -343,6 +343,7 @@ impl CongestionPoint for DccCp {
             out.push(Notify { flow: arrival.flow, feedback });
         }
     }
+    const DROPS: bool = true;
     #[inline]
     fn drops(&mut self, queue_bytes: u64, priority: u8) -> bool {
         self.drop_policy(queue_bytes, priority)

@@ -244,6 +244,7 @@ pub struct DcqcnCp {
 }
 
 impl CongestionPoint for DcqcnCp {
+    const COUNTS_UNSAMPLED: bool = true;
     fn on_arrival(&mut self, _arrival: &Arrival, _out: &mut Vec<Notify>) {}
     #[inline(always)]
     fn passes_unsampled(&mut self, _bytes: u32) -> bool {

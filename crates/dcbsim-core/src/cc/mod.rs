@@ -120,6 +120,13 @@ pub struct Arrival {
 /// The calls the engine makes on a congestion point. Every hook but
 /// [`CongestionPoint::on_arrival`] has a default that suits a CP which only samples.
 pub trait CongestionPoint {
+    /// Whether [`CongestionPoint::passes_unsampled`] is its own: with `false` (the
+    /// default) the switch's frame path does not look at it at all, which keeps the
+    /// dispatch of the schemes that do count a compare, not a jump table.
+    const COUNTS_UNSAMPLED: bool = false;
+    /// Whether [`CongestionPoint::drops`] is its own (`false`: never asked).
+    const DROPS: bool = false;
+
     /// Sees one arriving data frame; pushes any notifications to send onto `out`.
     fn on_arrival(&mut self, arrival: &Arrival, out: &mut Vec<Notify>);
     /// Whether an arriving data frame of `bytes` needs nothing but counting towards
@@ -154,6 +161,9 @@ pub trait CongestionPoint {
 /// After any call that returns `true` the engine reads [`ReactionPoint::rate`] and
 /// [`ReactionPoint::timer`] again; `false` promises that neither changed.
 pub trait ReactionPoint {
+    /// Whether [`ReactionPoint::passes_sent`] is its own (`false`: never asked).
+    const COUNTS_SENT: bool = false;
+
     /// The rate the flow may send at now. Zero halts the flow.
     fn rate(&self) -> Rate;
     /// When the RP wants [`ReactionPoint::on_timer`] called next, if at all.

@@ -527,6 +527,7 @@ impl CongestionPoint for QcnCp {
             }
         }
     }
+    const COUNTS_UNSAMPLED: bool = true;
     #[inline(always)]
     fn passes_unsampled(&mut self, bytes: u32) -> bool {
         self.count_unsampled(bytes)
@@ -714,6 +715,7 @@ impl QcnRp {
 }
 
 impl ReactionPoint for QcnRp {
+    const COUNTS_SENT: bool = true;
     #[inline(always)]
     fn passes_sent(&mut self, bytes: u32) -> bool {
         self.count_sent(bytes)

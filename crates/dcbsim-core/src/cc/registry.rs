@@ -13,16 +13,16 @@ schemes! {
     Plain(fixed::Plain),
     /// QCN (802.1Qau) and its variants QCN-Timer, QCN-AIMD and QCN-T.
     Qcn(qcn::Qcn),
+    /// FQCN: QCN whose congestion point notifies every overrated flow.
+    Fqcn(fqcn::Fqcn),
+    /// AF-QCN: QCN with a fairness term in the sampled frame's feedback.
+    AfQcn(afqcn::AfQcn),
     /// BCN/ECM.
     Ecm(ecm::EcmParams),
     /// SMCC.
     Smcc(smcc::SmccParams),
     /// DSM.
     Dsm(dsm::DsmParams),
-    /// FQCN: QCN whose congestion point notifies every overrated flow.
-    Fqcn(fqcn::Fqcn),
-    /// AF-QCN: QCN with a fairness term in the sampled frame's feedback.
-    AfQcn(afqcn::AfQcn),
     /// Differentiated AIMD (DCC).
     Dcc(dcc::DccParams),
     /// DCQCN: RED-like ECN marking at switches, CNPs from receivers.

@@ -213,12 +213,24 @@ macro_rules! schemes {
             /// Dispatches [`CongestionPoint::passes_unsampled`].
             #[inline(always)]
             pub fn passes_unsampled(&mut self, bytes: u32) -> bool {
-                match self { $(CongestionPointKind::$variant(cp) => cp.passes_unsampled(bytes),)* }
+                // A compare per scheme that counts, in registry order, rather than a
+                // jump over every variant: this runs for every frame at a CP port.
+                $(if <<$scheme as Scheme>::Cp as CongestionPoint>::COUNTS_UNSAMPLED {
+                    if let CongestionPointKind::$variant(cp) = self {
+                        return cp.passes_unsampled(bytes);
+                    }
+                })*
+                false
             }
             /// Dispatches [`CongestionPoint::drops`].
             #[inline(always)]
             pub fn drops(&mut self, queue_bytes: u64, priority: u8) -> bool {
-                match self { $(CongestionPointKind::$variant(cp) => cp.drops(queue_bytes, priority),)* }
+                $(if <<$scheme as Scheme>::Cp as CongestionPoint>::DROPS {
+                    if let CongestionPointKind::$variant(cp) = self {
+                        return cp.drops(queue_bytes, priority);
+                    }
+                })*
+                false
             }
             /// Dispatches [`CongestionPoint::notifies_arriving_flow_only`].
             pub fn notifies_arriving_flow_only(&self) -> bool {
@@ -256,8 +268,15 @@ macro_rules! schemes {
             /// [`ReactionPoint::passes_sent`] counts, inlined into the send, makes no call.
             #[inline(always)]
             pub fn on_sent(&mut self, now: Time, bytes: u32) -> bool {
-                let passes = match self { $(ReactionPointKind::$variant(rp) => rp.passes_sent(bytes),)* };
-                !passes && self.dispatch_on_sent(now, bytes)
+                $(if <<$scheme as Scheme>::Rp as ReactionPoint>::COUNTS_SENT {
+                    if let ReactionPointKind::$variant(rp) = self {
+                        if rp.passes_sent(bytes) {
+                            return false;
+                        }
+                        return self.dispatch_on_sent(now, bytes);
+                    }
+                })*
+                self.dispatch_on_sent(now, bytes)
             }
             #[inline(never)]
             fn dispatch_on_sent(&mut self, now: Time, bytes: u32) -> bool {

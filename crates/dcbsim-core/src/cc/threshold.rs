@@ -151,6 +151,7 @@ impl CongestionPoint for ThresholdCp {
 
     /// Counts the frame towards the next sample; the frame that reaches it is the
     /// sample, and only it costs an [`CongestionPoint::on_arrival`] call.
+    const COUNTS_UNSAMPLED: bool = true;
     #[inline(always)]
     fn passes_unsampled(&mut self, bytes: u32) -> bool {
         self.until_sample -= bytes as i64;
