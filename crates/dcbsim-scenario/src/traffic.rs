@@ -346,7 +346,9 @@ pub fn read_timeline(
             let (name, _) = t.required("param", t.string("param")?)?;
             let node = t.required("value", t.get("value"))?;
             let value = scheme_value(t, "value", name, node)?;
-            scheme.clone().set_param(name, &value).map_err(|m| t.error("value", Some(node), format!("{name}: {m}")))?;
+            // The type and range here; the order of thresholds when the run is built,
+            // with the changes before this one in force (see `Simulation::new`).
+            scheme.clone().set_param_alone(name, &value).map_err(|m| t.error("value", Some(node), format!("{name}: {m}")))?;
             push(Action::SchemeParam { name: name.to_string(), value });
         }
         t.finish(TIMELINE_KEYS)?;

@@ -80,3 +80,19 @@ fn per_scheme_tables_apply_to_the_scheme_that_runs() {
     let e = load_str(&bad, "t.toml", &[]).unwrap_err().to_string();
     assert!(e.contains("scheme.smcc.r_q_mbps: unknown parameter"), "{e}");
 }
+
+#[test]
+fn threshold_changes_are_checked_in_the_order_they_apply() {
+    let base = "[run]\nduration_ms = 10.0\n[topology]\nkind = \"dumbbell\"\nsenders = 2\nrate_gbps = 1.0\nbuffer_kb = 200.0\n\
+                [scheme]\nname = \"ecm\"\n[[flows]]\nsrc = [\"s0\", \"s1\"]\ndst = \"r0\"\n";
+    // Raising Q_sc first, then Q_mc above the old Q_sc, passes through no disorder.
+    let raise =
+        "[[timeline]]\nat_ms = 2.0\nparam = \"q_sc_kb\"\nvalue = 190.0\n[[timeline]]\nat_ms = 4.0\nparam = \"q_mc_kb\"\nvalue = 150.0\n";
+    let s = dcbsim_scenario::load_str(&format!("{base}{raise}"), "t.toml", &[]).expect("each change in range");
+    assert!(s.build(1).is_ok(), "in order, the thresholds stay ordered");
+    // The other way round, Q_mc above Q_sc at 2 ms: refused at that entry's value.
+    let wrong =
+        "[[timeline]]\nat_ms = 4.0\nparam = \"q_sc_kb\"\nvalue = 190.0\n[[timeline]]\nat_ms = 2.0\nparam = \"q_mc_kb\"\nvalue = 150.0\n";
+    let e = dcbsim_scenario::load_str(&format!("{base}{wrong}"), "t.toml", &[]).err().expect("a disorder at 2 ms").to_string();
+    assert!(e.starts_with("t.toml:20:9: timeline[1].value: q_mc_kb: thresholds must satisfy q_eq < q_mc < q_sc"), "{e}");
+}
