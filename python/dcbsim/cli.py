@@ -125,7 +125,7 @@ def _progress_bar(scenario: dcbsim.Scenario):
         return None, None
     from tqdm import tqdm
 
-    bar = tqdm(total=1000, desc=scenario.name, unit="‰", bar_format="{l_bar}{bar}| {elapsed}<{remaining}", leave=False)
+    bar = tqdm(total=1000, desc=scenario.name[:40], unit="‰", bar_format="{l_bar}{bar}| {elapsed}<{remaining}", leave=False)
 
     def update(fraction: float) -> None:
         bar.update(round(1000 * fraction) - bar.n)

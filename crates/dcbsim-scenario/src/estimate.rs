@@ -65,6 +65,49 @@ impl Limits {
     }
 }
 
+/// A network's size, counted from a topology's parameters before it is built.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct NetworkCounts {
+    /// Nodes, hosts and switches.
+    pub nodes: f64,
+    /// Links (two ports each).
+    pub links: f64,
+    /// Nodes that route (switches, and hosts with more than one link).
+    pub routers: f64,
+    /// Destinations the routing table keeps a column for (switches with hosts).
+    pub columns: f64,
+}
+
+impl NetworkCounts {
+    /// The least memory a run over this network needs, bytes: its ports, nodes and
+    /// routing table in the engine and the results, and the results' base. Never
+    /// above [`Estimate::memory_bytes`] of a run over it, so a network refused here
+    /// would be refused once built too.
+    pub fn memory_bytes(&self) -> f64 {
+        let ports = 2.0 * self.links;
+        ports * (PORT_BYTES + RESULT_PORT_BYTES) + self.nodes * (NODE_BYTES + 9.0) + self.routers * self.columns * 4.0 + RESULT_BASE_BYTES
+    }
+}
+
+impl Limits {
+    /// The refusal of a network of `counts`, before it is built, when it alone needs
+    /// more than the limit; `None` if it fits.
+    pub fn check_network(&self, counts: &NetworkCounts) -> Option<String> {
+        let (bound, named) = self.bound();
+        let need = counts.memory_bytes();
+        if need <= bound {
+            return None;
+        }
+        Some(format!(
+            "the network of {} nodes and {} links alone would need at least {:.3} GB of memory, above {named}; use a smaller network{}",
+            counts.nodes,
+            counts.links,
+            need / 1e9,
+            self.advice()
+        ))
+    }
+}
+
 /// The machine's physical memory in bytes (Linux: `MemTotal` of /proc/meminfo), or
 /// `None` where it cannot be read.
 fn machine_memory() -> Option<f64> {

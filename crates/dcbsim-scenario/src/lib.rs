@@ -41,7 +41,7 @@ mod transport;
 mod units;
 
 pub use error::{Origin, ScenarioError};
-pub use estimate::{DEFAULT_MAX_MEMORY_GB, Estimate, Limits};
+pub use estimate::{DEFAULT_MAX_MEMORY_GB, Estimate, Limits, NetworkCounts};
 pub use pcap::{DEFAULT_SNAPLEN, PcapWriter};
 pub use samples::{DEFAULT_SAMPLE_MEMORY_MB, SpillFile, SpillStatus};
 pub use trace::{PcapRequest, TraceError, TraceFiles};
@@ -135,7 +135,7 @@ fn read(doc: &Node, file: &str, limits: &Limits) -> Result<Read, ScenarioError> 
     let top = Table::new(file, "", doc)?;
     let run = network::read_run(&top.table("run")?.ok_or_else(|| top.error("run", None, "the [run] table is required"))?)?;
     let topo_table = top.table("topology")?.ok_or_else(|| top.error("topology", None, "the [topology] table is required"))?;
-    let network = network::read_topology(&topo_table)?;
+    let network = network::read_topology(&topo_table, limits)?;
     let topo = &network.topology;
     let scheme_table = top.table("scheme")?;
     let (scheme, placement) = network::read_scheme(scheme_table.as_ref(), topo)?;
