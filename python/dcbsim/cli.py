@@ -157,6 +157,7 @@ def _run(args: argparse.Namespace) -> int:
     scenario = dcbsim.load(args.file, args.set, args.max_memory_gb, keep_built=True)
     ports = [p for text in args.pcap for p in traces.split_ports(text)]
     outputs.check_out(args.out, args.overwrite)
+    outputs.check_space(args.out, scenario.output_bytes)
     outputs.remove_stale_stages(args.out)
     with outputs.side_stage(args.out, "pcap") as pcap_dir, outputs.side_stage(args.out, "samples") as samples_dir:
         with collector_paused():

@@ -148,3 +148,59 @@ fn a_generic_topology_of_fifty_thousand_hosts_validates_in_linear_time() {
     assert_eq!(s.config.links.len(), 50_000);
     assert!(started.elapsed().as_secs_f64() < 60.0, "{:?}", started.elapsed());
 }
+
+/// A dumbbell of two greedy senders, 100 ms long.
+const SECOND: &str =
+    "[run]\nduration_ms = 100.0\n\n[topology]\nkind = \"dumbbell\"\nsenders = 2\n\n[[flows]]\nsrc = \"s*\"\ndst = \"r0\"\n";
+
+#[test]
+fn results_beyond_the_output_limit_are_refused_with_the_figure_and_the_key() {
+    // Sampled every nanosecond for 100 ms: 10^8 samples of 9 series, streamed (so
+    // within the memory limit), but about 20 GB of results.
+    let fine = load_str(SECOND, "ok.toml", &["run.sample_interval_us=0.001".to_string()]);
+    let e = match fine {
+        Ok(_) => panic!("must be refused"),
+        Err(e) => e,
+    };
+    assert_eq!(e.key, "run.sample_interval_us", "{e}");
+    let text = e.to_string();
+    assert!(text.contains("GB of results") && text.contains("above the limit of 10 GB"), "{text}");
+    assert!(text.contains("raise the limit with output.max_output_gb"), "{text}");
+    // The interval in the file: refused at its line.
+    let written = SECOND.replace("duration_ms = 100.0", "duration_ms = 100.0\nsample_interval_us = 0.001");
+    assert_at(&refused(&written, &Limits::default()), 3, "run.sample_interval_us", "GB of results");
+    // Raised, the limit lets it through (its samples streamed to disk).
+    let raised = format!("{written}\n[output]\nmax_output_gb = 1000\n");
+    let s = load_str(&raised, "ok.toml", &[]).unwrap_or_else(|e| panic!("{e}"));
+    assert!(s.streams_samples());
+    assert!((10e9..30e9).contains(&s.output_bytes()), "{}", s.output_bytes());
+}
+
+#[test]
+fn the_output_limit_must_be_a_positive_number() {
+    let text = format!("{SECOND}\n[output]\nmax_output_gb = 0\n");
+    assert_at(&refused(&text, &Limits::default()), 13, "output.max_output_gb", "must be > 0");
+}
+
+#[test]
+fn an_ordinary_run_writes_little_and_is_not_refused() {
+    let s = load_str(SECOND, "ok.toml", &[]).unwrap_or_else(|e| panic!("{e}"));
+    // 102 samples of 9 series (one switch port, two flows of four).
+    assert!((5e3..20e3).contains(&s.output_bytes()), "{}", s.output_bytes());
+}
+
+#[test]
+fn an_endless_scenario_file_is_read_no_further_than_the_cap() {
+    // `/dev/zero` was read to 4 GB before failing.
+    let path = std::path::Path::new("/dev/zero");
+    if !path.exists() {
+        return;
+    }
+    let started = Instant::now();
+    let e = match dcbsim_scenario::load_file(path, &[]) {
+        Ok(_) => panic!("must be refused"),
+        Err(e) => e.to_string(),
+    };
+    assert!(e.contains("cannot read the scenario: it is larger than 256 MiB"), "{e}");
+    assert!(started.elapsed().as_secs_f64() < 30.0, "{:?}", started.elapsed());
+}
