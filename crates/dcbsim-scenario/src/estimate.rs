@@ -80,12 +80,12 @@ pub struct NetworkCounts {
 
 impl NetworkCounts {
     /// The least memory a run over this network needs, bytes: its ports, nodes and
-    /// routing table in the engine and the results, and the results' base. Never
-    /// above [`Estimate::memory_bytes`] of a run over it, so a network refused here
-    /// would be refused once built too.
+    /// routing table in the engine and the results. Never above
+    /// [`Estimate::memory_bytes`] of a run over it, so a network refused here would be
+    /// refused once built too.
     pub fn memory_bytes(&self) -> f64 {
         let ports = 2.0 * self.links;
-        ports * (PORT_BYTES + RESULT_PORT_BYTES) + self.nodes * (NODE_BYTES + 9.0) + self.routers * self.columns * 4.0 + RESULT_BASE_BYTES
+        ports * (PORT_BYTES + RESULT_PORT_BYTES) + self.nodes * (NODE_BYTES + 9.0) + self.routers * self.columns * 4.0
     }
 }
 

@@ -41,17 +41,17 @@ fn a_huge_leaf_spine_is_refused_from_its_counts_at_once() {
     }
 }
 
-/// Each named kind at a size whose network alone is above 0.3 GB: refused from its
+/// Each named kind at a size whose network alone is above 0.25 GB: refused from its
 /// counts (the message of the count check, not of the whole estimate), at its size key.
 #[test]
 fn every_named_kind_is_refused_from_its_counts() {
-    let limits = Limits { max_memory_bytes: 0.3e9, machine_bytes: None };
+    let limits = Limits { max_memory_bytes: 0.25e9, machine_bytes: None };
     let cases = [
         ("dumbbell", "senders = 100000\nreceivers = 100000\n", "topology.senders", 6),
         ("many_to_one", "tors = 1000\nhosts_per_tor = 100\n", "topology.tors", 6),
         ("incast", "servers = 100000\n", "topology.servers", 6),
         ("fat_tree", "k = 64\n", "topology.k", 6),
-        ("leaf_spine", "leaves = 300\nspines = 300\nhosts_per_leaf = 1\n", "topology.leaves", 6),
+        ("leaf_spine", "leaves = 400\nspines = 400\nhosts_per_leaf = 1\n", "topology.leaves", 6),
     ];
     for (kind, sizes, key, line) in cases {
         let text = topology(kind, sizes);
