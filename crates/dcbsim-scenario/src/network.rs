@@ -133,7 +133,8 @@ pub fn read_topology(t: &Table, limits: &Limits) -> Result<Network> {
             let bottleneck = gbps(t, "bottleneck_gbps", d.rate)?;
             let switches = 1 + (receivers > 1) as usize;
             let links = senders + receivers + switches - 1;
-            check_counts(t, limits, "senders", (senders + receivers + switches, links, switches, switches))?;
+            let key = if senders >= receivers { "senders" } else { "receivers" };
+            check_counts(t, limits, key, (senders + receivers + switches, links, switches, switches))?;
             (topology::dumbbell(senders, receivers, bottleneck, &d), &["senders", "receivers", "bottleneck_gbps"])
         }
         "parking_lot" => (topology::parking_lot(gbps(t, "trunk_gbps", d.rate)?, &d), &["trunk_gbps"]),
