@@ -292,6 +292,10 @@ def _sweep(args: argparse.Namespace) -> int:
 
     try:
         sweeps.run_sweep(spec, args.out, executor, args.jobs, progress, args.max_memory_gb)
+    except pl_errors() as e:
+        # Polars' own error when a table cannot be written (a full disk) or read.
+        return _fail(f"--out {args.out}: cannot write the sweep's tables: {_reason(e)}; the runs finished so far are kept "
+                     "(free space and run the sweep again to resume)", 1)
     except KeyboardInterrupt as e:
         return _fail(f"interrupted; the runs finished so far are kept in {args.out} (run the sweep again to resume)", _signal_status(e))
     finally:

@@ -245,8 +245,20 @@ pub fn read_flows(tables: &[Table], run: &RunSection, topo: &Topology, limits: &
     let mut flows = Flows { specs: Vec::new(), origin: Vec::new(), group_names: Vec::new() };
     let (mut taken, mut tried) = (HashSet::new(), HashMap::new());
     let lines = line_rates(topo);
+    let mut entries: HashMap<&str, usize> = HashMap::new();
     for (i, t) in tables.iter().enumerate() {
         let given = t.string("name")?;
+        if let Some((name, node)) = given {
+            // An entry's name names its flows as a group (in the timeline): two entries
+            // of one name would make that ambiguous.
+            if let Some(first) = entries.insert(name, i) {
+                return Err(t.error(
+                    "name",
+                    Some(node),
+                    format!("\"{name}\" names flows[{first}] too; give each [[flows]] entry its own name"),
+                ));
+            }
+        }
         let (pairs, weights, spec) = read_flow(t, run, topo, &lines, flows.specs.len() as u64, limits)?;
         let several = pairs.len() > 1;
         for (k, (src, dst)) in pairs.into_iter().enumerate() {

@@ -1,7 +1,8 @@
-//! Regressions of issue 45 (items 2 and 3): a network too large for the memory limit is
+//! Regressions of issue 45 (items 2, 3, 5, 7 and 8): a network too large for the memory limit is
 //! refused from its counts, before a node or link is made, for every named topology
 //! kind; long inputs (100,000 names, a million-long list, a long line) read in linear
-//! time.
+//! time; results above the output limit refused; an endless scenario file read no
+//! further than a cap; two flow entries of one name refused.
 
 mod common;
 
@@ -203,4 +204,12 @@ fn an_endless_scenario_file_is_read_no_further_than_the_cap() {
     };
     assert!(e.contains("cannot read the scenario: it is larger than 256 MiB"), "{e}");
     assert!(started.elapsed().as_secs_f64() < 30.0, "{:?}", started.elapsed());
+}
+
+#[test]
+fn two_flow_entries_of_one_name_are_refused() {
+    // A group name the timeline refers to must name one entry.
+    let text = topology("dumbbell", "senders = 4\n")
+        + "[[flows]]\nname = \"a\"\nsrc = [\"s0\", \"s1\"]\ndst = \"r0\"\n\n[[flows]]\nname = \"a\"\nsrc = \"s2\"\ndst = \"r0\"\n";
+    assert_at(&refused(&text, &Limits::default()), 14, "flows[1].name", "\"a\" names flows[0] too");
 }
