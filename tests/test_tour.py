@@ -4,6 +4,7 @@ cell, draws its plots, and is committed with its outputs cleared."""
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import nbformat
 import pytest
@@ -20,8 +21,11 @@ def test_the_tour_is_committed_without_outputs() -> None:
     assert code and all(not c.outputs and c.execution_count is None for c in code)
 
 
-def test_the_tour_runs_every_cell(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_tour_runs_every_cell(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.delenv("MPLBACKEND", raising=False)
+    # The tour works in a folder of the system's temporary directory: the kernel's is
+    # this test's own, removed with it, so that no dcbsim-tour-* folder is left behind.
+    monkeypatch.setenv("TMPDIR", os.fspath(tmp_path))
     notebook = nbformat.read(TOUR, as_version=4)
     client = NotebookClient(notebook, timeout=120, kernel_name="python3",
                             resources={"metadata": {"path": os.fspath(TOUR.parent)}})

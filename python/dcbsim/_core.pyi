@@ -57,6 +57,10 @@ class Scenario:
     def sample_memory_bytes(self) -> float:
         """``output.sample_memory_mb`` in bytes."""
     @property
+    def output_bytes(self) -> float:
+        """Bytes a run will write to disk, estimated: the results file, and the file its
+        samples stream to while it runs when they do."""
+    @property
     def estimate(self) -> tuple[float, float]:
         """The run's estimated needs: ``(memory_bytes, events)`` (events at most)."""
     def run(

@@ -126,7 +126,7 @@ def _progress_bar(scenario: dcbsim.Scenario):
         return None, None
     from tqdm import tqdm
 
-    bar = tqdm(total=1000, desc=scenario.name, unit="‰", bar_format="{l_bar}{bar}| {elapsed}<{remaining}", leave=False)
+    bar = tqdm(total=1000, desc=scenario.name[:40], unit="‰", bar_format="{l_bar}{bar}| {elapsed}<{remaining}", leave=False)
 
     def update(fraction: float) -> None:
         bar.update(round(1000 * fraction) - bar.n)
@@ -158,6 +158,7 @@ def _run(args: argparse.Namespace) -> int:
     scenario = dcbsim.load(args.file, args.set, args.max_memory_gb, keep_built=True)
     ports = [p for text in args.pcap for p in traces.split_ports(text)]
     outputs.check_out(args.out, args.overwrite)
+    outputs.check_space(args.out, scenario.output_bytes)
     outputs.remove_stale_stages(args.out)
     with outputs.side_stage(args.out, "pcap") as pcap_dir, outputs.side_stage(args.out, "samples") as samples_dir, collector_paused():
         return _run_into(args, scenario, ports, pcap_dir, samples_dir, plots)
@@ -291,6 +292,10 @@ def _sweep(args: argparse.Namespace) -> int:
 
     try:
         sweeps.run_sweep(spec, args.out, executor, args.jobs, progress, args.max_memory_gb)
+    except pl_errors() as e:
+        # Polars' own error when a table cannot be written (a full disk) or read.
+        return _fail(f"--out {args.out}: cannot write the sweep's tables: {_reason(e)}; the runs finished so far are kept "
+                     "(free space and run the sweep again to resume)", 1)
     except KeyboardInterrupt as e:
         return _fail(f"interrupted; the runs finished so far are kept in {args.out} (run the sweep again to resume)", _signal_status(e))
     finally:

@@ -5,9 +5,12 @@ Allowed: numbers, strings, ``True``/``False``, the sweep's variable names, arith
 (``+ - * / // % **``), comparisons (chained too, ``in``/``not in`` over a list or
 tuple), ``and``/``or``/``not``, ``a if c else b``, and the functions ``abs``, ``min``,
 ``max``, ``round`` and those of :mod:`math` (``math.log(x)``). Anything else (attributes,
-other calls, comprehensions, lambdas) is refused when the sweep is loaded. Evaluation is
-bounded: integers past 4096 bits, exponents past 1024 and expressions longer than 1000
-characters are refused, so no constraint can hang a sweep or exhaust its memory.
+other calls, comprehensions, lambdas, string formatting) is refused when the sweep is
+loaded or when it is evaluated. Every operation is bounded, so no constraint can hang a
+sweep, exhaust its memory or its stack: expressions longer than 1000 characters or
+nested deeper than 50 levels (lists, tuples, calls and operators: ``- - - x`` is three), integers
+past 4096 bits, exponents past 1024, strings and tuples past 10,000 items, and
+``round`` to more than 400 digits either side of the point are refused.
 """
 
 from __future__ import annotations
@@ -19,8 +22,11 @@ from collections.abc import Callable
 from typing import Any
 
 MAX_LENGTH = 1000
+MAX_DEPTH = 50
 MAX_INT_BITS = 4096
 MAX_EXPONENT = 1024
+MAX_ITEMS = 10_000
+MAX_ROUND_DIGITS = 400
 
 _BINARY: dict[type, Callable[[Any, Any], Any]] = {
     ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
@@ -52,6 +58,8 @@ def _function(node: ast.expr) -> Callable[..., Any]:
 def _bounded(value: Any) -> Any:
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > MAX_INT_BITS:
         raise ConstraintError(f"an integer grew past {MAX_INT_BITS} bits")
+    if isinstance(value, (str, tuple)) and len(value) > MAX_ITEMS:
+        raise ConstraintError(f"a {'string' if isinstance(value, str) else 'tuple'} grew past {MAX_ITEMS} items")
     return value
 
 
@@ -61,6 +69,50 @@ def _power(base: Any, exponent: Any) -> Any:
     if isinstance(base, int) and isinstance(exponent, int) and exponent > 0 and base.bit_length() * exponent > MAX_INT_BITS:
         raise ConstraintError(f"an integer would grow past {MAX_INT_BITS} bits")
     return base**exponent
+
+
+def _sized(value: Any) -> bool:
+    return isinstance(value, (str, tuple))
+
+
+def _count(value: Any) -> bool:
+    return isinstance(value, int)
+
+
+def _binary(op: type, a: Any, b: Any) -> Any:
+    """``a op b`` for a non-power operator, refused before it is computed when its
+    result would be too large: a string or tuple repeated past the bound, added past
+    it, or a string formatted with ``%`` (whose widths could ask for any size)."""
+    if op is ast.Mult and (_sized(a) and _count(b) or _count(a) and _sized(b)):
+        seq, times = (a, b) if _sized(a) else (b, a)
+        if len(seq) * max(times, 0) > MAX_ITEMS:
+            raise ConstraintError(f"a string or tuple repeated past {MAX_ITEMS} items")
+    if op is ast.Add and _sized(a) and _sized(b) and len(a) + len(b) > MAX_ITEMS:
+        raise ConstraintError(f"a string or tuple joined past {MAX_ITEMS} items")
+    if op is ast.Mod and isinstance(a, str):
+        raise ConstraintError("string formatting (str % values) is not allowed")
+    return _BINARY[op](a, b)
+
+
+def _round(*args: Any) -> Any:
+    if len(args) == 2 and isinstance(args[1], int) and abs(args[1]) > MAX_ROUND_DIGITS:
+        raise ConstraintError(f"round to at most {MAX_ROUND_DIGITS} digits either side of the point (got {args[1]})")
+    return round(*args)
+
+
+_FUNCTIONS["round"] = _round
+
+
+def _depth(tree: ast.AST) -> int:
+    """The nesting depth of ``tree``, counted without recursion."""
+    deepest, stack = 0, [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if deepest > MAX_DEPTH:
+            break
+        stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node) if not isinstance(child, ast.expr_context))
+    return deepest
 
 
 class Constraint:
@@ -73,6 +125,10 @@ class Constraint:
             self.tree = ast.parse(text, mode="eval").body
         except SyntaxError as e:
             raise ConstraintError(f"cannot evaluate {text!r}: {e.msg}") from None
+        except (RecursionError, MemoryError):
+            raise ConstraintError(f"is nested deeper than {MAX_DEPTH} levels") from None
+        if _depth(self.tree) > MAX_DEPTH:
+            raise ConstraintError(f"is nested deeper than {MAX_DEPTH} levels (lists, tuples, calls and operators each count one)")
         self.text = text
         self.names = names
         self._check(self.tree)
@@ -102,7 +158,7 @@ class Constraint:
             return bool(self._eval(self.tree, values))
         except ConstraintError:
             raise
-        except (ArithmeticError, TypeError, ValueError) as e:
+        except (ArithmeticError, TypeError, ValueError, MemoryError, RecursionError) as e:
             raise ConstraintError(f"cannot evaluate with {values}: {e}") from None
 
     def _eval(self, node: ast.AST, env: dict[str, Any]) -> Any:
@@ -121,7 +177,7 @@ class Constraint:
             case ast.BinOp(op=ast.Pow(), left=a, right=b):
                 return _bounded(_power(ev(a), ev(b)))
             case ast.BinOp(op=op, left=a, right=b):
-                return _bounded(_BINARY[type(op)](ev(a), ev(b)))
+                return _bounded(_binary(type(op), ev(a), ev(b)))
             case ast.Compare(left=a, ops=ops, comparators=cs):
                 left = ev(a)
                 for op, c in zip(ops, cs):

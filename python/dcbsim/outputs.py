@@ -124,8 +124,10 @@ def remove_stale_stages(outdir: str) -> None:
 
 
 def check_out(outdir: str, overwrite: bool) -> None:
-    """Refuses an ``--out`` that cannot take a run's outputs, before the run: not a
-    directory, not empty (unless ``overwrite``), or not writable."""
+    """Refuses an ``--out`` that cannot take a run's outputs, before the run: empty,
+    not a directory, not empty (unless ``overwrite``), or not writable."""
+    if not outdir.strip():
+        raise OutError("--out: must name a directory (got an empty string)", 2)
     if os.path.exists(outdir) and not os.path.isdir(outdir):
         raise OutError(f"--out {outdir}: exists and is not a directory", 2)
     if os.path.isdir(outdir) and os.listdir(outdir) and not overwrite:
@@ -178,3 +180,25 @@ def staged(outdir: str, overwrite: bool = False) -> Iterator[str]:
             os.replace(os.path.join(stage, name), os.path.join(outdir, name))
     finally:
         shutil.rmtree(stage, ignore_errors=True)
+
+
+def free_bytes(outdir: str) -> int | None:
+    """Bytes free on the file system ``outdir`` is (or would be) on, or ``None`` where
+    that cannot be told."""
+    path = os.path.abspath(outdir)
+    while not os.path.exists(path) and os.path.dirname(path) != path:
+        path = os.path.dirname(path)
+    try:
+        return shutil.disk_usage(path).free
+    except OSError:
+        return None
+
+
+def check_space(outdir: str, need: float) -> None:
+    """Refuses, before the run, a run whose results (``need`` bytes, estimated) would not
+    fit in the space free where ``outdir`` is."""
+    free = free_bytes(outdir)
+    if free is not None and need > free:
+        raise OutError(
+            f"--out {outdir}: the run would write about {need / 1e9:.3f} GB of results, above the {free / 1e9:.3f} GB "
+            "free there; lengthen run.sample_interval_us, shorten the run, or write to a disk with more room", 2)

@@ -113,12 +113,22 @@ def _figure(width: float = 8.0, height: float = 4.0) -> tuple[Figure, Axes]:
     return fig, fig.add_subplot()
 
 
+#: The most characters of a name a plot shows (a title, a legend, a bar's label): a
+#: longer one is cut with an ellipsis, since drawing a 100,000-character title took
+#: 27 s, wrapped over a thousand lines.
+NAME_CHARS = 60
+
+
+def _short(name: str) -> str:
+    return name if len(name) <= NAME_CHARS else name[:NAME_CHARS - 1] + "…"
+
+
 def _finish(fig: Figure, ax: Axes, result: PlottedRun, title: str, path: str | os.PathLike[str] | None) -> Figure:
     import textwrap
 
     # About 12 characters of the title's size to an inch: a longer title takes two lines.
     width = int(fig.get_figwidth() * 12)
-    ax.set_title(textwrap.fill(f"{result.scenario.name}: {title}", width), fontsize=11)
+    ax.set_title(textwrap.fill(f"{_short(result.scenario.name)}: {title}", width), fontsize=11)
     ax.grid(True, alpha=0.3)
     if ax.get_legend_handles_labels()[0]:
         ax.legend(fontsize=8, loc="best", ncols=2 if len(ax.get_lines()) > 6 else 1)
@@ -157,7 +167,8 @@ def _percent_bars(result: PlottedRun, names: list[str], percents: list[float], c
                   path: str | os.PathLike[str] | None) -> Figure:
     """One labelled bar per name, 0–100 %."""
     fig, ax = _figure(max(4.0, 0.5 * len(names) + 2), 4.0)
-    bars = ax.bar(names, percents, color=color)
+    bars = ax.bar(range(len(names)), percents, color=color)
+    ax.set_xticks(range(len(names)), [_short(n) for n in names])
     ax.bar_label(bars, fmt="%.1f", fontsize=8)
     ax.set_ylabel(ylabel)
     ax.set_ylim(0, 105)
@@ -197,7 +208,7 @@ def queue(result: PlottedRun, path: str | os.PathLike[str] | None = None) -> Fig
     t, label = _time_axis(result)
     ports, note = _queued_ports(result)
     for p in ports:
-        (line,) = ax.plot(*_thin(t, p.queue_bytes / 1024), lw=0.9, label=p.name)
+        (line,) = ax.plot(*_thin(t, p.queue_bytes / 1024), lw=0.9, label=_short(p.name))
         ax.axhline(p.stats["buffer_bytes"] / 1024, color=line.get_color(), ls=":", lw=0.8)
     _mark_timeline(ax, result, label)
     ax.set_xlabel(label)
@@ -230,7 +241,7 @@ def queue_cdf(result: PlottedRun, path: str | os.PathLike[str] | None = None) ->
     for p in ports:
         q, cdf = _thin_cdf(*time_weighted_cdf(p.queue_bytes / 1024, result.time_s))
         if q.size:
-            (line,) = ax.step(q, cdf, where="post", label=p.name)
+            (line,) = ax.step(q, cdf, where="post", label=_short(p.name))
             ax.plot([0.0], [p.stats["p_empty"]], marker="o", ms=4, mfc="none", color=line.get_color())
     ax.set_xlabel("queue (KB)")
     ax.set_ylabel("fraction of time queue ≤ x")
@@ -248,7 +259,7 @@ def rates(result: PlottedRun, path: str | os.PathLike[str] | None = None) -> Fig
     if len(flows) > _MAX_LINES:
         return _many_rates(fig, ax, result, flows, t, label, path)
     for f in flows:
-        (line,) = ax.plot(*_thin(t, f.rate_bps / 1e9), lw=1.1, label=f.name)
+        (line,) = ax.plot(*_thin(t, f.rate_bps / 1e9), lw=1.1, label=_short(f.name))
         ax.plot(*_thin(t, f.throughput_bps / 1e9), lw=0.6, alpha=0.35, color=line.get_color())
         ax.plot(*_thin(t, f.fair_share_bps / 1e9), lw=0.9, ls="--", color=line.get_color())
     _rate_axes(ax, result, label)
@@ -305,9 +316,9 @@ def fct(result: PlottedRun, path: str | os.PathLike[str] | None = None) -> Figur
     for source in table["source"].unique(maintain_order=True).to_list():
         rows = table.filter(source=source)
         size, fct_ms = rows["size_bytes"].to_numpy(), rows["fct_s"].to_numpy() * 1e3
-        left.scatter(size, fct_ms, s=8, alpha=0.6, label=source)
+        left.scatter(size, fct_ms, s=8, alpha=0.6, label=_short(source))
         ordered = np.sort(fct_ms)
-        right.step(ordered, np.arange(1, ordered.size + 1) / ordered.size, where="post", label=source)
+        right.step(ordered, np.arange(1, ordered.size + 1) / ordered.size, where="post", label=_short(source))
     if table.height:
         order = np.argsort(table["size_bytes"].to_numpy())
         left.plot(table["size_bytes"].to_numpy()[order], table["ideal_s"].to_numpy()[order] * 1e3,
@@ -323,7 +334,7 @@ def fct(result: PlottedRun, path: str | os.PathLike[str] | None = None) -> Figur
         ax.grid(True, alpha=0.3)
         if ax.get_legend_handles_labels()[0]:
             ax.legend(fontsize=8)
-    fig.suptitle(f"{result.scenario.name}: completion times of {table.height} finite flows", fontsize=11)
+    fig.suptitle(f"{_short(result.scenario.name)}: completion times of {table.height} finite flows", fontsize=11)
     if path is not None:
         fig.savefig(path, dpi=120)
     return fig

@@ -64,8 +64,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Draws the plot ``args`` asks for; prints where it went."""
-    path = plot_sweep(args.sweep_dir, args.metric, args.x, args.entity, args.out)
+    """Draws the plot ``args`` asks for; prints where it went. A sweep's table that
+    cannot be read (damaged, cut short) is refused in one line."""
+    try:
+        path = plot_sweep(args.sweep_dir, args.metric, args.x, args.entity, args.out)
+    except pl.exceptions.PolarsError as e:
+        reason = " ".join(str(e).split())[:300]
+        raise PlotError(f"plot: {args.sweep_dir}: cannot read the sweep's tables ({reason}); run the sweep again to rebuild them") from None
     print(f"plot in {path}")
     return 0
 

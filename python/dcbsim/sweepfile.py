@@ -32,8 +32,10 @@ as a grid.
 
 from __future__ import annotations
 
+import builtins
 import hashlib
 import itertools
+import keyword
 import math
 import os
 import tomllib
@@ -156,13 +158,19 @@ def _range(file: str, key: str, spec: Any) -> tuple[Any, ...]:
     if not isinstance(spec, dict) or set(spec) - {"start", "stop", "step"} or "stop" not in spec:
         raise SweepError(f"{file}: {key}: a range is {{ start = a, stop = b, step = c }}")
     start, stop, step = spec.get("start", 0), spec["stop"], spec.get("step", 1)
-    if not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (start, stop, step)) or step <= 0:
-        raise SweepError(f"{file}: {key}: start, stop and step must be numbers, step > 0")
-    count = math.floor((stop - start) / step + 1e-9) + 1
+    if not all(isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) for x in (start, stop, step)) or step <= 0:
+        raise SweepError(f"{file}: {key}: start, stop and step must be finite numbers, step > 0")
+    if (stop - start) / step > 1e6:
+        raise SweepError(f"{file}: {key}: the range has more than 100000 values (1 to 100000 allowed)")
+    count = int(math.floor((stop - start) / step + 1e-9)) + 1
     if count < 1 or count > 100_000:
         raise SweepError(f"{file}: {key}: the range has {count} values (1 to 100000 allowed)")
     values = [start + i * step for i in range(count)]
     return tuple(int(v) if all(isinstance(x, int) for x in (start, step)) else round(v, 12) for v in values)
+
+
+#: Names a constraint gives a meaning of its own: a variable may not take them.
+_LANGUAGE_NAMES = frozenset({"True", "False", "None", "math", "inf", "pi", "nan", "abs", "min", "max", "round"})
 
 
 def _var(file: str, i: int, table: Any) -> Var:
@@ -179,6 +187,8 @@ def _var(file: str, i: int, table: Any) -> Var:
 
     if name in reserved_names():
         raise SweepError(f"{file}: {key}.name: \"{name}\" names a column of the sweep's tables; choose another name")
+    if name in _LANGUAGE_NAMES or keyword.iskeyword(name) or name in dir(builtins) or name.startswith("__"):
+        raise SweepError(f"{file}: {key}.name: \"{name}\" is a name of the constraint language or of Python; choose another name")
     if not isinstance(path, str) or not path:
         raise SweepError(f"{file}: {key}.set: must be a key path such as \"scheme.q_eq_kb\"")
     if ("values" in table) == ("range" in table):
@@ -236,8 +246,8 @@ def load(path: str | os.PathLike[str]) -> Sweep:
     if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
         raise SweepError(f"{file}: sweep.seed: must be an integer >= 0")
     constraint = table.get("constraint")
-    if constraint is not None and not isinstance(constraint, str):
-        raise SweepError(f"{file}: sweep.constraint: must be an expression in a string")
+    if constraint is not None and (not isinstance(constraint, str) or not constraint.strip()):
+        raise SweepError(f"{file}: sweep.constraint: must be an expression in a string (leave the key out for none)")
     variables = [_var(file, i, t) for i, t in enumerate(table.get("var", []))]
     names = [v.name for v in variables]
     if len(set(names)) != len(names):

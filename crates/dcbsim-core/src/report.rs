@@ -88,10 +88,11 @@ pub struct FlowReport {
     pub sent_frames: u64,
     /// Bytes put on the wire by the source.
     pub sent_bytes: u64,
-    /// Frames that reached the destination (over a transport: frames carrying data
-    /// not received before, so a duplicate is not counted twice).
+    /// Frames that reached the destination, a transport's duplicate segments
+    /// included: `sent_frames = delivered_frames + dropped_frames + in_network_frames`.
     pub delivered_frames: u64,
-    /// Bytes that reached the destination (over a transport: new data only).
+    /// Bytes that reached the destination (over a transport: new data only, so a
+    /// duplicate segment adds a frame to `delivered_frames` but no bytes here).
     pub delivered_bytes: u64,
     /// Frames dropped anywhere.
     pub dropped_frames: u64,

@@ -89,6 +89,13 @@ impl Scenario {
         (e.memory_bytes(), e.events)
     }
 
+    /// Bytes a run will write to disk, estimated: its results file, and the file its
+    /// samples stream to while it runs when they do.
+    #[getter]
+    fn output_bytes(&self) -> f64 {
+        self.inner.output_bytes()
+    }
+
     /// The scenario file as given.
     #[getter]
     fn file(&self) -> &str {
@@ -214,6 +221,14 @@ impl Scenario {
             py.detach(|| sim.run_slice(until));
             slices.took(started.elapsed().as_secs_f64());
             py.check_signals()?;
+            // A failed write of the streamed samples (a full disk) stops the run at
+            // once: what follows could not be kept.
+            if let Some(status) = &spill {
+                status.check().map_err(|e| {
+                    let (at, of) = (until.as_secs_f64() * 1e3, end.as_secs_f64() * 1e3);
+                    pyo3::exceptions::PyOSError::new_err(format!("{e}; the run stopped at {at:.6} ms of {of} ms"))
+                })?;
+            }
             if let Some(cb) = &progress {
                 cb.call1((until.as_secs_f64() / end.as_secs_f64(),))?;
             }

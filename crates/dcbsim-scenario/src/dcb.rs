@@ -20,9 +20,9 @@ fn kb(x: f64) -> Bytes {
 fn priorities(t: &Table, key: &str) -> Result<Option<u8>> {
     let Some(node) = t.get(key) else { return Ok(None) };
     let bad = |n: &Node| t.error(key, Some(n), "must be a list of priorities, integers 0..=7");
-    let items: Vec<&Node> = match &node.value {
-        Value::Array(items) => items.iter().collect(),
-        _ => vec![node],
+    let Value::Array(items) = &node.value else {
+        let msg = format!("must be a list of priorities, integers 0..=7 (got {}; write [{}] for one)", node.value.type_name(), short(node));
+        return Err(t.error(key, Some(node), msg));
     };
     let mut mask = 0u8;
     for n in items {
@@ -32,6 +32,16 @@ fn priorities(t: &Table, key: &str) -> Result<Option<u8>> {
         }
     }
     Ok(Some(mask))
+}
+
+/// A scalar as written, for a message (a string is quoted).
+fn short(node: &Node) -> String {
+    match &node.value {
+        Value::Int(i) => i.to_string(),
+        Value::Float(x) => x.to_string(),
+        Value::Str(s) => format!("\"{}\"", s.chars().take(20).collect::<String>()),
+        other => other.type_name().to_string(),
+    }
 }
 
 /// One size for every port, and sizes by port.

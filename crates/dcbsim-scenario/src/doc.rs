@@ -64,16 +64,21 @@ impl Value {
 
 /// Byte offsets of the line starts of a text, so that a position costs a binary
 /// search instead of a scan from the start (reading stays linear in the file's size).
+/// A column counts characters from the line's start: the last position asked for is
+/// kept, so that positions along one long line (a list of a million values written on
+/// one line) count on from the one before instead of from the line's start again.
 pub struct Lines<'t> {
     text: &'t str,
     starts: Vec<usize>,
+    /// The last position: (line, byte offset, column).
+    last: std::cell::Cell<(usize, usize, usize)>,
 }
 
 impl<'t> Lines<'t> {
     /// Indexes the lines of `text`.
     pub fn new(text: &'t str) -> Lines<'t> {
         let starts = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
-        Lines { text, starts }
+        Lines { text, starts, last: std::cell::Cell::new((1, 0, 1)) }
     }
 
     /// The position of byte `offset`.
@@ -81,7 +86,15 @@ impl<'t> Lines<'t> {
         let offset = offset.min(self.text.len());
         let line = self.starts.partition_point(|&s| s <= offset);
         let start = self.starts[line - 1];
-        let column = self.text.get(start..offset).map_or(offset - start, |s| s.chars().count()) + 1;
+        let (last_line, last_offset, last_column) = self.last.get();
+        let (from, counted) = match last_line == line && last_offset <= offset {
+            true => (last_offset, last_column - 1),
+            false => (start, 0),
+        };
+        let column = self.text.get(from..offset).map_or(offset - from, |s| s.chars().count()) + counted + 1;
+        if self.text.is_char_boundary(offset) {
+            self.last.set((line, offset, column));
+        }
         Origin::File { line, column }
     }
 }

@@ -65,6 +65,49 @@ impl Limits {
     }
 }
 
+/// A network's size, counted from a topology's parameters before it is built.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct NetworkCounts {
+    /// Nodes, hosts and switches.
+    pub nodes: f64,
+    /// Links (two ports each).
+    pub links: f64,
+    /// Nodes that route (switches, and hosts with more than one link).
+    pub routers: f64,
+    /// Destinations the routing table keeps a column for (switches with hosts).
+    pub columns: f64,
+}
+
+impl NetworkCounts {
+    /// The least memory a run over this network needs, bytes: its ports, nodes and
+    /// routing table in the engine and the results. Never above
+    /// [`Estimate::memory_bytes`] of a run over it, so a network refused here would be
+    /// refused once built too.
+    pub fn memory_bytes(&self) -> f64 {
+        let ports = 2.0 * self.links;
+        ports * (PORT_BYTES + RESULT_PORT_BYTES) + self.nodes * (NODE_BYTES + 9.0) + self.routers * self.columns * 4.0
+    }
+}
+
+impl Limits {
+    /// The refusal of a network of `counts`, before it is built, when it alone needs
+    /// more than the limit; `None` if it fits.
+    pub fn check_network(&self, counts: &NetworkCounts) -> Option<String> {
+        let (bound, named) = self.bound();
+        let need = counts.memory_bytes();
+        if need <= bound {
+            return None;
+        }
+        Some(format!(
+            "the network of {} nodes and {} links alone would need at least {:.3} GB of memory, above {named}; use a smaller network{}",
+            counts.nodes,
+            counts.links,
+            need / 1e9,
+            self.advice()
+        ))
+    }
+}
+
 /// The machine's physical memory in bytes (Linux: `MemTotal` of /proc/meminfo), or
 /// `None` where it cannot be read.
 fn machine_memory() -> Option<f64> {
@@ -102,7 +145,21 @@ pub struct Estimate {
     /// The most events the run can execute: every port busy for the whole run with
     /// 1500-byte frames, two events per frame.
     pub events: f64,
+    /// Values of the sampled series (sample times × series), what the results file
+    /// holds one row of each.
+    pub sampled_values: f64,
 }
+
+/// Bytes of `results.parquet` per sampled value: the value (8), its time as an index
+/// into the sample times, and the metric and entity columns' runs; measured on the
+/// quickstart (100 ms, 21 series) sampled every 10, 1 and 0.1 µs: 10.4, 12.4 and
+/// (streamed) 14.3 bytes.
+pub const RESULT_VALUE_BYTES: f64 = 14.5;
+/// Bytes per sampled value of the file streamed samples go to while the run goes
+/// (beside the results file it becomes).
+pub const STREAMED_VALUE_BYTES: f64 = 8.0;
+/// The default of `output.max_output_gb`: the results a run may write, in GB.
+pub const DEFAULT_MAX_OUTPUT_GB: f64 = 10.0;
 
 /// Bytes of the engine's state per port, per flow and per node, measured (peak of
 /// `dcbsim-bench`, 1 ms runs): incast of 20,000 and 100,000 servers with one flow,
@@ -168,7 +225,15 @@ impl Estimate {
             arrivals_bytes: arrived_flows(config) * ARRIVED_FLOW_BYTES,
             results_base_bytes: RESULT_BASE_BYTES + ports * RESULT_PORT_BYTES + flows * RESULT_FLOW_BYTES,
             events: 2.0 * frames,
+            sampled_values: samples * (series - 1.0),
         }
+    }
+
+    /// Bytes the run writes to disk, the results file and (when `streamed`) the file
+    /// its samples stream to while it runs.
+    pub fn output_bytes(&self, streamed: bool) -> f64 {
+        let streaming = if streamed { STREAMED_VALUE_BYTES } else { 0.0 };
+        self.sampled_values * (RESULT_VALUE_BYTES + streaming)
     }
 
     /// The estimate when series above `budget` bytes are streamed to disk: memory holds

@@ -41,7 +41,7 @@ mod transport;
 mod units;
 
 pub use error::{Origin, ScenarioError};
-pub use estimate::{DEFAULT_MAX_MEMORY_GB, Estimate, Limits};
+pub use estimate::{DEFAULT_MAX_MEMORY_GB, DEFAULT_MAX_OUTPUT_GB, Estimate, Limits, NetworkCounts};
 pub use pcap::{DEFAULT_SNAPLEN, PcapWriter};
 pub use samples::{DEFAULT_SAMPLE_MEMORY_MB, SpillFile, SpillStatus};
 pub use trace::{PcapRequest, TraceError, TraceFiles};
@@ -68,6 +68,8 @@ pub struct Scenario {
     pub seed: u64,
     /// `[output].sample_memory_mb` in bytes: samples above it are streamed to disk.
     pub sample_memory_bytes: f64,
+    /// `[output].max_output_gb` in bytes: the most a run may write to disk.
+    pub max_output_bytes: f64,
     doc: Node,
     flow_origin: Vec<usize>,
 }
@@ -83,12 +85,21 @@ pub fn load_file_within(path: &Path, overrides: &[String], limits: &Limits) -> R
     load_file_built(path, overrides, limits).map(|(scenario, _)| scenario)
 }
 
+/// The most bytes of a scenario file read: a larger file (or a device that never
+/// ends, such as `/dev/zero`) is refused once that much is read.
+pub const MAX_SCENARIO_BYTES: u64 = 256 << 20;
+
 /// The text of the scenario file at `path`, named `file` in messages.
 fn read_text(path: &Path, file: &str) -> Result<String, ScenarioError> {
-    std::fs::read_to_string(path).map_err(|e| {
-        let msg = format!("cannot read the scenario: {e}");
-        ScenarioError::new(file, &Origin::Nowhere, "", msg)
-    })
+    use std::io::Read;
+    let fail = |msg: String| ScenarioError::new(file, &Origin::Nowhere, "", format!("cannot read the scenario: {msg}"));
+    let opened = std::fs::File::open(path).map_err(|e| fail(e.to_string()))?;
+    let mut bytes = Vec::new();
+    opened.take(MAX_SCENARIO_BYTES + 1).read_to_end(&mut bytes).map_err(|e| fail(e.to_string()))?;
+    if bytes.len() as u64 > MAX_SCENARIO_BYTES {
+        return Err(fail(format!("it is larger than {} MiB", MAX_SCENARIO_BYTES >> 20)));
+    }
+    String::from_utf8(bytes).map_err(|_| fail("stream did not contain valid UTF-8".to_string()))
 }
 
 /// Reads and validates a scenario given as text; `file` names it in messages.
@@ -118,24 +129,26 @@ pub fn load_str_built(text: &str, file: &str, overrides: &[String], limits: &Lim
             ScenarioError::new(file, &Origin::Override(expr.clone()), key, msg)
         })?;
     }
-    let (config, seed, name, flow_origin, sample_memory_bytes) = read(&doc, file, limits)?;
+    let (config, seed, name, flow_origin, output) = read(&doc, file, limits)?;
+    let (sample_memory_bytes, max_output_bytes) = output;
     let toml = if overrides.is_empty() { text.to_string() } else { toml::to_string(&doc::to_toml(&doc)).unwrap_or_default() };
     let stem = Path::new(file).file_stem().map_or("scenario".to_string(), |s| s.to_string_lossy().into_owned());
     let name = name.unwrap_or(stem);
-    let scenario = Scenario { file: file.to_string(), name, toml, config, seed, sample_memory_bytes, doc, flow_origin };
+    let scenario = Scenario { file: file.to_string(), name, toml, config, seed, sample_memory_bytes, max_output_bytes, doc, flow_origin };
     scenario.check_queue_target()?;
     scenario.check_memory(limits)?;
+    scenario.check_output()?;
     let sim = scenario.build(seed)?;
     Ok((scenario, sim))
 }
 
-type Read = (SimConfig, u64, Option<String>, Vec<usize>, f64);
+type Read = (SimConfig, u64, Option<String>, Vec<usize>, (f64, f64));
 
 fn read(doc: &Node, file: &str, limits: &Limits) -> Result<Read, ScenarioError> {
     let top = Table::new(file, "", doc)?;
     let run = network::read_run(&top.table("run")?.ok_or_else(|| top.error("run", None, "the [run] table is required"))?)?;
     let topo_table = top.table("topology")?.ok_or_else(|| top.error("topology", None, "the [topology] table is required"))?;
-    let network = network::read_topology(&topo_table)?;
+    let network = network::read_topology(&topo_table, limits)?;
     let topo = &network.topology;
     let scheme_table = top.table("scheme")?;
     let (scheme, placement) = network::read_scheme(scheme_table.as_ref(), topo)?;
@@ -147,7 +160,7 @@ fn read(doc: &Node, file: &str, limits: &Limits) -> Result<Read, ScenarioError> 
     let ets = dcb::read_ets(top.table("ets")?.as_ref(), topo)?;
     let arrivals = traffic::read_arrivals(&top.tables("arrivals")?, &run, topo, flows.specs.len() as u64, limits)?;
     let timeline = traffic::read_timeline(&top.tables("timeline")?, &run, topo, &flows, &scheme)?;
-    let sample_memory_bytes = read_output(top.table("output")?.as_ref())?;
+    let output = read_output(top.table("output")?.as_ref())?;
     top.get("sweep"); // read by the sweep runner, not by the engine
     top.finish(&[
         "run",
@@ -184,15 +197,17 @@ fn read(doc: &Node, file: &str, limits: &Limits) -> Result<Read, ScenarioError> 
     config.departure_timing = run.departure_timing;
     config.monitor = MonitorSpec { sample_interval: run.sample_interval, ports: monitor_ports };
     port_names::check(doc, file, &config)?;
-    Ok((config, run.seed, run.name, flows.origin, sample_memory_bytes))
+    Ok((config, run.seed, run.name, flows.origin, output))
 }
 
-/// `[output]`: `sample_memory_mb` (> 0, default [`DEFAULT_SAMPLE_MEMORY_MB`]), in bytes.
-fn read_output(output: Option<&Table>) -> Result<f64, ScenarioError> {
-    let Some(t) = output else { return Ok(DEFAULT_SAMPLE_MEMORY_MB * 1e6) };
+/// `[output]`: `sample_memory_mb` (> 0, default [`DEFAULT_SAMPLE_MEMORY_MB`]) and
+/// `max_output_gb` (> 0, default [`DEFAULT_MAX_OUTPUT_GB`]), both in bytes.
+fn read_output(output: Option<&Table>) -> Result<(f64, f64), ScenarioError> {
+    let Some(t) = output else { return Ok((DEFAULT_SAMPLE_MEMORY_MB * 1e6, DEFAULT_MAX_OUTPUT_GB * 1e9)) };
     let mb = t.positive("sample_memory_mb")?.unwrap_or(DEFAULT_SAMPLE_MEMORY_MB);
-    t.finish(&["sample_memory_mb"])?;
-    Ok(mb * 1e6)
+    let gb = t.positive("max_output_gb")?.unwrap_or(DEFAULT_MAX_OUTPUT_GB);
+    t.finish(&["sample_memory_mb", "max_output_gb"])?;
+    Ok((mb * 1e6, gb * 1e9))
 }
 
 /// Every switch buffer must hold the largest frame.
@@ -219,6 +234,30 @@ impl Scenario {
     /// `output.sample_memory_mb`.
     pub fn streams_samples(&self) -> bool {
         Estimate::of(&self.config).samples_bytes > self.sample_memory_bytes
+    }
+
+    /// Bytes the run will write to disk: its results file, and the file its samples
+    /// stream to while it runs when they do.
+    pub fn output_bytes(&self) -> f64 {
+        Estimate::of(&self.config).output_bytes(self.streams_samples())
+    }
+
+    /// Refuses a run whose results would exceed `output.max_output_gb`, at the
+    /// sample interval (or the duration, where the interval is the default).
+    fn check_output(&self) -> Result<(), ScenarioError> {
+        let bytes = self.output_bytes();
+        if bytes <= self.max_output_bytes {
+            return Ok(());
+        }
+        let estimate = Estimate::of(&self.config);
+        let key = if find_node(&self.doc, "run.sample_interval_us").is_some() { "run.sample_interval_us" } else { "run.duration_ms" };
+        let msg = format!(
+            "the run would write about {:.3} GB of results ({:.4e} sampled values), above the limit of {} GB; lengthen run.sample_interval_us, shorten the run or monitor fewer ports, or raise the limit with output.max_output_gb",
+            bytes / 1e9,
+            estimate.sampled_values,
+            self.max_output_bytes / 1e9
+        );
+        Err(ScenarioError::new(&self.file, &find(&self.doc, key), key, msg))
     }
 
     /// Refuses a run whose estimated memory exceeds `limits`, at the key to change.

@@ -1,9 +1,10 @@
 //! `[run]`, `[topology]`, `[scheme]` and `[monitor]`: the network and the scheme.
 
 use crate::doc::{Node, Value};
+use crate::estimate::{Limits, NetworkCounts};
 use crate::reader::{Result, Table};
 use dcbsim_core::cc::SchemeConfig;
-use dcbsim_core::config::{CpPlacement, LinkSpec, NodeKind, NodeSpec, PortRef, RoutingSpec};
+use dcbsim_core::config::{CpPlacement, LinkSpec, NodeKind, PortRef, RoutingSpec};
 use dcbsim_core::dist::TimeDist;
 use dcbsim_core::param::ParamValue;
 use dcbsim_core::topology::{self, LinkDefaults, Topology};
@@ -112,8 +113,9 @@ fn count(t: &Table, key: &str) -> Result<usize> {
     Ok(t.required(key, t.integer(key, 1, 100_000)?)? as usize)
 }
 
-/// Reads `[topology]`.
-pub fn read_topology(t: &Table) -> Result<Network> {
+/// Reads `[topology]`. A named kind's size is checked against `limits` from its
+/// counts, before its nodes and links are made.
+pub fn read_topology(t: &Table, limits: &Limits) -> Result<Network> {
     let kind = t.required("kind", t.choice("kind", KINDS)?)?;
     let routing = read_routing(t)?;
     if kind == "generic" {
@@ -130,6 +132,10 @@ pub fn read_topology(t: &Table) -> Result<Network> {
             let senders = count(t, "senders")?;
             let receivers = t.integer("receivers", 1, 100_000)?.unwrap_or(1) as usize;
             let bottleneck = gbps(t, "bottleneck_gbps", d.rate)?;
+            let switches = 1 + (receivers > 1) as usize;
+            let links = senders + receivers + switches - 1;
+            let key = if senders >= receivers { "senders" } else { "receivers" };
+            check_counts(t, limits, key, (senders + receivers + switches, links, switches, switches))?;
             (topology::dumbbell(senders, receivers, bottleneck, &d), &["senders", "receivers", "bottleneck_gbps"])
         }
         "parking_lot" => (topology::parking_lot(gbps(t, "trunk_gbps", d.rate)?, &d), &["trunk_gbps"]),
@@ -138,11 +144,22 @@ pub fn read_topology(t: &Table) -> Result<Network> {
             let uplink = gbps(t, "uplink_gbps", d.rate)?;
             let uplink_buffer = t.positive("uplink_buffer_kb")?.map_or(d.buffer, |kb| Bytes((kb * 1024.0).round() as u64));
             let keys: &[&str] = &["tors", "hosts_per_tor", "uplink_gbps", "uplink_buffer_kb"];
+            let key = if tors >= hosts { "tors" } else { "hosts_per_tor" };
+            check_counts(t, limits, key, (1 + tors + tors * hosts, tors + tors * hosts, 1 + tors, tors))?;
             (topology::many_to_one(tors, hosts, uplink, uplink_buffer, &d), keys)
         }
-        "leaf_spine" => (read_leaf_spine(t, &d)?, &["leaves", "spines", "hosts_per_leaf", "uplink_gbps", "oversubscription"]),
-        "fat_tree" => (topology::fat_tree(fat_tree_k(t)?, &d), &["k"]),
-        _ => (topology::incast(count(t, "servers")?, &d), &["servers"]),
+        "leaf_spine" => (read_leaf_spine(t, &d, limits)?, &["leaves", "spines", "hosts_per_leaf", "uplink_gbps", "oversubscription"]),
+        "fat_tree" => {
+            let k = fat_tree_k(t)?;
+            let (half, hosts) = (k / 2, k * k * k / 4);
+            check_counts(t, limits, "k", (5 * half * half + hosts, 3 * hosts, 5 * half * half, k * half))?;
+            (topology::fat_tree(k, &d), &["k"])
+        }
+        _ => {
+            let servers = count(t, "servers")?;
+            check_counts(t, limits, "servers", (servers + 2, servers + 1, 1, 1))?;
+            (topology::incast(servers, &d), &["servers"])
+        }
     };
     if let Some(total) = loop_delay {
         set_source_loop(&mut topology, total);
@@ -162,9 +179,22 @@ pub fn read_topology(t: &Table) -> Result<Network> {
     Ok(Network { topology, buffer_keys, routing })
 }
 
+/// Refuses, at `key`, a network of `(nodes, links, routers, route columns)` too large
+/// for `limits`: checked from the counts, before a node is made.
+fn check_counts(t: &Table, limits: &Limits, key: &str, counts: (usize, usize, usize, usize)) -> Result<()> {
+    let (nodes, links, routers, columns) = counts;
+    let counts = NetworkCounts { nodes: nodes as f64, links: links as f64, routers: routers as f64, columns: columns as f64 };
+    match limits.check_network(&counts) {
+        Some(msg) => Err(t.error(key, t.get(key), msg)),
+        None => Ok(()),
+    }
+}
+
 /// A leaf-spine: its sizes, and its uplink rate given directly or by oversubscription.
-fn read_leaf_spine(t: &Table, d: &LinkDefaults) -> Result<Topology> {
+fn read_leaf_spine(t: &Table, d: &LinkDefaults, limits: &Limits) -> Result<Topology> {
     let (leaves, spines, hosts) = (count(t, "leaves")?, count(t, "spines")?, count(t, "hosts_per_leaf")?);
+    let key = if leaves >= spines { "leaves" } else { "spines" };
+    check_counts(t, limits, key, (leaves + spines + leaves * hosts, leaves * spines + leaves * hosts, leaves + spines, leaves))?;
     let uplink = match (t.positive("uplink_gbps")?, t.positive("oversubscription")?) {
         (Some(_), Some(_)) => {
             let node = t.get("oversubscription");
@@ -223,7 +253,7 @@ fn read_generic(t: &Table, routing: RoutingSpec) -> Result<Network> {
             if topology.index(name).is_some() {
                 return Err(t.error(key, Some(node), format!("node \"{name}\" is listed twice")));
             }
-            topology.nodes.push(NodeSpec { name: name.to_string(), kind });
+            topology.add_node(name.to_string(), kind);
         }
     }
     let mut buffer_keys = Vec::new();

@@ -9,7 +9,7 @@ use dcbsim_core::cc::{Aimd, SchemeConfig};
 use dcbsim_core::config::{Action, ArrivalSpec, FlowKind, FlowSpec, NodeKind, TimelineEntry};
 use dcbsim_core::topology::Topology;
 use dcbsim_core::units::{Rate, Time};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 const FLOW_KEYS: &[&str] = &[
     "name",
@@ -232,10 +232,22 @@ pub fn read_arrivals(tables: &[Table], run: &RunSection, topo: &Topology, made: 
 /// more flows than `limits` allow before making them.
 pub fn read_flows(tables: &[Table], run: &RunSection, topo: &Topology, limits: &Limits) -> Result<Flows> {
     let mut flows = Flows { specs: Vec::new(), origin: Vec::new(), group_names: Vec::new() };
-    let mut taken = HashSet::new();
+    let (mut taken, mut tried) = (HashSet::new(), HashMap::new());
     let lines = line_rates(topo);
+    let mut entries: HashMap<&str, usize> = HashMap::new();
     for (i, t) in tables.iter().enumerate() {
         let given = t.string("name")?;
+        if let Some((name, node)) = given {
+            // An entry's name names its flows as a group (in the timeline): two entries
+            // of one name would make that ambiguous.
+            if let Some(first) = entries.insert(name, i) {
+                return Err(t.error(
+                    "name",
+                    Some(node),
+                    format!("\"{name}\" names flows[{first}] too; give each [[flows]] entry its own name"),
+                ));
+            }
+        }
         let (pairs, weights, spec) = read_flow(t, run, topo, &lines, flows.specs.len() as u64, limits)?;
         let several = pairs.len() > 1;
         for (k, (src, dst)) in pairs.into_iter().enumerate() {
@@ -247,7 +259,7 @@ pub fn read_flows(tables: &[Table], run: &RunSection, topo: &Topology, limits: &
             if let Some((_, node)) = given.filter(|_| taken.contains(&name)) {
                 return Err(t.error("name", Some(node), format!("flow name \"{name}\" is used twice")));
             }
-            let name = unique(&taken, name);
+            let name = unique(&taken, &mut tried, name);
             taken.insert(name.clone());
             flows.specs.push(FlowSpec { name, src, dst, weight: weights[k], ..spec.clone() });
             flows.origin.push(i);
@@ -272,11 +284,21 @@ fn check_some_flow_starts(tables: &[Table], flows: &Flows, run: &RunSection) -> 
     }
 }
 
-fn unique(taken: &HashSet<String>, name: String) -> String {
+/// `name`, or if it is taken the first of `name-2`, `name-3`, … that is not. `tried`
+/// keeps, per name, the suffix to try next, so that a million flows of one name cost a
+/// million tries, not half a million each.
+fn unique(taken: &HashSet<String>, tried: &mut HashMap<String, u64>, name: String) -> String {
     if !taken.contains(&name) {
         return name;
     }
-    (2..).map(|k| format!("{name}-{k}")).find(|n| !taken.contains(n)).expect("an unused name")
+    let next = tried.entry(name.clone()).or_insert(2);
+    loop {
+        let candidate = format!("{name}-{next}");
+        *next += 1;
+        if !taken.contains(&candidate) {
+            return candidate;
+        }
+    }
 }
 
 const TIMELINE_KEYS: &[&str] =

@@ -50,6 +50,8 @@ fn ets_weights_by_priority() {
 fn bad_pfc_and_ets_keys_name_the_line_and_key() {
     error_at("[pfc]\nxoff_kb = 20\n", 14, "pfc.priorities", "is required");
     error_at("[pfc]\npriorities = [9]\n", 15, "pfc.priorities", "integers 0..=7");
+    // A scalar where the list is documented: refused, with the list to write.
+    error_at("[pfc]\npriorities = 7\n", 15, "pfc.priorities", "(got an integer; write [7] for one)");
     error_at("[pfc]\npriorities = [3]\nxoff_kb = -1\n", 16, "pfc.xoff_kb", "KB > 0");
     error_at("[pfc]\npriorities = [3]\nxoff_kb = 10\nxon_kb = 20\n", 17, "pfc.xon_kb", "must not exceed xoff_kb");
     error_at("[pfc]\npriorities = [3]\nxon_kb = { \"sw0:nowhere\" = 5 }\n", 16, "pfc.xon_kb.sw0:nowhere", "unknown node");

@@ -20,11 +20,28 @@ src = "s*"
 dst = "r0"
 "#;
 
-fn dir(name: &str) -> PathBuf {
+/// A fresh folder in the system's temporary directory, removed when dropped (the
+/// test's end, passed or failed).
+struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn dir(name: &str) -> Scratch {
     let d = std::env::temp_dir().join(format!("dcbsim-trace-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
-    d
+    Scratch(d)
 }
 
 /// (captured length, original length) of each record.
@@ -65,7 +82,7 @@ fn a_trace_holds_every_frame_the_port_sent() {
     assert!(notes.iter().all(|&(cap, len)| cap == 64 && len == 64));
     let untraced = scenario.build(1).unwrap().run();
     assert_eq!(untraced.ports, report.ports, "tracing does not change the run");
-    let leftovers: Vec<_> = std::fs::read_dir(&d).unwrap().map(|e| e.unwrap().file_name()).collect();
+    let leftovers: Vec<_> = std::fs::read_dir(&*d).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert_eq!(leftovers.len(), 2, "{leftovers:?}");
 }
 
@@ -76,7 +93,7 @@ fn an_uncommitted_run_leaves_no_file() {
     let (mut sim, files) = scenario.build_traced(1, &[request("sw0:r0", &d)], 128).unwrap();
     sim.run_until(dcbsim_core::units::Time::from_ms(1));
     drop(files);
-    assert_eq!(std::fs::read_dir(&d).unwrap().count(), 0);
+    assert_eq!(std::fs::read_dir(&*d).unwrap().count(), 0);
 }
 
 #[test]
@@ -90,5 +107,5 @@ fn bad_ports_and_snap_lengths_are_one_line_errors() {
     assert_eq!(err(&[request("r0:sw1", &d)], 128), "qcn.toml: pcap: no port \"r0:sw1\" (ports are node:peer); did you mean \"r0:sw0\"?");
     assert!(err(&[request("sw0:r0", &d), request("sw0:r0", &d)], 128).contains("listed twice"));
     assert!(err(&[request("sw0:r0", &d)], 4).starts_with("qcn.toml: pcap_snaplen: must be 18..=262144 bytes"));
-    assert_eq!(std::fs::read_dir(&d).unwrap().count(), 0);
+    assert_eq!(std::fs::read_dir(&*d).unwrap().count(), 0);
 }

@@ -93,6 +93,6 @@ fn threshold_changes_are_checked_in_the_order_they_apply() {
     // The other way round, Q_mc above Q_sc at 2 ms: refused at that entry's value.
     let wrong =
         "[[timeline]]\nat_ms = 4.0\nparam = \"q_sc_kb\"\nvalue = 190.0\n[[timeline]]\nat_ms = 2.0\nparam = \"q_mc_kb\"\nvalue = 150.0\n";
-    let e = dcbsim_scenario::load_str(&format!("{base}{wrong}"), "t.toml", &[]).err().expect("a disorder at 2 ms").to_string();
+    let e = dcbsim_scenario::load_str(&format!("{base}{wrong}"), "t.toml", &[]).expect_err("a disorder at 2 ms").to_string();
     assert!(e.starts_with("t.toml:20:9: timeline[1].value: q_mc_kb: thresholds must satisfy q_eq < q_mc < q_sc"), "{e}");
 }

@@ -486,6 +486,11 @@ impl Simulation {
             PacketKind::Data { ce, .. } => {
                 let conn = self.flows[pkt.flow as usize].conn;
                 if conn != NO_CONN && !self.receive_segment(&pkt, conn) {
+                    // A segment carrying only data received before (a spurious
+                    // retransmission) still reached its destination: a frame
+                    // delivered, with no new bytes, so that sent = delivered +
+                    // dropped + in the network holds.
+                    self.flows[pkt.flow as usize].counters.delivered_frames += 1;
                     return;
                 }
                 if ce && conn == NO_CONN {

@@ -1,3 +1,6 @@
+// Each test binary that includes this module uses a subset of it.
+#![allow(dead_code)]
+
 //! What the bad-input tests share: loading a scenario that must be refused, and
 //! checking where its one-line message points.
 
