@@ -66,7 +66,8 @@ def test_bounded_operations_within_their_limits_still_work(text, expected):
 
 
 def test_a_sweep_with_an_unbounded_constraint_is_refused_in_one_line(tmp_path):
-    path = write_sweep(tmp_path, 'constraint = "\'a\' * 10**9 == \'a\'"\n[[sweep.var]]\nname = "a"\nset = "scheme.q_eq_kb"\nvalues = [10]\n')
+    text = 'constraint = "\'a\' * 10**9 == \'a\'"\n[[sweep.var]]\nname = "a"\nset = "scheme.q_eq_kb"\nvalues = [10]\n'
+    path = write_sweep(tmp_path, text)
     started = time.monotonic()
     one_line_error(cli("sweep", str(path), "--list", timeout=60), 2, "sweep.constraint")
     assert time.monotonic() - started < 30

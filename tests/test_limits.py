@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -63,7 +62,8 @@ def test_results_above_the_output_limit_are_refused_before_the_run(tmp_path):
 
 
 def test_results_above_the_free_space_are_refused_before_the_run(tmp_path, monkeypatch):
-    from dcbsim import cli as cli_module, outputs
+    from dcbsim import cli as cli_module
+    from dcbsim import outputs
 
     monkeypatch.setattr(outputs, "free_bytes", lambda outdir: 1000)
     status = cli_module.main(["run", QUICK, "--out", str(tmp_path / "o"), "--set", "run.duration_ms=5"])
@@ -72,7 +72,8 @@ def test_results_above_the_free_space_are_refused_before_the_run(tmp_path, monke
 
 
 def test_the_free_space_message_names_the_figures(tmp_path, monkeypatch, capsys):
-    from dcbsim import cli as cli_module, outputs
+    from dcbsim import cli as cli_module
+    from dcbsim import outputs
 
     monkeypatch.setattr(outputs, "free_bytes", lambda outdir: 10_000_000)
     status = cli_module.main(["run", QUICK, "--out", str(tmp_path / "o"), "--set", "run.sample_interval_us=1"])

@@ -83,7 +83,7 @@ def _binary(op: type, a: Any, b: Any) -> Any:
     """``a op b`` for a non-power operator, refused before it is computed when its
     result would be too large: a string or tuple repeated past the bound, added past
     it, or a string formatted with ``%`` (whose widths could ask for any size)."""
-    if op is ast.Mult and (_sized(a) and _count(b) or _count(a) and _sized(b)):
+    if op is ast.Mult and ((_sized(a) and _count(b)) or (_count(a) and _sized(b))):
         seq, times = (a, b) if _sized(a) else (b, a)
         if len(seq) * max(times, 0) > MAX_ITEMS:
             raise ConstraintError(f"a string or tuple repeated past {MAX_ITEMS} items")

@@ -47,7 +47,8 @@ def add_parsers(sub: argparse._SubParsersAction, parser_class: type) -> None:
     d = models.add_parser("dcc", help="differentiated AIMD: ratios and marking probability (DCC eqs. 5-7)")
     d.add_argument("--aimd", action="append", required=True, metavar="A,B[,COUNT]",
                    help="a class: AIMD(a, b) and how many sources (default 1); repeat per class")
-    d.add_argument("--capacity", type=_number(1e-9, 1e12, low_open=False), help="capacity in rate steps u (e.g. 5.52): gives p and the sampling")
+    d.add_argument("--capacity", type=_number(1e-9, 1e12, low_open=False),
+                   help="capacity in rate steps u (e.g. 5.52): gives p and the sampling")
     d.add_argument("--frame-bytes", type=_FRAME, default=1500.0)
     d.add_argument("--plot", metavar="PNG", help="draw the ratio to the first class vs a and b (Fig. 9)")
     q = models.add_parser("qcn", help="QCN convergence model (QCN-T paper eqs. 6-28): time to fairness")

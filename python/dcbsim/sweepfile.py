@@ -162,7 +162,7 @@ def _range(file: str, key: str, spec: Any) -> tuple[Any, ...]:
         raise SweepError(f"{file}: {key}: start, stop and step must be finite numbers, step > 0")
     if (stop - start) / step > 1e6:
         raise SweepError(f"{file}: {key}: the range has more than 100000 values (1 to 100000 allowed)")
-    count = int(math.floor((stop - start) / step + 1e-9)) + 1
+    count = math.floor((stop - start) / step + 1e-9) + 1
     if count < 1 or count > 100_000:
         raise SweepError(f"{file}: {key}: the range has {count} values (1 to 100000 allowed)")
     values = [start + i * step for i in range(count)]
