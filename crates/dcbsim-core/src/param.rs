@@ -8,7 +8,7 @@
 //! and [`Rate`], never a scenario's kilobytes or milliseconds), the range check, the
 //! error a bad value gets, and the reference text of the scenario format.
 
-use crate::units::{Rate, Time, UNITS, UnitKind};
+use crate::units::{Rate, Time, UNITS, UnitKind, UnitSuffix};
 use std::fmt;
 
 /// A parameter's value as a scenario gives it, before its unit is applied.
@@ -182,13 +182,14 @@ impl<P> Param<P> {
         (stem.unwrap_or(self.name), Some(kind))
     }
 
-    /// The unit factor of `name` if it names this parameter (1 for a unitless one).
-    fn factor_of(&self, name: &str) -> Option<f64> {
+    /// Whether `name` names this parameter, and with which unit (`None` for a
+    /// unitless one).
+    fn unit_of(&self, name: &str) -> Option<Option<&'static UnitSuffix>> {
         match self.stem() {
-            (stem, None) => (stem == name).then_some(1.0),
+            (stem, None) => (stem == name).then_some(None),
             (stem, Some(kind)) => {
                 let suffix = name.strip_prefix(stem)?;
-                UNITS.iter().find(|u| u.kind == kind && u.suffix == suffix).map(|u| u.factor)
+                UNITS.iter().find(|u| u.kind == kind && u.suffix == suffix).map(Some)
             }
         }
     }
@@ -208,25 +209,33 @@ pub fn names<P: Params>() -> Vec<String> {
     P::TABLE.iter().map(|p| p.name.to_string()).collect()
 }
 
-/// The parameter of `P`'s table that `name` writes, and the factor of its unit suffix
-/// to the engine's unit (1 for a unitless name).
-fn find<P: Params>(name: &str) -> Option<(&'static Param<P>, f64)> {
-    P::TABLE.iter().find_map(|param| param.factor_of(name).map(|factor| (param, factor)))
+/// The parameter of `P`'s table that `name` writes, and the unit of its suffix.
+fn find<P: Params>(name: &str) -> Option<(&'static Param<P>, Option<&'static UnitSuffix>)> {
+    P::TABLE.iter().find_map(|param| param.unit_of(name).map(|unit| (param, unit)))
 }
 
 /// Sets the parameter `name` of `params` to `value`: `None` when `P` has no such
 /// parameter, else whether the value was taken.
 pub fn set<P: Params>(params: &mut P, name: &str, value: &ParamValue) -> Option<Result<(), ParamError>> {
-    let (param, factor) = find::<P>(name)?;
-    Some(apply(param, factor, params, name, value))
+    let (param, unit) = find::<P>(name)?;
+    Some(apply(param, unit, params, name, value))
 }
 
-/// Sets `param`, written as `name` with a unit of `factor`, to `value`.
-fn apply<P>(param: &Param<P>, factor: f64, params: &mut P, name: &str, value: &ParamValue) -> Result<(), ParamError> {
+/// Sets `param`, written as `name` with `unit` (if it has one), to `value`.
+fn apply<P>(param: &Param<P>, unit: Option<&UnitSuffix>, params: &mut P, name: &str, value: &ParamValue) -> Result<(), ParamError> {
     let wrong = |expected: &str| ParamError::Type { name: name.to_string(), expected: expected.to_string() };
+    let factor = unit.map_or(1.0, |u| u.factor);
+    let out_of = |allowed: String, got: f64| ParamError::Range { name: name.to_string(), allowed, got };
     let number = || match value {
-        ParamValue::Number(x) if param.range.holds(*x) => Ok(*x),
-        ParamValue::Number(x) => Err(ParamError::Range { name: name.to_string(), allowed: param.range.text(), got: *x }),
+        ParamValue::Number(x) if !param.range.holds(*x) => Err(out_of(param.range.text(), *x)),
+        // A number with a unit must survive its conversion to the engine's unit.
+        ParamValue::Number(x) => match unit {
+            Some(u) if (*x * factor).abs() > u.max => Err(out_of(format!("at most {} {}", u.max / factor, &u.suffix[1..]), *x)),
+            Some(u) if *x != 0.0 && (*x * factor).abs() < 0.5 => {
+                Err(out_of(format!("0 or at least {} {} (it rounds to 0 {})", 1.0 / factor, &u.suffix[1..], u.base), *x))
+            }
+            _ => Ok(*x),
+        },
         _ => Err(wrong("a number")),
     };
     let scaled = |x: f64| (x * factor).round();
@@ -278,7 +287,7 @@ pub fn table_faults<P: Params>() -> Vec<String> {
             faults.push(format!("{}: no unit suffix of its kind", p.name));
         }
         for name in names_of(p) {
-            let first = P::TABLE.iter().position(|q| q.factor_of(&name).is_some());
+            let first = P::TABLE.iter().position(|q| q.unit_of(&name).is_some());
             if first != Some(i) {
                 faults.push(format!("{name}: also names parameter {first:?}"));
             }
@@ -377,6 +386,10 @@ mod tests {
         assert_eq!(set_one("q_kb", ParamValue::Bool(true)).err().unwrap().to_string(), "q_kb must be a number");
         assert!(set(&mut Demo::default(), "q_ms", &ParamValue::Number(1.0)).is_none());
         assert!(set(&mut Demo::default(), "q", &ParamValue::Number(1.0)).is_none());
+        let huge = set_one("q_kb", ParamValue::Number(1e300)).err().unwrap().to_string();
+        assert!(huge.starts_with("q_kb must be at most 1099511627776 kb"), "{huge}");
+        let tiny = set_one("t_ms", ParamValue::Number(1e-12)).err().unwrap().to_string();
+        assert!(tiny.contains("rounds to 0 ps"), "{tiny}");
         let unknown = Demo::default().set("x", &ParamValue::Number(1.0)).unwrap_err().to_string();
         assert!(unknown.starts_with("unknown parameter; allowed: q_kb, t_ms, r_mbps, on, mode, g, n (a unit suffix"), "{unknown}");
     }
