@@ -79,6 +79,12 @@ class LocalPool:
         self.executor.shutdown(wait=False, cancel_futures=True)
         for p in processes:
             p.join(timeout=5)
+        # Let the pool's manager thread see its workers gone and close its pipe now:
+        # left running, it can race the interpreter's exit hook, which then writes to
+        # that closed pipe and prints a traceback after a killed sweep's last line.
+        manager = getattr(self.executor, "_executor_manager_thread", None)
+        if manager is not None and manager is not threading.current_thread():
+            manager.join(timeout=5)
 
     def shutdown(self) -> None:
         """Waits for the workers to finish and stops them (see :meth:`kill` for an
