@@ -73,9 +73,6 @@ impl Scheme for AfQcn {
     type Params = AfQcnParams;
     const NAMES: &'static [&'static str] = &["afqcn"];
 
-    fn named(_name: &str) -> Self {
-        AfQcn::default()
-    }
     fn params_mut(&mut self) -> &mut AfQcnParams {
         &mut self.af
     }

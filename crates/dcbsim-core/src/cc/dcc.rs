@@ -241,9 +241,6 @@ impl Scheme for DccParams {
     type Params = DccParams;
     const NAMES: &'static [&'static str] = &["dcc"];
 
-    fn named(_name: &str) -> Self {
-        DccParams::default()
-    }
     fn params_mut(&mut self) -> &mut DccParams {
         self
     }

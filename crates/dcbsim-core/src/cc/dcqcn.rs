@@ -204,9 +204,6 @@ impl Scheme for DcqcnParams {
     const NAMES: &'static [&'static str] = &["dcqcn"];
     const CP_STREAM: &'static str = "red";
 
-    fn named(_name: &str) -> Self {
-        DcqcnParams::default()
-    }
     fn params_mut(&mut self) -> &mut DcqcnParams {
         self
     }

@@ -300,9 +300,6 @@ impl Scheme for DsmParams {
     type Params = DsmParams;
     const NAMES: &'static [&'static str] = &["dsm"];
 
-    fn named(_name: &str) -> Self {
-        DsmParams::default()
-    }
     fn params_mut(&mut self) -> &mut DsmParams {
         self
     }

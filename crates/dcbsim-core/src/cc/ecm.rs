@@ -186,9 +186,6 @@ impl Scheme for EcmParams {
     type Params = EcmParams;
     const NAMES: &'static [&'static str] = &["ecm"];
 
-    fn named(_name: &str) -> Self {
-        EcmParams::default()
-    }
     fn params_mut(&mut self) -> &mut EcmParams {
         self
     }

@@ -21,9 +21,6 @@ impl Scheme for Plain {
     type Params = Plain;
     const NAMES: &'static [&'static str] = &["none"];
 
-    fn named(_name: &str) -> Self {
-        Plain
-    }
     fn params_mut(&mut self) -> &mut Plain {
         self
     }

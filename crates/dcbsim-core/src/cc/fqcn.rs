@@ -151,9 +151,6 @@ impl Scheme for Fqcn {
     type Params = QcnParams;
     const NAMES: &'static [&'static str] = &["fqcn"];
 
-    fn named(_name: &str) -> Self {
-        Fqcn::default()
-    }
     fn params_mut(&mut self) -> &mut QcnParams {
         &mut self.params
     }

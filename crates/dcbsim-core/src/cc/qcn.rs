@@ -354,9 +354,10 @@ impl Params for QcnParams {
 }
 
 /// The members of the QCN family, which share one CP and one RP.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum QcnVariant {
     /// IEEE 802.1Qau QCN.
+    #[default]
     Standard,
     /// QCN-Timer: increases from the timer only.
     Timer,
@@ -367,7 +368,7 @@ pub enum QcnVariant {
 }
 
 /// QCN and its variants as a scheme: the member of the family and its parameters.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Qcn {
     /// Which member of the family.
     pub variant: QcnVariant,

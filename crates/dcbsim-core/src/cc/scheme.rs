@@ -10,7 +10,7 @@ use std::fmt::Debug;
 /// table), how it builds its congestion and reaction points, and the hooks the engine
 /// asks it about. Every hook has a default that suits a scheme of CPs on switch ports
 /// and RPs at sources; a scheme overrides only what it needs.
-pub trait Scheme: Clone + Debug + PartialEq + Sized {
+pub trait Scheme: Clone + Debug + Default + PartialEq + Sized {
     /// Its congestion point ([`super::NoCp`] for a scheme without one).
     type Cp: CongestionPoint + Clone + Debug;
     /// Its reaction point.
@@ -23,8 +23,11 @@ pub trait Scheme: Clone + Debug + PartialEq + Sized {
     /// The stream its congestion points draw from, per port (`<stream>:<port>`).
     const CP_STREAM: &'static str = "cp";
 
-    /// Its default configuration under `name`, one of [`Scheme::NAMES`].
-    fn named(name: &str) -> Self;
+    /// Its default configuration under `name`, one of [`Scheme::NAMES`] (`Default`
+    /// for a scheme of one name).
+    fn named(_name: &str) -> Self {
+        Self::default()
+    }
     /// The name it runs under.
     fn name(&self) -> &'static str {
         Self::NAMES[0]

@@ -204,9 +204,6 @@ impl Scheme for SmccParams {
     type Params = SmccParams;
     const NAMES: &'static [&'static str] = &["smcc"];
 
-    fn named(_name: &str) -> Self {
-        SmccParams::default()
-    }
     fn params_mut(&mut self) -> &mut SmccParams {
         self
     }

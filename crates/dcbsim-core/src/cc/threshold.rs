@@ -108,9 +108,6 @@ impl Scheme for ThresholdParams {
     type Params = ThresholdParams;
     const NAMES: &'static [&'static str] = &["threshold"];
 
-    fn named(_name: &str) -> Self {
-        ThresholdParams::default()
-    }
     fn params_mut(&mut self) -> &mut ThresholdParams {
         self
     }
