@@ -66,9 +66,9 @@ def test_results_above_the_free_space_are_refused_before_the_run(tmp_path, monke
     from dcbsim import outputs
 
     monkeypatch.setattr(outputs, "free_bytes", lambda outdir: 1000)
-    status = cli_module.main(["run", QUICK, "--out", str(tmp_path / "o"), "--set", "run.duration_ms=5"])
+    status = cli_module.main(["run", QUICK, "--out", str(tmp_path / "new" / "o"), "--set", "run.duration_ms=5"])
     assert status == 2
-    assert not (tmp_path / "o").exists()
+    assert not (tmp_path / "new").exists(), "nothing made, not even the parent of --out"
 
 
 def test_the_free_space_message_names_the_figures(tmp_path, monkeypatch, capsys):

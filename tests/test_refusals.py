@@ -4,6 +4,7 @@ full disk), naming the option or key and what is allowed."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -88,3 +89,11 @@ def test_a_sweep_whose_tables_cannot_be_written_says_so(tmp_path):
 
 def test_pfc_priorities_as_a_scalar_are_refused():
     one_line_error(cli("validate", QUICK, "--set", "pfc.priorities=7", timeout=60), 2, "write [7] for one")
+
+
+def test_an_endless_sweep_or_scenario_file_is_read_no_further_than_the_cap():
+    # /dev/zero was read to 4 GB before failing.
+    if not os.path.exists("/dev/zero"):
+        pytest.skip("no /dev/zero")
+    one_line_error(cli("sweep", "/dev/zero", "--list", timeout=120), 2, "larger than 256 MiB")
+    one_line_error(cli("validate", "/dev/zero", timeout=120), 2, "larger than 256 MiB")

@@ -157,8 +157,9 @@ def _run(args: argparse.Namespace) -> int:
     plots = None if args.no_plots else _import_meanwhile("dcbsim.plot")
     scenario = dcbsim.load(args.file, args.set, args.max_memory_gb, keep_built=True)
     ports = [p for text in args.pcap for p in traces.split_ports(text)]
-    outputs.check_out(args.out, args.overwrite)
+    # The space first: check_out makes --out's parent, which a refusal should not leave.
     outputs.check_space(args.out, scenario.output_bytes)
+    outputs.check_out(args.out, args.overwrite)
     outputs.remove_stale_stages(args.out)
     with outputs.side_stage(args.out, "pcap") as pcap_dir, outputs.side_stage(args.out, "samples") as samples_dir, collector_paused():
         return _run_into(args, scenario, ports, pcap_dir, samples_dir, plots)

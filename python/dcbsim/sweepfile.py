@@ -47,6 +47,8 @@ from dcbsim import shipped
 from dcbsim.constraint import Constraint, ConstraintError
 
 MASK = (1 << 64) - 1
+#: The most bytes of a sweep file read (as of a scenario file).
+MAX_FILE_BYTES = 256 << 20
 
 
 class SweepError(ValueError):
@@ -222,9 +224,14 @@ def load(path: str | os.PathLike[str]) -> Sweep:
         raise SweepError(str(e)) from None
     try:
         with open(file, "rb") as f:
-            doc = tomllib.load(f)
+            data = f.read(MAX_FILE_BYTES + 1)  # a device that never ends is read no further
+        if len(data) > MAX_FILE_BYTES:
+            raise SweepError(f"{file}: cannot read the sweep: it is larger than {MAX_FILE_BYTES >> 20} MiB")
+        doc = tomllib.loads(data.decode("utf-8"))
     except OSError as e:
         raise SweepError(f"{file}: cannot read the sweep: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise SweepError(f"{file}: cannot read the sweep: it is not UTF-8 text") from None
     except tomllib.TOMLDecodeError as e:
         raise SweepError(f"{file}: invalid TOML: {e}") from None
     table = doc.get("sweep")

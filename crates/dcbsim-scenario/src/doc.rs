@@ -207,6 +207,21 @@ mod tests {
     }
 
     #[test]
+    fn positions_asked_in_any_order_match_a_scan() {
+        // Columns count on from the last position asked on the same line: forwards,
+        // backwards, repeated and across lines, with multi-byte characters between.
+        let text = "xs = [\"é\", \"µµ\", \"a\", \"ö\"]\ny = \"ü\"\nz = [1, 2]";
+        let lines = Lines::new(text);
+        let offsets: Vec<usize> = (0..=text.len()).filter(|&o| text.is_char_boundary(o)).collect();
+        let mut order = offsets.clone();
+        order.extend(offsets.iter().rev());
+        order.extend(offsets.iter().step_by(3).chain(offsets.iter().step_by(2)));
+        for offset in order {
+            assert_eq!(lines.at(offset), Origin::at(text, offset), "offset {offset}");
+        }
+    }
+
+    #[test]
     fn integers_beyond_i64_are_kept_as_written() {
         let doc = parse("seed = 18446744073709551616\n").unwrap();
         let Value::Table(top) = &doc.value else { panic!() };
