@@ -4,7 +4,6 @@
 //! time; results above the output limit refused; an endless scenario file read no
 //! further than a cap; two flow entries of one name refused.
 
-#[allow(dead_code)] // the bad-input helpers this file does not use
 mod common;
 
 use common::assert_at;
