@@ -275,7 +275,9 @@ def _fig10(runs: Runs, dsm: str = PAPER_DSM) -> Outcome:
     at = {s: mixed_measures(runs, s, 100) for s in (dsm, "qcn", "smcc")}
     detail = "; ".join(f"{_label(s)} {m:.0f} ± {d:.0f} KB, util {100 * u:.0f} %, drops {100 * x:.1f} %" for s, (m, d, u, x) in at.items())
     counts = ", ".join(f"{name} {w}/{len(SHORT_RATES)}" for name, w in zip(FIG10_MEASURES, wins))
-    return Outcome(f"DSM best at: {counts} of the rates; at 100/s: {detail}", all(w == len(SHORT_RATES) for w in wins))
+    # The paper claims a steadier queue (std), a higher utilization and fewer drops, not a lower
+    # queue mean: the mean is reported, not counted.
+    return Outcome(f"DSM best at: {counts} of the rates; at 100/s: {detail}", all(w == len(SHORT_RATES) for w in wins[1:]))
 
 
 def random_delay_runs(runs: Runs, scheme: str) -> list:
@@ -360,8 +362,10 @@ EQ30_NOTES = {
              "2.09 % of the frames sent after 0.2 s (QCN 1.65 %, SMCC 0.73 %); with the short flows starting at "
              "1 Gb/s (arrivals.0.rate_gbps=1) 0.02 % (QCN 0.08 %, SMCC 0.17 %; SMCC's two figures measured before "
              "its congestion-point naming rule, which moved its queue by 1 KB here), its drops over the run then all "
-             "in the long flows' start. A queue mean below QCN's and SMCC's cannot come from a scheme that holds "
-             "q0 while theirs run below it.",
+             "in the long flows' start. The paper claims no lower queue mean (its text: DSM \"is more robust\" to "
+             "the short flows' bursts, with \"a high utilization\" and fewer losses), so the row no longer counts "
+             "it (DSM's mean, held at q0, is above QCN's and SMCC's at every rate); it differs on the drops "
+             "(fewest at 0 of 5 rates) and the queue std (lowest at 4 of 5).",
 }
 
 
@@ -496,9 +500,9 @@ CLAIMS = [
     *_twins("fig09", "Fig. 9", "parking lot (10 Gb/s, 50 µs per hop): DSM keeps steadier queues than QCN and SMCC",
             "steadier", "DSM's largest queue std below both, with ≥ 90 % utilization (per port, over the 1-s phases in which it is a bottleneck)", _fig9, eq30_holds=False),
     *_twins("fig10", "Fig. 10", "with 5 long flows per source and Poisson short flows (web-search sizes, mean "
-            "10 Mbit; 0 to 200 per second through each bottleneck, 0–20 % of it), DSM has a lower queue mean and std, higher utilization and fewer drops", "DSM best",
-            "at each of 0, 50, 100, 150, 200/s: DSM's larger queue mean and std and its drops below QCN's and "
-            "SMCC's, its lower utilization above both", _fig10, eq30_holds=False),
+            "10 Mbit; 0 to 200 per second through each bottleneck, 0–20 % of it), DSM's queue oscillates less, with higher utilization and fewer drops", "DSM best",
+            "at each of 0, 50, 100, 150, 200/s: DSM's larger queue std and its drops below QCN's and "
+            "SMCC's, its lower utilization above both (the queue mean is shown, not counted: the paper claims none)", _fig10, eq30_holds=False),
     *_twins("conclusion", "§VI", "DSM achieves about 100 % utilization and less than 5 % drops", "≈ 100 %, < 5 %",
             "utilization ≥ 95 % and drops < 5 % at each delay", _conclusion, eq30_holds=True),
 ]
