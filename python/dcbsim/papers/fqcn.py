@@ -167,7 +167,7 @@ FIG7_SERVERS = tuple(range(1, 17))
 
 
 def incast_goodput(runs: Runs, scheme: str, servers: int, seed: int = 1) -> float:
-    """Fig. 7: the incast goodput (block bytes over block time, all blocks of 2 s), bits/s."""
+    """Fig. 7: the incast goodput (block bytes over block time, all blocks of the run), bits/s."""
     r = runs.get("fig07_incast", (f"scheme.name={scheme}", f"topology.servers={servers}"), seed)
     return r.incast.goodput_bps
 
@@ -187,34 +187,37 @@ def _fig7_at_16(scheme: str, paper_mbps: float, tolerance_mbps: float):
     return measure
 
 
-FIG7_WARMUP_NOTE = (
-    "Seed 1 gives 547 Mb/s, within the paper's 500 ± 100; seeds 2 and 3 give 343 and 291, because in 2 s "
-    "a few 200 ms RTOs decide the figure. The QCN family's rate limiters start at line rate, so the first blocks "
-    "at 16 servers overflow the 64 KB buffer and wait out a 200 ms RTO (seed 1, QCN: blocks 1-2, FQCN: blocks "
-    "1-4). Over the blocks after the first second QCN gives 675 Mb/s and FQCN 860 (10 s runs, "
-    "`--set run.duration_ms=10000`: 663 and 846). After the warm-up the servers, each held near its share of "
-    "62.5 Mb/s by its rate limiter, cannot use the capacity freed by a server that has finished its SRU before "
-    "the block ends: a block without a timeout takes 50 ms with QCN and 39 ms with FQCN (median, seed 1), "
-    "against 34 ms at line rate. With the paper's TR rule (eq. 3, TR ← CR on every CNM, `--set "
-    "scheme.qcn.hold_target=false`) only block 1 waits out an RTO and QCN gives 476, 494, 460 Mb/s (seeds 1-3)."
+FIG7_RUN_LENGTH = (
+    "The paper gives no run length. The QCN family's rate limiters start at line rate, so the first blocks at "
+    "16 servers overflow the 64 KB buffer and wait out 200 ms RTOs, and how much of a run that warm-up fills "
+    "decides the figure. Principle: the run is long enough that its result no longer depends on the length, "
+    "the shortest of 2, 5, 10 and 20 s whose goodput doubling the run moves by less than half the rows' "
+    "tolerance (50 Mb/s) for every scheme: 10 s (one value for the whole figure). Medians of seeds 1-3 "
+    "(none / QCN / AF-QCN / FQCN, Mb/s): 2 s 170 / 343 / 155 / 571; 5 s 160 / 542 / 155 / 705; 10 s 157 / "
+    "591 / 152 / 789; 20 s 156 / 615 / 155 / 800 (QCN +24, FQCN +11 from 10 to 20 s; +49 and +84 from 5 to "
+    "10 s). With 2 s the QCN row differed (343 Mb/s: a few RTOs decided it) and now holds, at the edge of "
+    "its tolerance (20 s: 615). "
+)
+FIG7_WARMUP_NOTE = FIG7_RUN_LENGTH + (
+    "After the warm-up the servers, each held near its share of 62.5 Mb/s by its rate limiter, cannot use the "
+    "capacity freed by a server that has finished its SRU before the block ends: a block without a timeout "
+    "takes 50 ms with QCN and 39 ms with FQCN (median, seed 1), against 34 ms at line rate. With the paper's TR "
+    "rule (eq. 3, TR ← CR on every CNM, `--set scheme.qcn.hold_target=false`) only block 1 waits out an RTO and "
+    "QCN gives 476, 494, 460 Mb/s in 2 s (seeds 1-3)."
 )
 
-FIG7_FQCN_NOTE = (
-    "Mostly the warm-up, whose length the paper does not give. The limiters start at line rate, so the first "
-    "blocks overflow the 64 KB buffer and wait out 200 ms RTOs (seed 1: blocks 1-4, 0.8 s of the 2 s). In 10 s "
-    "runs (`--set run.duration_ms=10000`, seeds 1-3) no block after 2 s has a timeout, and FQCN gives 775-898 "
-    "Mb/s in each 2 s window after 4 s (seed 1: 852, 875, 868), within 100 Mb/s of the paper's 900; 789, 766 "
-    "and 835 Mb/s over the 10 s. What is left after the warm-up is the slowest server, since a block lasts "
-    "until the last SRU is in: with eq. 2's per-frame sampling one server's limiter can sit well below the "
-    "others for seconds (4 s run, seed 1: srv1's median 50 Mb/s over 1-4 s, the other fifteen 63-64; the "
-    "blocks after the seventh give 810 Mb/s), Fig. 8's mechanism; with the standard's byte-count sampling "
-    "(`--set scheme.fqcn.sampling=table`) every limiter sits at 61-63 Mb/s and those blocks give 954 Mb/s. The "
-    "same 10 s runs put QCN at 593-715 Mb/s after 4 s, above the paper's 500, so no run length matches all "
-    "three schemes; we keep 2 s for all. Ruled out as the cause: NS2's TCP defaults, a 20-packet window and an "
-    "initial window of 2 (`--set transport.rwnd_kb=20 --set transport.initial_window=2`): 665, 731, 749 Mb/s in "
-    "2 s (seeds 1-3; ours 571, 561, 807). Nor is the paper's TR rule (eq. 3, TR ← CR on every CNM, "
-    "`--set scheme.fqcn.hold_target=false`): it ends the timeouts after the first block but slows the blocks "
-    "after it (median 49 ms instead of 39, seed 1): 632, 555, 511 Mb/s in 2 s, 681, 605, 725 in 10 s."
+FIG7_FQCN_NOTE = FIG7_RUN_LENGTH + (
+    "FQCN gives 789 Mb/s (seeds 766-835), 11 Mb/s under the tolerance; 775-898 Mb/s in each 2 s window after "
+    "4 s. What is left after the warm-up is the slowest server, since a block lasts until the last SRU is in: "
+    "with eq. 2's per-frame sampling one server's limiter can sit well below the others for seconds (4 s run, "
+    "seed 1: srv1's median 50 Mb/s over 1-4 s, the other fifteen 63-64; the blocks after the seventh give "
+    "810 Mb/s), Fig. 8's mechanism; with the standard's byte-count sampling (`--set "
+    "scheme.fqcn.sampling=table`) every limiter sits at 61-63 Mb/s and those blocks give 954 Mb/s. Ruled out "
+    "as the cause: NS2's TCP defaults, a 20-packet window and an initial window of 2 (`--set "
+    "transport.rwnd_kb=20 --set transport.initial_window=2`): 665, 731, 749 Mb/s in 2 s (seeds 1-3; ours then "
+    "571, 561, 807). Nor is the paper's TR rule (eq. 3, TR ← CR on every CNM, `--set "
+    "scheme.fqcn.hold_target=false`): it ends the timeouts after the first block but slows the blocks after "
+    "it (median 49 ms instead of 39, seed 1): 632, 555, 511 Mb/s in 2 s, 681, 605, 725 in 10 s."
 )
 
 AFQCN_ALPHA_NOTE = (
@@ -232,8 +235,11 @@ AFQCN_ALPHA_NOTE = (
     "0.7 2.0, 10.9, 4.3 %, 2.2x; 0.8 0.7, 3.1, 4.6 %, 2.1x; 0.9 0.4, 0.9, 5.2 %, 1.7x (and AF-QCN then "
     "settles faster than FQCN in Fig. 4); 1.0 no notification between equal flows, every row fails. What "
     "0.8 costs: the rate-deviation ratio falls from 4.6x to 2.1x, inside the row's [2, 5] but below the "
-    "paper's 3-4x; Fig. 4's AF-QCN queue sits 4.5 KB above Qeq (0.4 KB at 0.5); Fig. 7 moves nothing (155 "
-    "Mb/s, differs at every α). The estimator, at α = 0.8 (one change each): interval 50 or 200 µs, gain "
+    "paper's 3-4x; Fig. 4's AF-QCN queue sits 4.5 KB above Qeq (0.4 KB at 0.5); and Fig. 7's AF-QCN row: at "
+    "16 servers in the 10 s runs AF-QCN gives 589 Mb/s at α = 0.5 (seeds 551-648, which would hold) but 152-158 "
+    "at every α from 0.6 to 0.9: a server at its share gets only (1 − α)·Ψ_QCN, the limiters stay above their "
+    "shares and every block waits out RTOs. No α gives Figs. 4, 5 and 7 together; 0.8 holds four of AF-QCN's "
+    "five share and goodput rows (Figs. 4, 4's ratio, 5, 6a), 0.5 three (Figs. 4's ratio, 6a, 7). The estimator, at α = 0.8 (one change each): interval 50 or 200 µs, gain "
     "0.0625 or 0.25: Figs. 4 and 5 hold at each, but the shorter memories (50 µs; gain 0.25) take the "
     "std ratio below 2 (1.8x, 1.7x), so the estimator keeps 100 µs and 0.125."
 )
@@ -291,26 +297,19 @@ CLAIMS = [
           "congestion control goodput collapses", "collapse", "goodput at 16 servers ≤ 300 Mb/s and ≤ half of 1 server's",
           _fig7_collapse),
     Claim("fqcn", "fig7-qcn", "Fig. 7", "QCN gives about 500 Mb/s at 16 servers", "≈ 500 Mb/s",
-          "± 100 Mb/s (median of seeds 1-3)", _fig7_at_16("qcn", 500, 100), holds_here=False, note=FIG7_WARMUP_NOTE),
+          "± 100 Mb/s (median of seeds 1-3)", _fig7_at_16("qcn", 500, 100), note=FIG7_WARMUP_NOTE),
     Claim("fqcn", "fig7-afqcn", "Fig. 7", "AF-QCN gives about 50 Mb/s more than QCN at 16 servers", "≈ 550 Mb/s",
           "± 100 Mb/s (median of seeds 1-3)", _fig7_at_16("afqcn", 550, 100), holds_here=False,
-          note="Not α, as this row said before: at 16 servers (2 s, seeds 1-3) α = 0 gives QCN's 547, 343, 291 "
-               "Mb/s and every α above it collapses: 0.25: 158, 285, 186; 0.5: 156, 160, 343; 0.8: 155 each; 1: "
-               "170, 169, 169 (`--set scheme.afqcn.alpha=A`). Two of our choices decide it, each shown by one "
-               "change. The TR rule: the paper's eq. 3 sets TR ← CR on every CNM; with that "
-               "(`--set scheme.afqcn.hold_target=false`) AF-QCN gives 523, 563, 524 Mb/s and QCN 476, 494, 460 "
-               "(`scheme.qcn.hold_target=false`): both as the paper, AF-QCN 47-69 Mb/s above QCN. Under the "
-               "standard's rule, which we keep (docs/models/qcn.md), TR stays at line rate through the first "
-               "blocks' bursts of CNMs, so in each 200 ms RTO wait the timer lifts the limiters back above their "
-               "share and the next block overflows again; an AF-QCN server at its share gets only (1 − α)·Ψ_QCN "
-               "(limiters at a median 66 Mb/s against QCN's 56 while twelve or more servers send, seed 1), and "
-               "every block of the 2 s waits out RTOs (34 timeouts in 9 blocks; with TR ← CR only blocks 1-2). "
-               "The same change on every FQCN scenario makes 9 rows of this page differ instead of 7 (Fig. 4's "
-               "queue: FQCN's std 14.6 KB; Fig. 6a's shares). The run length: in 10 s runs "
-               "(`--set run.duration_ms=10000`) the timeouts stop after 2-4 s and AF-QCN gives 551, 589, 648 Mb/s "
-               "(QCN 639, 591, 566); after 4 s 707-795 Mb/s per 2 s window (QCN 593-715, FQCN 775-898). The paper "
-               "gives neither its run length nor AF-QCN's α and rate estimator (the AF-QCN paper is not available "
-               "to us); we keep 2 s for every scheme."),
+          note=FIG7_RUN_LENGTH + "AF-QCN gives 152 Mb/s (seeds 150-156) at the α = 0.8 the FQCN scenarios take "
+               "(Figs. 4-5 row notes): at 16 servers every α from 0.6 to 0.9 collapses (152-158 Mb/s in 10 s), "
+               "α = 0.5 gives 589 (seeds 551-648) and α = 0 is QCN. A server at its share gets only (1 − α)·Ψ_QCN, "
+               "so under the standard's TR rule, which we keep (docs/models/qcn.md; TR stays at line rate "
+               "through the first blocks' bursts of CNMs), the limiters sit above their shares and every block "
+               "overflows and waits out RTOs. With the paper's eq. 3 (TR ← CR on every CNM, `--set "
+               "scheme.afqcn.hold_target=false`) AF-QCN gave 523, 563, 524 Mb/s in 2 s runs at α = 0.5 and QCN "
+               "476, 494, 460 (`scheme.qcn.hold_target=false`), AF-QCN 47-69 Mb/s above QCN as the paper says; "
+               "the same change on every FQCN scenario makes 9 rows of this page differ instead of 7 (Fig. 4's "
+               "queue: FQCN's std 14.6 KB; Fig. 6a's shares)."),
     Claim("fqcn", "fig7-fqcn", "Fig. 7", "FQCN gives about 900 Mb/s at 16 servers", "≈ 900 Mb/s",
           "± 100 Mb/s (median of seeds 1-3)", _fig7_at_16("fqcn", 900, 100), holds_here=False, note=FIG7_FQCN_NOTE),
     Claim("fqcn", "fig8-weights", "Fig. 8", "Weights 4, 3, 2, 1: the rates follow the weights",
