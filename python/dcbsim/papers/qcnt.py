@@ -81,7 +81,9 @@ def _queue_stable(runs: Runs) -> Outcome:
 
 def _slow_fairness(runs: Runs) -> Outcome:
     t = convergence(runs, "fig01_qcn")
-    return Outcome(f"{t:.1f} s", 5.0 <= t <= 20.0)
+    # A run that never converges counts as the 20 s horizon: a median there means most seeds
+    # never converged, which is not the paper's "after about 10 s".
+    return Outcome(f"{t:.1f} s", 5.0 <= t < HORIZON_S)
 
 
 def cnm_log(pcap_path: str) -> np.ndarray:
@@ -120,7 +122,7 @@ def _table1(runs: Runs) -> Outcome:
 
 def _fig5(runs: Runs) -> Outcome:
     t = convergence(runs, BASE)
-    return Outcome(f"{t:.1f} s", 6.0 <= t <= 24.0)
+    return Outcome(f"{t:.1f} s", 6.0 <= t < HORIZON_S)
 
 
 def _rank_sum_p(faster: list[float], slower: list[float]) -> float:
@@ -221,7 +223,7 @@ CLAIMS = [
     Claim("qcnt", "fig01-queue", "Fig. 1", "2 QCN RPs from line rate: the queue is stable within about 50 ms",
           "≈ 50 ms", "queue within Qeq ± 50 % from ≤ 100 ms on", _queue_stable),
     Claim("qcnt", "fig01-fairness", "Fig. 1", "the rates reach fairness only after about 10 s",
-          "> 10 s", f"5–20 s ({MEASURE})", _slow_fairness, holds_here=False,
+          "> 10 s", f"5 s to below the 20 s horizon, where a run that never converges is counted ({MEASURE})", _slow_fairness, holds_here=False,
           note="The difference lies in the first two of the paper's three stages (§III). Stage 3 matches: from the "
                "(900, 100) Mb/s at which the paper says its testbed leaves stage 2 (§V-B), ours takes 13.9 s (Fig. 5 "
                "row; paper about 12). But with CNMs acted on at once our first congestion episode is mild: the queue "
@@ -268,7 +270,8 @@ CLAIMS = [
           "F_b = 1 in ≥ 90 % of CNMs; non-zero in 15–45 % of samples (samples = bytes / 150 KB; Fig. 5 run, seed 1)",
           _table1),
     Claim("qcnt", "fig05", "Fig. 5", "from (900, 100) Mb/s the RPs converge in about 12 s",
-          "≈ 12 s", f"6–24 s ({MEASURE})", _fig5),
+          "≈ 12 s", f"6 s to below the 20 s horizon (was 6–24 s, whose upper bound a median capped at 20 s could not "
+          f"reach) ({MEASURE})", _fig5),
     Claim("qcnt", "fig06", "Fig. 6", "from (700, 300) Mb/s the convergence time is much smaller than from (900, 100)",
           "much smaller (no number given; the paper's model, eq. 25 as we solve it, gives 8.2 vs 13.5 s)",
           f"smaller, by more than the seeds' spread: median lower and a one-sided rank-sum test over the 12 seeds "
