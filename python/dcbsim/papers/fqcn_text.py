@@ -147,5 +147,5 @@ CLAIMS = [
           _smoother("fig06a_on_off", (1.5, 3.0), ("static0", "static1", "static2"))),
     Claim("fqcn", "fig7-qcn-delays", "Fig. 7", "QCN delays the onset of incast, but its goodput still falls as servers are added",
           "delayed; falling", "first server count below half of one server's no-CC goodput: QCN's later than no CC's; "
-          "QCN's goodput at 16 below its goodput at 1", _fig7_qcn_delays),
+          "QCN's goodput at 16 below its goodput at 1", _fig7_qcn_delays, slow=True),
 ]
