@@ -183,6 +183,10 @@ def _fig5b_others(runs: Runs) -> Outcome:
 FIG5A_BUFFER_KB = 128
 
 
+#: The least queue std (KB) that counts as an oscillation in Fig. 5a (a sixteenth of its 128 KB axis).
+OSCILLATION_KB = 8.0
+
+
 def _fig5a_delays(scheme: str):
     """Fig. 5a for QCN or SMCC, after the start (0.1 s on): steady at 100 µs (mean within
     64 ± 16 KB, empty < 1 % of samples); at 300 µs oscillating (std at least 1.5 times
@@ -198,7 +202,9 @@ def _fig5a_delays(scheme: str):
         (m1, s1, _, e1), (_, s3, x3, e3), (_, _, x5, e5) = rows
         full = FIG5A_BUFFER_KB - 1
         steady = abs(m1 - 64) <= 16 and e1 < 0.01
-        swings = s3 >= 1.5 * s1 and e3 < 0.01 and x3 < full
+        # An oscillation must show at the scale of the paper's figure (a 128 KB axis): a std of at
+        # least 8 KB, a sixteenth of it, as well as 1.5 times the steady 100 µs one.
+        swings = s3 >= max(1.5 * s1, OSCILLATION_KB) and e3 < 0.01 and x3 < full
         fails = e5 >= 0.01 if scheme == "qcn" else (e5 >= 0.01 and x5 >= full)
         ours = "; ".join(f"{loop} µs: {m:.0f} ± {sd:.0f} KB, max {x:.0f} KB, empty {100 * e:.1f} %"
                          for loop, (m, sd, x, e) in zip(LOOPS_US, rows))
@@ -392,11 +398,19 @@ CLAIMS = [
             "mean within 64 ± 16 KB, std ≤ 16 KB, util ≥ 95 % at 20–160 µs", _fig5b_dsm, eq30_holds=True),
     Claim("dsm", "fig05a-qcn", "Fig. 5a", "QCN: steady at 100 µs, oscillating without under- or overflow at 300 µs, "
           "underflowing at 500 µs", "steady / oscillates / underflows",
-          "after 0.1 s: 100 µs mean 64 ± 16 KB, empty < 1 %; 300 µs std ≥ 1.5× 100 µs's, empty < 1 %, max below "
-          "the buffer; 500 µs empty ≥ 1 %", _fig5a_delays("qcn")),
+          "after 0.1 s: 100 µs mean 64 ± 16 KB, empty < 1 %; 300 µs std ≥ 1.5× 100 µs's and ≥ 8 KB, empty < 1 %, "
+          "max below the buffer; 500 µs empty ≥ 1 %", _fig5a_delays("qcn"), holds_here=False,
+          note="Our QCN is steady at 100 µs and underflows at 500 µs as the paper says, but at 300 µs it hardly "
+               "oscillates: 67 ± 3.4 KB, max 77 KB (seeds 2, 3: ± 2.6, ± 2.5 KB). The row used to ask only that "
+               "the 300 µs std be 1.5 times the 100 µs one (± 1.5 KB, a frame and a half: sampling noise), which a "
+               "queue this still passed; it now also asks a std of 8 KB, a sixteenth of the figure's 128 KB axis, "
+               "so that the swing would show. Loop delays between (seeds 1-3, after 0.1 s): 200 µs ± 1.9 KB; "
+               "400 µs ± 7.3-9.5 KB, max 86-91 KB, never empty; 500 µs ± 32-34 KB, empty 3.8-5.0 %. Our QCN's "
+               "oscillation sets in about 100 µs later than the paper's figure shows; the cause is not yet shown "
+               "(QCN's gains here are the standard's at 10 Gb/s, which the DSM paper does not restate)."),
     Claim("dsm", "fig05a-smcc", "Fig. 5a", "SMCC: steady at 100 µs, oscillating without under- or overflow at 300 µs, "
           "unstable at 500 µs", "steady / oscillates / unstable",
-          "as for QCN at 100 and 300 µs; at 500 µs both empty ≥ 1 % and at the buffer", _fig5a_delays("smcc"),
+          "as for QCN at 100 and 300 µs (std ≥ 1.5× and ≥ 8 KB); at 500 µs both empty ≥ 1 % and at the buffer", _fig5a_delays("smcc"),
           holds_here=False,
           note="Our SMCC already under- and overflows at 300 µs (45 ± 23 KB, empty 8.2 % of samples, at the 128 KB "
                "buffer), where the paper's only oscillates; at 500 µs it is unstable as the paper says (34 ± 25 KB, "
@@ -517,3 +531,10 @@ def figures(runs: Runs, outdir: str) -> list[str]:
     from dcbsim.papers.dsm_figures import draw
 
     return draw(runs, outdir)
+
+#: The class of each difference (:data:`dcbsim.papers.KINDS`): the paper's gains (c = H/2) do not
+#: settle in the paper's own fluid model; the rest as their notes say.
+DIFFERENCES = {**{key: "paper" for key in ("fig05a", "fig05b", "fig06", "fig07-dsm", "fig08", "fig08a", "fig09", "fig10",
+                                           "conclusion", "iv-c")},
+               "fig05a-qcn": "open", "fig05a-smcc": "unstated", "fig06-departures": "unstated",
+               "fig06-smcc": "unstated", "fig09-eq30": "unstated", "fig10-eq30": "unstated"}
