@@ -245,3 +245,8 @@ CLAIMS += [
     Claim("dcc", "exp1-dctcp", "Table III", "DCTCP: the sources share the core evenly, 29.2 MB in all, nothing dropped",
           "14.6 + 14.6 = 29.2 MB, 0 dropped", "total ± 1.5 MB, split within 10 %, no drop", _dctcp_column),
 ]
+
+#: The class of each difference (:data:`dcbsim.papers.KINDS`), with those of dcc_text.
+DIFFERENCES = {"exp1-ethernet-drops": "paper", "exp2-table5-counts": "unstated", "exp2-dr2": "unstated",
+               **{f"exp5-setting{k}": "paper" for k in (1, 2, 3)}, "fig6-dctcp-highest": "unstated",
+               "exp2-first-t-sc": "unstated", "exp2-drain": "unstated", "fig8-peak": "unstated"}

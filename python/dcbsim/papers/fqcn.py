@@ -309,7 +309,9 @@ CLAIMS = [
                "scheme.afqcn.hold_target=false`) AF-QCN gave 523, 563, 524 Mb/s in 2 s runs at α = 0.5 and QCN "
                "476, 494, 460 (`scheme.qcn.hold_target=false`), AF-QCN 47-69 Mb/s above QCN as the paper says; "
                "the same change on every FQCN scenario makes 9 rows of this page differ instead of 7 (Fig. 4's "
-               "queue: FQCN's std 14.6 KB; Fig. 6a's shares)."),
+               "queue: FQCN's std 14.6 KB; Fig. 6a's shares). In the 10 s runs at α = 0.8 that rule gives AF-QCN "
+               "716, 678, 697 Mb/s, above the tolerance, and QCN 524, 560, 550: what decides this row is α, "
+               "which neither paper gives (0.5 would hold it, 589 Mb/s, and lose Figs. 4 and 5)."),
     Claim("fqcn", "fig7-fqcn", "Fig. 7", "FQCN gives about 900 Mb/s at 16 servers", "≈ 900 Mb/s",
           "± 100 Mb/s (median of seeds 1-3)", _fig7_at_16("fqcn", 900, 100), holds_here=False, note=FIG7_FQCN_NOTE),
     Claim("fqcn", "fig8-weights", "Fig. 8", "Weights 4, 3, 2, 1: the rates follow the weights",
@@ -339,3 +341,6 @@ CLAIMS = [
           "1 : 4.5 : 3 : 1.5 Gb/s", "each flow within 5 % (3.5–6 s)", _fig8_weights(1)),
 ]
 
+
+#: The class of each difference (:data:`dcbsim.papers.KINDS`), with those of fqcn_text.
+DIFFERENCES = {"fig7-afqcn": "unstated", "fig7-fqcn": "open", "fig8-weights": "paper", "fig5-queue": "unstated"}

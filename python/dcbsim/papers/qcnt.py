@@ -320,3 +320,6 @@ CLAIMS = [
     Claim("qcnt", "fig11-step", "Fig. 11", "a larger R_AI (5 Mb/s) speeds convergence much more than AIMD alone",
           "much faster", "R_AI = 5 at least 2x faster than R_AI = 0.5", _fig11_larger_step),
 ]
+
+#: The class of each difference (:data:`dcbsim.papers.KINDS`).
+DIFFERENCES = {"fig01-fairness": "unstated", "fig10-standard": "paper"}

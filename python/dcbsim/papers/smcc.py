@@ -421,3 +421,7 @@ CLAIMS = [
     Claim("smcc", "fig05-cdf", "Fig. 5b", "over 8 runs the queue is empty more than 10 % of the time",
           "> 10 %", "P(q = 0) > 10 % (8 seeds)", _cdf, holds_here=False, note=WHY),
 ]
+
+#: The class of each difference (:data:`dcbsim.papers.KINDS`).
+DIFFERENCES = {"fig15-deal-breaker": "unstated", "fig17": "paper", "fig20-second": "unstated",
+               "fig05-empties": "open", "fig05-cdf": "open"}
