@@ -454,7 +454,14 @@ CLAIMS = [
                "persistent oscillation whenever the true delay is more than a few percent shorter than m·T: the "
                "predictor then counts adjustments that have already arrived. Eq. 30, before §IV-C drops its delay "
                "term for c, bounds c like a; with that bound the same model settles at every delay up to about "
-               "1.45·m·T (next row, and docs/reproduction/figures/dsm_stability_map.png)."),
+               "1.45·m·T (next row, and docs/reproduction/figures/dsm_stability_map.png). The band of true loop "
+               "delays in which the paper's gains settle in its own model (`dcbsim.analysis.dsm.stability_map`, "
+               "delays 0.5-2.0·m·T in steps of 0.025; H = 0.8 / 0.5 of the buffer): 1 Gb/s (m = 1, m·T = 800 µs) "
+               "0.5-1.475 / 0.5-1.75 (0.5 is the grid's edge); 10 Gb/s designed for 100 µs (m = 2) 0.875-1.2 / "
+               "0.725-1.325; 10 Gb/s for 300 µs (m = 4, this row) 0.95-1.025 / 0.925-1.075; 100 Gb/s for 100 µs "
+               "(m = 13) only 2 / 3 of the 61 delays (0.85 and 1.0 / 0.875-1.175); 100 Gb/s for 300 µs (m = 38) "
+               "only 1.0. The band narrows as m grows: the paper's gains are stable only where the loop delay is "
+               "known to within a few percent at 10 Gb/s and above."),
     Claim("dsm", "iv-c-eq30", "§IV-C", "the same, with c bounded by eq. 30 (c = a)", "stable",
           "settles at every delay from 0.5 to 1.0·m·T", partial(_horizon_claim, c_rule="eq30")),
     *_twins("fig06", "Fig. 6", "DSM drains the buffer when flows arrive and refills the link when they leave "
