@@ -32,3 +32,11 @@ def test_claim(claim, runs):
     outcome = claim.measure(runs[claim.paper])
     assert outcome.holds, (f"{claim.figure}: {claim.statement}: paper {claim.paper_value}, ours {outcome.ours} "
                            f"(tolerance: {claim.tolerance})")
+
+
+def test_every_difference_names_its_class():
+    """A claim that differs here says which kind of difference it is (docs/reproduction)."""
+    from dcbsim.papers import KINDS
+
+    unnamed = [f"{p}-{c.key}" for p, cs in registry().items() for c in cs if not c.holds_here and c.kind not in KINDS]
+    assert not unnamed, unnamed

@@ -47,6 +47,17 @@ class Claim:
     holds_here: bool = True
     note: str = ""
     slow: bool = False
+    #: For a claim that differs here: which of :data:`KINDS` the difference is.
+    kind: str = ""
+
+
+#: The classes of a difference, as the pages name them.
+KINDS = {
+    "departure": "our departure",
+    "unstated": "unstated value",
+    "paper": "paper inconsistent (shown)",
+    "open": "cause not yet shown",
+}
 
 
 @dataclass
@@ -94,11 +105,17 @@ def median(values: Sequence[float | None], missing: float) -> float:
 
 def registry() -> dict[str, list[Claim]]:
     """Every paper's claims, by paper name."""
+    from dataclasses import replace
+
     from dcbsim.papers import dcc, dcc_text, dcqcn, dctcp, dsm, fqcn, fqcn_text, qcnt, smcc
 
-    return {"qcnt": qcnt.CLAIMS, "smcc": smcc.CLAIMS, "dsm": dsm.CLAIMS, "fqcn": fqcn.CLAIMS + fqcn_text.CLAIMS,
-            "dcc": dcc.CLAIMS + dcc_text.CLAIMS,
-            "dctcp": dctcp.CLAIMS, "dcqcn": dcqcn.CLAIMS}
+    claims = {"qcnt": qcnt.CLAIMS, "smcc": smcc.CLAIMS, "dsm": dsm.CLAIMS, "fqcn": fqcn.CLAIMS + fqcn_text.CLAIMS,
+              "dcc": dcc.CLAIMS + dcc_text.CLAIMS,
+              "dctcp": dctcp.CLAIMS, "dcqcn": dcqcn.CLAIMS}
+    # Each paper's classes of its differences (``DIFFERENCES`` in the module named after it).
+    modules = {"qcnt": qcnt, "smcc": smcc, "dsm": dsm, "fqcn": fqcn, "dcc": dcc, "dctcp": dctcp, "dcqcn": dcqcn}
+    return {paper: [replace(c, kind=getattr(modules[paper], "DIFFERENCES", {}).get(c.key, c.kind)) for c in cs]
+            for paper, cs in claims.items()}
 
 
 def figures(paper: str) -> Callable[[Runs, str], list[str]]:
@@ -127,9 +144,13 @@ def report(paper: str, outdir: str, quick: bool = False, figure_dir: str | None 
     ]
     notes: list[str] = []
     first_with: dict[str, str] = {}  # note -> the figure it was first given for
+    differs = False
     for claim in registry()[paper]:
         outcome = claim.measure(runs)
         verdict = "holds" if outcome.holds else "**differs**"
+        differs = differs or not outcome.holds
+        if not outcome.holds and claim.kind:
+            verdict += f" ({KINDS[claim.kind]})"
         lines.append(f"| {claim.figure} | {claim.statement} | {claim.paper_value} | {outcome.ours} | {claim.tolerance} | {verdict} |")
         if claim.note:
             label = f"{claim.figure}, {claim.statement}"
@@ -137,7 +158,11 @@ def report(paper: str, outdir: str, quick: bool = False, figure_dir: str | None 
             first_with.setdefault(claim.note, claim.figure)
             notes.append(f"- **{label}.** {text}")
     if notes:
-        lines += ["", "## Where we differ, and why", ""] + notes
+        legend = [("Each differing row names its class: *our departure* (our model departs from the paper's), "
+                   "*unstated value* (a value the paper does not give decides the row), *paper inconsistent "
+                   "(shown)* (the paper's own model, numbers or text do not support the claim, shown by runs or "
+                   "analysis) or *cause not yet shown*."), ""] if differs else []
+        lines += ["", "## Where we differ, and why", ""] + legend + notes
     lines += ["", "## Figures", ""]
     for path in figures(paper)(runs, figure_dir):
         rel = os.path.relpath(path, outdir)

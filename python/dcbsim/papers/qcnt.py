@@ -15,6 +15,7 @@ docs/models/qcn.md, "Convergence time").
 
 from __future__ import annotations
 
+import math
 import os
 import struct
 import tempfile
@@ -80,7 +81,9 @@ def _queue_stable(runs: Runs) -> Outcome:
 
 def _slow_fairness(runs: Runs) -> Outcome:
     t = convergence(runs, "fig01_qcn")
-    return Outcome(f"{t:.1f} s", 5.0 <= t <= 20.0)
+    # A run that never converges counts as the 20 s horizon: a median there means most seeds
+    # never converged, which is not the paper's "after about 10 s".
+    return Outcome(f"{t:.1f} s", 5.0 <= t < HORIZON_S)
 
 
 def cnm_log(pcap_path: str) -> np.ndarray:
@@ -119,12 +122,32 @@ def _table1(runs: Runs) -> Outcome:
 
 def _fig5(runs: Runs) -> Outcome:
     t = convergence(runs, BASE)
-    return Outcome(f"{t:.1f} s", 6.0 <= t <= 24.0)
+    return Outcome(f"{t:.1f} s", 6.0 <= t < HORIZON_S)
+
+
+def _rank_sum_p(faster: list[float], slower: list[float]) -> float:
+    """One-sided p-value of the Mann-Whitney rank-sum test that ``faster`` tends to be
+    smaller than ``slower`` (normal approximation with ties averaged)."""
+    values = np.array(faster + slower)
+    ranks = np.empty(values.size)
+    order = np.argsort(values, kind="mergesort")
+    ranks[order] = np.arange(1, values.size + 1)
+    for v in np.unique(values):
+        tied = values == v
+        ranks[tied] = ranks[tied].mean()
+    n1, n2 = len(faster), len(slower)
+    u = ranks[:n1].sum() - n1 * (n1 + 1) / 2
+    mean, sd = n1 * n2 / 2, np.sqrt(n1 * n2 * (n1 + n2 + 1) / 12)
+    return float(0.5 * (1 + math.erf((u + 0.5 - mean) / sd / math.sqrt(2))))
 
 
 def _fig6(runs: Runs) -> Outcome:
-    slow, fast = convergence(runs, BASE), convergence(runs, BASE, FROM_700_300)
-    return Outcome(f"{fast:.1f} s vs {slow:.1f} s ({slow / fast:.2f}x)", slow / fast >= 1.5)
+    per_seed = lambda o: [time_to_fairness(runs.get(BASE, o, s)) for s in runs.seeds(SEEDS)]
+    slow_t = [HORIZON_S if t is None else t for t in per_seed(())]
+    fast_t = [HORIZON_S if t is None else t for t in per_seed(FROM_700_300)]
+    slow, fast = float(np.median(slow_t)), float(np.median(fast_t))
+    p = _rank_sum_p(fast_t, slow_t)
+    return Outcome(f"{fast:.1f} s vs {slow:.1f} s ({slow / fast:.2f}x; rank-sum p = {p:.3f})", fast < slow and p < 0.05)
 
 
 def _fig12(runs: Runs) -> Outcome:
@@ -144,9 +167,8 @@ def _fig10_fast_timer(runs: Runs) -> Outcome:
 
 def _fig10_standard_timer(runs: Runs) -> Outcome:
     qcn = convergence(runs, BASE)
-    t15 = convergence(runs, BASE, VARIANTS["QCN-Timer, T = 15 ms"])
     t10 = convergence(runs, BASE, VARIANTS["QCN-Timer, T = 10 ms"])
-    return Outcome(f"T = 15 ms: {t15:.1f} s, T = 10 ms: {t10:.1f} s, QCN: {qcn:.1f} s", max(t15, t10) < qcn)
+    return Outcome(f"T = 10 ms: {t10:.1f} s, QCN: {qcn:.1f} s", t10 < qcn)
 
 
 def _fig11_aimd(runs: Runs) -> Outcome:
@@ -201,7 +223,7 @@ CLAIMS = [
     Claim("qcnt", "fig01-queue", "Fig. 1", "2 QCN RPs from line rate: the queue is stable within about 50 ms",
           "≈ 50 ms", "queue within Qeq ± 50 % from ≤ 100 ms on", _queue_stable),
     Claim("qcnt", "fig01-fairness", "Fig. 1", "the rates reach fairness only after about 10 s",
-          "> 10 s", f"5–20 s ({MEASURE})", _slow_fairness, holds_here=False,
+          "> 10 s", f"5 s to below the 20 s horizon, where a run that never converges is counted ({MEASURE})", _slow_fairness, holds_here=False,
           note="The difference lies in the first two of the paper's three stages (§III). Stage 3 matches: from the "
                "(900, 100) Mb/s at which the paper says its testbed leaves stage 2 (§V-B), ours takes 13.9 s (Fig. 5 "
                "row; paper about 12). But with CNMs acted on at once our first congestion episode is mild: the queue "
@@ -227,8 +249,14 @@ CLAIMS = [
                "and climb back together) 5.2 s, 3, 0.80; exponential latency of mean 0.5, 1, 2 ms 7.2, 9.3, 10.4 s "
                "(3, 6, 6 seeds above 10 s; min/max 0.75, 0.61, 0.70); uniform on [0, 2] ms 7.7 s, 4. With 1 ms and "
                "no target-rate reduction the split mostly goes (6.7 s, min/max 0.67). A varying latency brings the "
-               "paper's 10 s at any mean from 1 to 2 ms, a fixed one only near 1 ms; the scenario keeps no latency, "
-               "as the paper gives none. Nothing else the paper or the standard leaves open splits stage 1 (seeds "
+               "paper's 10 s at any mean from 1 to 2 ms, a fixed one only near 1 ms. A latency would be the "
+               "testbed's, so it was tried on the testbed figures together (1, 5, 6, 12; never the model's 7-11): "
+               "it acts on every start, and what it gives Fig. 1 it mostly takes from Fig. 6 (exponential, mean "
+               "1 ms: Fig. 1 9.3 s, but Fig. 6 11.7 vs 16.0 s, rank-sum p = 0.063; uniform on [0.5, 1.5] ms: "
+               "Fig. 6 17.8 s, slower than Fig. 5). Of ten latencies only a fixed 1 ms keeps all five testbed rows, "
+               "in a resonance 0.25 ms wide (docs/models/qcn.md, \"One latency for the testbed figure set\"); a "
+               "value chosen by the claims alone is a fit, so the scenarios keep none, as the paper gives none. "
+               "Nothing else the paper or the standard leaves open splits stage 1 (seeds "
                "1-3, 200 ms, rates at 50 ms near 500/500 Mb/s, queue never empty unless said): `hold_target = "
                "false` (queue empties, both RPs reach HAI; 4.1 s over 12 seeds), `target_reduction = false` "
                "(identical: it never acts), a per-frame coin `sampling = \"fixed\"` (peak up to 468 KB; 5.4 s), "
@@ -242,23 +270,30 @@ CLAIMS = [
           "F_b = 1 in ≥ 90 % of CNMs; non-zero in 15–45 % of samples (samples = bytes / 150 KB; Fig. 5 run, seed 1)",
           _table1),
     Claim("qcnt", "fig05", "Fig. 5", "from (900, 100) Mb/s the RPs converge in about 12 s",
-          "≈ 12 s", f"6–24 s ({MEASURE})", _fig5),
-    Claim("qcnt", "fig06", "Fig. 6", "from (700, 300) Mb/s convergence is much faster than from (900, 100)",
-          "much faster", "at least 1.5x faster (the paper's model, eq. 25, gives 8.2 vs 13.5 s: 1.6x)", _fig6, holds_here=False,
-          note="The paper's model ignores QCN's timer (its assumption 3); our RPs keep it, and from (900, 100) it "
-               "lifts the 100 Mb/s RP early: min/max reaches 0.5 at 4.2 s (7.8 s with timer = false; model 6.1 s). "
-               "The (700, 300) start gains little from it. With timer = false the ratio is the model's, 1.6x "
-               "(15.0 vs 9.4 s; 12 seeds). The 1.43x is not a few seeds' luck: 1.42x over 24 seeds, 1.40x over "
-               "48 (13.9 vs 9.8 s, 12.5 vs 8.9 s)."),
+          "≈ 12 s", f"6 s to below the 20 s horizon (was 6–24 s, whose upper bound a median capped at 20 s could not "
+          f"reach) ({MEASURE})", _fig5),
+    Claim("qcnt", "fig06", "Fig. 6", "from (700, 300) Mb/s the convergence time is much smaller than from (900, 100)",
+          "much smaller (no number given; the paper's model, eq. 25 as we solve it, gives 8.2 vs 13.5 s)",
+          f"smaller, by more than the seeds' spread: median lower and a one-sided rank-sum test over the 12 seeds "
+          f"of each at p < 0.05 ({MEASURE})", _fig6,
+          note="The paper gives no number for Fig. 6, only that the time is \"much smaller\" than Fig. 5's; the "
+               "check used to ask for at least 1.5x, a figure we took from our own solution of the paper's model "
+               "(eq. 25: 8.2 vs 13.5 s, 1.6x), not from the paper. It now asks that the (700, 300) start be faster "
+               "beyond the seed-to-seed spread. Ours is 1.43x (9.7 vs 13.9 s; 1.42x over 24 seeds, 1.40x over 48), "
+               "short of the model's 1.6x because the model ignores QCN's timer (its assumption 3): our RPs keep "
+               "it, and from (900, 100) it lifts the 100 Mb/s RP early (min/max reaches 0.5 at 4.2 s; 7.8 s with "
+               "timer = false; model 6.1 s), while the (700, 300) start gains little from it. With timer = false "
+               "the ratio is the model's, 1.6x (15.0 vs 9.4 s; 12 seeds)."),
     Claim("qcnt", "fig12", "Fig. 12", "QCN-T (t = 2.4 ms) converges many times faster than QCN, with a stable queue",
           "many times faster", "≥ 2x faster and queue std ≤ 1.5x QCN's", _fig12),
     Claim("qcnt", "fig10-fast", "Fig. 10", "QCN-Timer with T = 2.4 ms cuts the convergence time several times",
           "several times", "≥ 2x faster than QCN", _fig10_fast_timer),
-    Claim("qcnt", "fig10-standard", "Fig. 10", "even the standard timer (15 ms; 10 ms) converges faster than QCN",
-          "faster", "both faster than QCN", _fig10_standard_timer, holds_here=False,
-          note="The paper shows this from its model only, and the model itself hardly supports it: eq. 26 as "
-               "dcbsim.analysis.qcn_convergence solves it gives 18.5 s at 15 ms and 12.4 s at 10 ms, against 13.5 s "
-               "for QCN (the paper notes no balance at 15 ms). Our QCN-Timer at 10 ms is slower still, and two of the "
+    Claim("qcnt", "fig10-standard", "Fig. 10 (model)", "even the standard timer (in the model 10 ms: the paper finds no "
+          "balance at 15 ms and uses the earlier 10 ms instead) converges faster than QCN",
+          "faster (model only)", "QCN-Timer with T = 10 ms faster than QCN", _fig10_standard_timer, holds_here=False,
+          note="The paper shows this from its model only (its Fig. 10 is the model's, not the testbed's), and the model supports it only narrowly: eq. 26 as "
+               "dcbsim.analysis.qcn_convergence solves it gives 12.4 s at 10 ms against 13.5 s for QCN (and 18.5 s "
+               "at the 15 ms the paper sets aside). Our QCN-Timer at 10 ms is slower still, and two of the "
                "model's assumptions make it so, each alone (python -m dcbsim.papers.qcnt_lag; times to min/max 0.5, "
                "0.8, 0.9 of the mean rates, the model's measure). Run as a random process with our RP's rules, the "
                "model's assumptions give its own times (4.3, 9.1, 12.4 s; eq. 26: 4.1, 9.1, 12.4 s). The standard's "
@@ -269,7 +304,7 @@ CLAIMS = [
                "and an RP quiet for over eight periods, in Active Increase, 1.5-1.8 times its share: the long "
                "quiet stretches that lift the slower RP are cut short. So hold_target = false helps our runs little "
                "(4.5, 10.0, 14.4 s). "
-               "At 15 ms our rates do not reach fairness within 20 s."),
+               "The 15 ms timer is not part of the claim: the paper rejects it (\"the so slow rate increase interval could not guarantee the stability of QCN\"); our rates at 15 ms do not reach fairness within 20 s either."),
     Claim("qcnt", "fig07-gd", "Fig. 7", "a larger G_d shortens convergence, but slightly: even G_d = 1/16 only halves it",
           "about half", "G_d = 1/16 takes 0.3–0.8x the time of 1/128", _fig7_gd),
     Claim("qcnt", "fig08-rai", "Fig. 8", "a larger R_AI (0.5, 1, 5 Mb/s) shortens convergence dramatically",
@@ -285,3 +320,6 @@ CLAIMS = [
     Claim("qcnt", "fig11-step", "Fig. 11", "a larger R_AI (5 Mb/s) speeds convergence much more than AIMD alone",
           "much faster", "R_AI = 5 at least 2x faster than R_AI = 0.5", _fig11_larger_step),
 ]
+
+#: The class of each difference (:data:`dcbsim.papers.KINDS`).
+DIFFERENCES = {"fig01-fairness": "unstated", "fig10-standard": "paper"}
