@@ -83,19 +83,34 @@ class Runs:
         self.asked.add(full)
         return range(1, (min(2, full) if self.quick else full) + 1)
 
-    def quick_note(self) -> list[str]:
-        """The lines a quick page opens with: how many seeds its experiments ran."""
+    def quick_note(self, changed: Sequence[str] = ()) -> list[str]:
+        """The lines a quick page opens with: how many seeds its experiments ran, and
+        the rows (``changed``) whose verdict is not the full run's."""
         if not self.quick:
             return []
         full = sorted(self.asked)
         ran = sorted({min(2, n) for n in full})
         if not full:
-            return ["**Quick run** (`--quick`): every experiment ran one seed, as the full run does.", ""]
-        return [
-            (f"**Quick run** (`--quick`): each repeated experiment ran {' or '.join(map(str, ran))} seed(s) instead of "
-             f"{', '.join(map(str, full))}; {len(self.cache)} runs in all. The numbers are rougher than the full page's."),
-            "",
-        ]
+            lines = ["**Quick run** (`--quick`): every experiment ran one seed, as the full run does."]
+        else:
+            lines = [(f"**Quick run** (`--quick`): each repeated experiment ran {' or '.join(map(str, ran))} seed(s) instead of "
+                      f"{', '.join(map(str, full))}; {len(self.cache)} runs in all. The numbers are rougher than the full page's.")]
+        if changed:
+            lines.append(f"Rows whose verdict here is not the full run's (the README counts the full run's): {'; '.join(changed)}.")
+        else:
+            lines.append("Every row's verdict is the full run's.")
+        return [" ".join(lines), ""]
+
+
+def verdict(claim: Claim, outcome: Outcome, quick: bool) -> str:
+    """A row's verdict cell: holds or differs, the class of a difference, and on a quick
+    page whether the full run's verdict is the other one."""
+    text = "holds" if outcome.holds else "**differs**"
+    if not outcome.holds and claim.kind:
+        text += f" ({KINDS[claim.kind]})"
+    if quick and outcome.holds != claim.holds_here:
+        text += f"; the full run: {'holds' if claim.holds_here else 'differs'}"
+    return text
 
 
 def median(values: Sequence[float | None], missing: float) -> float:
@@ -145,13 +160,14 @@ def report(paper: str, outdir: str, quick: bool = False, figure_dir: str | None 
     notes: list[str] = []
     first_with: dict[str, str] = {}  # note -> the figure it was first given for
     differs = False
+    changed: list[str] = []  # on a quick page, the rows whose verdict is not the full run's
     for claim in registry()[paper]:
         outcome = claim.measure(runs)
-        verdict = "holds" if outcome.holds else "**differs**"
         differs = differs or not outcome.holds
-        if not outcome.holds and claim.kind:
-            verdict += f" ({KINDS[claim.kind]})"
-        lines.append(f"| {claim.figure} | {claim.statement} | {claim.paper_value} | {outcome.ours} | {claim.tolerance} | {verdict} |")
+        if quick and outcome.holds != claim.holds_here:
+            changed.append(f"{claim.figure} ({claim.key})")
+        lines.append(f"| {claim.figure} | {claim.statement} | {claim.paper_value} | {outcome.ours} | {claim.tolerance} | "
+                     f"{verdict(claim, outcome, quick)} |")
         if claim.note:
             label = f"{claim.figure}, {claim.statement}"
             text = claim.note if claim.note not in first_with else f"The same reason as for {first_with[claim.note]} (above)."
@@ -168,7 +184,7 @@ def report(paper: str, outdir: str, quick: bool = False, figure_dir: str | None 
         rel = os.path.relpath(path, outdir)
         lines.append(f"![{os.path.basename(path)}]({rel})")
         lines.append("")
-    lines[2:2] = runs.quick_note()
+    lines[2:2] = runs.quick_note(changed)
     text = "\n".join(lines).rstrip() + "\n"
     with open(os.path.join(outdir, f"{paper}.md"), "w", encoding="utf-8") as f:
         f.write(text)
