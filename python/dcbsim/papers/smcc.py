@@ -63,7 +63,7 @@ WHY = ("The paper's NetFPGA QCN implements only rate decrease, Fast Recovery and
 SHRINK = ("The sampler decides it, and the paper's is a counter: its CP \"samples incoming packets "
           "periodically\" (§2.2) and \"one feedback packet is generated until 100 packets passing switch\" at "
           "p = 0.01 (§4.5), so the QCN of every SMCC-paper scenario samples every 100th frame (`sampling = "
-          "\"periodic\"`; the SMCC CP, which has no counting sampler in our engine, keeps its coin). With it the "
+          "\"periodic\"`; the SMCC CP keeps its coin for now: docs/models/smcc.md). With it the "
           "std is 25.7 → 17.6 → 3.1 KB and both steps hold (8 seeds). With a coin per frame (`--set "
           "scheme.sampling=fixed`, the scenarios' earlier reading of \"with probability p\") the row differed, "
           "27.6 → 31.2 → 12.6 KB: the geometric gaps between samples keep the T = 30 KB phase with the background "

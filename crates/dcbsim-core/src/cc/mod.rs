@@ -41,7 +41,7 @@ pub use fqcn::{Fqcn, FqcnCp};
 pub use qcn::{Qcn, QcnCp, QcnParams, QcnRp, QcnVariant};
 pub use registry::{CongestionPointKind, ReactionPointKind, SchemeConfig};
 pub use scheme::Scheme;
-pub use smcc::{CpidNaming, SmccCp, SmccParams, SmccRp, ZeroRule};
+pub use smcc::{CpidNaming, SmccCp, SmccParams, SmccRp, SmccSampling, ZeroRule};
 pub use threshold::{ThresholdCp, ThresholdParams, ThresholdRp};
 
 use crate::spec::FlowSpec;

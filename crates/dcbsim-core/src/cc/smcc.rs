@@ -27,8 +27,10 @@ pub struct SmccParams {
     pub delta_span: Option<u64>,
     /// How a zero `Qδ` or `Qoff` picks the state (default: toward q0, our choice).
     pub zero_rule: ZeroRule,
-    /// Per-frame sampling probability.
+    /// Per-frame sampling probability (or, counting, one frame in `1/p`).
     pub p: f64,
+    /// How frames are picked for samples (default: each with probability `p`).
+    pub sampling: SmccSampling,
     /// Largest change per feedback in State A (`R_a`); `None`: 256 Mb/s per Gb/s.
     pub r_a: Option<Rate>,
     /// Largest change per feedback in State B (`R_b`); `None`: 64 Mb/s per Gb/s.
@@ -55,6 +57,18 @@ pub struct SmccParams {
     pub cpid_naming: CpidNaming,
 }
 
+/// How an SMCC congestion point picks the frames it samples.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SmccSampling {
+    /// Each arriving frame with probability `p` (our first reading of §4.1's "samples
+    /// the incoming packets with probability p").
+    Random,
+    /// Every `1/p`-th arriving frame, each interval times U(0.85, 1.15) as QCN's: the
+    /// paper's CPs of QCN and SMCC are "almost the same" (§5.1) and "one feedback packet
+    /// is generated until 100 packets passing switch" (§4.5).
+    Periodic,
+}
+
 /// Which decreases name the congestion point (the CPID rule, §4.2: "similar to BCN").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CpidNaming {
@@ -74,6 +88,7 @@ impl Default for SmccParams {
             delta_span: None,
             zero_rule: ZeroRule::TowardQ0,
             p: 0.01,
+            sampling: SmccSampling::Random,
             r_a: None,
             r_b: None,
             two_stage: false,
@@ -130,7 +145,20 @@ impl Params for SmccParams {
             doc: "how a zero `Qoff` or `Qδ` picks the state",
             set: Setter::Mode(&["sign_bit", "toward_q0"], |p, i| p.zero_rule = [ZeroRule::SignBit, ZeroRule::TowardQ0][i]),
         },
-        Param { name: "p", range: Fraction, default: "0.01", doc: "per-frame sampling probability", set: Setter::Real(|p, v| p.p = v) },
+        Param {
+            name: "p",
+            range: Fraction,
+            default: "0.01",
+            doc: "per-frame sampling probability (counting: one frame in 1/p)",
+            set: Setter::Real(|p, v| p.p = v),
+        },
+        Param {
+            name: "sampling",
+            range: Any,
+            default: "\"random\"",
+            doc: "each frame with probability `p`, or every `1/p`-th frame (times U(0.85, 1.15), as QCN's CP)",
+            set: Setter::Mode(&["random", "periodic"], |p, i| p.sampling = [SmccSampling::Random, SmccSampling::Periodic][i]),
+        },
         Param {
             name: "r_a_mbps",
             range: Positive,
@@ -214,7 +242,11 @@ impl Scheme for SmccParams {
         SmccRp::new(self.clone(), init.line_rate, init.initial_rate)
     }
     fn reconfigure_cp(&self, cp: &mut SmccCp) {
+        let counting = self.sampling == SmccSampling::Periodic && cp.params.sampling != SmccSampling::Periodic;
         cp.params = self.clone();
+        if counting {
+            cp.until_sample = cp.next_interval();
+        }
     }
     fn reconfigure_rp(&self, rp: &mut SmccRp) {
         rp.params = self.clone();
@@ -256,20 +288,46 @@ pub fn smcc_state(q_off: i32, q_delta: i32, rule: ZeroRule) -> SmccState {
 pub struct SmccCp {
     params: SmccParams,
     q_old: u64,
+    /// Frames left before the next sample (periodic sampling).
+    until_sample: i64,
     rng: Rng,
 }
 
 impl SmccCp {
     /// A congestion point with the given parameters.
     pub fn new(params: SmccParams, rng: Rng) -> SmccCp {
-        SmccCp { params, q_old: 0, rng }
+        let mut cp = SmccCp { params, q_old: 0, until_sample: 0, rng };
+        if cp.params.sampling == SmccSampling::Periodic {
+            cp.until_sample = cp.next_interval();
+        }
+        cp
+    }
+
+    /// Frames to the next sample under periodic sampling: `1/p`, jittered as QCN's.
+    fn next_interval(&mut self) -> i64 {
+        ((1.0 / self.params.p) * self.rng.uniform_range(0.85, 1.15)).round().max(1.0) as i64
+    }
+
+    /// Whether the arriving frame is a sample.
+    fn is_sample(&mut self) -> bool {
+        match self.params.sampling {
+            SmccSampling::Random => self.rng.chance(self.params.p),
+            SmccSampling::Periodic => {
+                self.until_sample -= 1;
+                if self.until_sample > 0 {
+                    return false;
+                }
+                self.until_sample = self.next_interval();
+                true
+            }
+        }
     }
 }
 
 impl CongestionPoint for SmccCp {
     #[inline]
     fn on_arrival(&mut self, arrival: &Arrival, out: &mut Vec<Notify>) {
-        if !self.rng.chance(self.params.p) {
+        if !self.is_sample() {
             return;
         }
         let q = arrival.queue_bytes as i64;
@@ -348,6 +406,31 @@ impl ReactionPoint for SmccRp {
 mod tests {
     use super::*;
     use crate::param::ParamValue;
+
+    #[test]
+    fn periodic_sampling_counts_frames_and_random_sampling_draws() {
+        let arrival = Arrival { now: Time::ZERO, flow: 0, weight: 1.0, bytes: 1000, queue_bytes: 80_000, dropped: false };
+        let count = |sampling| {
+            let mut cp = SmccCp::new(SmccParams { sampling, p: 0.01, ..SmccParams::default() }, Rng::stream(3, "cp"));
+            let mut out = Vec::new();
+            let mut at = Vec::new();
+            for i in 0..100_000 {
+                let before = out.len();
+                cp.on_arrival(&arrival, &mut out);
+                if out.len() > before {
+                    at.push(i);
+                }
+            }
+            let gaps: Vec<i32> = at.windows(2).map(|w| w[1] - w[0]).collect();
+            (out.len(), gaps)
+        };
+        let (n, gaps) = count(SmccSampling::Periodic);
+        assert!((900..=1100).contains(&n), "about one sample in 100 frames: {n}");
+        assert!(gaps.iter().all(|&g| (85..=115).contains(&g)), "every gap within 100 ± 15 frames");
+        let (n, gaps) = count(SmccSampling::Random);
+        assert!((850..=1150).contains(&n), "{n}");
+        assert!(gaps.iter().any(|&g| !(85..=115).contains(&g)), "random gaps spread wider");
+    }
 
     const KB: i32 = 1024;
 
