@@ -35,6 +35,8 @@ METRICS = {
     "fair_share_bps": "bits/s",
     "cwnd_segments": "segments",
     "alpha": "fraction",
+    "window_bytes": "bytes",
+    "rtt_us": "us",
 }
 
 
@@ -52,7 +54,7 @@ def _sample_step(time_s: np.ndarray) -> float:
 Series = Callable[[str], "np.ndarray"]
 
 #: A flow's sampled metrics, in the tidy table's order.
-SAMPLED = ("rate_bps", "throughput_bps", "send_bps", "fair_share_bps", "cwnd_segments", "alpha")
+SAMPLED = ("rate_bps", "throughput_bps", "send_bps", "fair_share_bps", "cwnd_segments", "alpha", "window_bytes", "rtt_us")
 
 
 class _InMemory:
@@ -200,6 +202,18 @@ class FlowResult:
     def alpha(self) -> np.ndarray:
         """DCTCP's alpha at each sample (empty unless the flow runs DCTCP)."""
         return self.series("alpha")
+
+    @property
+    def window_bytes(self) -> np.ndarray:
+        """The reaction point's window at each sample, bytes (HPCC; NaN for a scheme
+        without one; empty unless the flow's frames are acknowledged)."""
+        return self.series("window_bytes")
+
+    @property
+    def rtt_us(self) -> np.ndarray:
+        """The last RTT the reaction point measured, at each sample, µs (HPCC,
+        TIMELY; NaN before the first; empty unless the flow's frames are acknowledged)."""
+        return self.series("rtt_us")
 
     def active_s(self, time_s: np.ndarray) -> float | None:
         """How long the flow was active: a finite flow that completed, its completion

@@ -20,7 +20,8 @@ from dcbsim.lazy import lazy_import
 np = lazy_import("numpy")
 
 #: A flow's series in every sample, in column order (then its window over a
-#: transport, and DCTCP's alpha).
+#: transport, DCTCP's alpha, and the window and RTT of a flow whose frames are
+#: acknowledged one by one).
 FLOW_METRICS = ("rate_bps", "throughput_bps", "send_bps", "fair_share_bps")
 
 
@@ -39,6 +40,8 @@ def columns(raw: dict[str, Any]) -> list[tuple[str, str]]:
             names.append(("cwnd_segments", name))
         if stats["transport"] == "dctcp":
             names.append(("alpha", name))
+        if stats["acked"]:
+            names += [("window_bytes", name), ("rtt_us", name)]
     if len(names) != raw["sample_columns"]:
         raise RuntimeError(f"the samples have {raw['sample_columns']} columns, the report names {len(names)}")
     return names

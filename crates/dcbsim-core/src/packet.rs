@@ -1,6 +1,7 @@
 //! Frames on the wire.
 
 use crate::cc::Feedback;
+pub use crate::net::telemetry::NO_PROBE;
 
 /// What a frame is.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -16,6 +17,9 @@ pub enum PacketKind {
         /// Its arrival needs nothing but counting unless it is marked: its flow has
         /// no transport and no size (see `sim/delivery.rs`).
         quiet: bool,
+        /// Its probe ([`NO_PROBE`]: none): the send time and in-band telemetry its
+        /// acknowledgement echoes (see `net/telemetry.rs`).
+        probe: u32,
     },
     /// A congestion notification from a congestion point to a flow's source.
     Notification {
@@ -30,6 +34,13 @@ pub enum PacketKind {
         next: u32,
         /// ECN-Echo: the acknowledged segment carried a congestion mark.
         ece: bool,
+    },
+    /// The receiver's acknowledgement of one data frame of a flow without a
+    /// transport whose scheme asks for them (HPCC, TIMELY): it echoes the frame's
+    /// probe back to the source.
+    FrameAck {
+        /// The acknowledged frame's probe.
+        probe: u32,
     },
     /// A PFC frame (802.1Qbb) from a switch to the node upstream of it; its `flow`
     /// field holds the index of the port it pauses.
@@ -58,7 +69,7 @@ pub struct Packet {
 
 impl PacketKind {
     /// A data frame without a transport.
-    pub const DATA: PacketKind = PacketKind::Data { seq: 0, ect: false, ce: false, quiet: false };
+    pub const DATA: PacketKind = PacketKind::Data { seq: 0, ect: false, ce: false, quiet: false, probe: NO_PROBE };
 }
 
 impl Packet {

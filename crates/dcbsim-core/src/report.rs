@@ -123,6 +123,14 @@ pub struct FlowReport {
     pub cwnd_segments: Vec<f64>,
     /// DCTCP's α at each sample time (empty unless the flow runs DCTCP).
     pub alpha: Vec<f64>,
+    /// Whether its receiver acknowledged each data frame (HPCC, TIMELY): it then has
+    /// the two series below.
+    pub acked: bool,
+    /// Its reaction point's window at each sample time, bytes (NaN: it keeps none).
+    pub window_bytes: Vec<f64>,
+    /// The last RTT its reaction point measured, at each sample time, µs (NaN: none
+    /// yet).
+    pub rtt_us: Vec<f64>,
     /// Reaction-point rate at each sample time, bits/s.
     pub rate_bps: Vec<f64>,
     /// Delivered throughput over each sample interval, bits/s.

@@ -48,12 +48,15 @@ pub struct FlowColumns {
     pub cwnd: bool,
     /// DCTCP's α.
     pub alpha: bool,
+    /// Its reaction point's window (bytes) and last RTT (µs): a flow whose frames
+    /// are acknowledged one by one.
+    pub acked: bool,
 }
 
 impl FlowColumns {
     /// Number of columns of the flow.
     pub fn count(self) -> usize {
-        4 + self.cwnd as usize + self.alpha as usize
+        4 + self.cwnd as usize + self.alpha as usize + 2 * self.acked as usize
     }
 }
 
@@ -376,7 +379,7 @@ mod tests {
     }
 
     fn layout() -> SampleLayout {
-        SampleLayout { ports: vec![3], flows: vec![FlowColumns::default(), FlowColumns { cwnd: true, alpha: false }] }
+        SampleLayout { ports: vec![3], flows: vec![FlowColumns::default(), FlowColumns { cwnd: true, alpha: false, acked: false }] }
     }
 
     fn sample(s: &mut Sampler, k: u64) {

@@ -262,6 +262,7 @@ fn flow_entry<'py>(
     d.set_item(intern!(py, "completion_time_s"), f.completion_time.map(Time::as_secs_f64))?;
     d.set_item(intern!(py, "ideal_completion_time_s"), f.ideal_completion_time.map(Time::as_secs_f64))?;
     d.set_item(intern!(py, "transport"), f.transport)?;
+    d.set_item(intern!(py, "acked"), f.acked)?;
     d.set_item(intern!(py, "retransmits"), f.retransmits)?;
     d.set_item(intern!(py, "path"), PyList::new(py, f.path.iter().map(|hop| names.get(hop)))?)?;
     d.set_item(intern!(py, "timeouts"), f.timeouts)?;
@@ -295,6 +296,8 @@ fn flow_series<'py>(py: Python<'py>, f: &FlowReport) -> PyResult<Bound<'py, PyDi
     series.set_item(intern!(py, "fair_share_bps"), floats(py, f.fair_share_bps.iter().copied()))?;
     series.set_item(intern!(py, "cwnd_segments"), floats(py, f.cwnd_segments.iter().copied()))?;
     series.set_item(intern!(py, "alpha"), floats(py, f.alpha.iter().copied()))?;
+    series.set_item(intern!(py, "window_bytes"), floats(py, f.window_bytes.iter().copied()))?;
+    series.set_item(intern!(py, "rtt_us"), floats(py, f.rtt_us.iter().copied()))?;
     Ok(series)
 }
 

@@ -21,12 +21,14 @@ pub mod dsm;
 pub mod ecm;
 pub mod fixed;
 pub mod fqcn;
+pub mod hpcc;
 pub mod qcn;
 #[macro_use]
 mod scheme;
 mod registry;
 pub mod smcc;
 pub mod threshold;
+pub mod timely;
 
 pub use crate::param::{ParamError, ParamValue};
 pub use crate::spec::Aimd;
@@ -38,11 +40,13 @@ pub use dsm::{DsmCp, DsmParams, DsmRp, ReachingGain};
 pub use ecm::{EcmCp, EcmParams, EcmRp};
 pub use fixed::{FixedRate, NoCp, Plain};
 pub use fqcn::{Fqcn, FqcnCp};
+pub use hpcc::{HpccParams, HpccRp};
 pub use qcn::{Qcn, QcnCp, QcnParams, QcnRp, QcnVariant};
 pub use registry::{CongestionPointKind, ReactionPointKind, SchemeConfig};
 pub use scheme::Scheme;
 pub use smcc::{CpidNaming, SmccCp, SmccParams, SmccRp, SmccSampling, ZeroRule};
 pub use threshold::{ThresholdCp, ThresholdParams, ThresholdRp};
+pub use timely::{TimelyParams, TimelyRp};
 
 use crate::spec::FlowSpec;
 use crate::units::{Rate, Time};
@@ -202,6 +206,60 @@ pub trait ReactionPoint {
     fn cn_tag(&self) -> bool {
         false
     }
+    /// Whether its receiver acknowledges each data frame (see [`Acks`]): the scheme's
+    /// reaction points then hear of every frame delivered through
+    /// [`ReactionPoint::on_ack`].
+    fn wants_acks(&self) -> bool {
+        false
+    }
+    /// The acknowledgement of one of its frames arrived (only asked of a reaction
+    /// point that [`ReactionPoint::wants_acks`]).
+    fn on_ack(&mut self, _now: Time, _ack: &AckInfo) -> bool {
+        false
+    }
+    /// The rate it paces at, whatever its window allows (samples record it; a
+    /// window-limited reaction point's [`ReactionPoint::rate`] is zero while the
+    /// window is full).
+    fn pacing_rate(&self) -> Rate {
+        self.rate()
+    }
+    /// Its window, bytes, if it keeps one (samples record it).
+    fn window_bytes(&self) -> Option<f64> {
+        None
+    }
+    /// The round-trip time it measured last, if it measures one (samples record it).
+    fn last_rtt(&self) -> Option<Time> {
+        None
+    }
+}
+
+/// How a scheme's receivers acknowledge data frames, for schemes whose sources
+/// steer by what every frame meets (HPCC, TIMELY): one acknowledgement per data frame
+/// of a flow without a transport, echoing the frame's send time and, with
+/// `telemetry`, the record each switch egress added to it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Acks {
+    /// An acknowledgement's size on the wire, bytes (telemetry echoed included).
+    pub ack_bytes: u32,
+    /// Bytes the probe's header adds to every data frame on the wire (HPCC's INT
+    /// header); flows count their payload without them.
+    pub header_bytes: u32,
+    /// Whether switch egress ports add their in-band telemetry to data frames.
+    pub telemetry: bool,
+}
+
+/// What a reaction point hears of one acknowledged frame.
+#[derive(Clone, Copy, Debug)]
+pub struct AckInfo<'a> {
+    /// When the frame was sent.
+    pub sent: Time,
+    /// Its payload, bytes.
+    pub payload: u32,
+    /// The flow's bytes sent up to and including it.
+    pub seq_end: u64,
+    /// The record of each switch egress it crossed, first hop first (empty
+    /// without telemetry).
+    pub hops: &'a [crate::net::telemetry::HopRecord],
 }
 
 /// What a reaction point is built from.
@@ -217,6 +275,9 @@ pub struct RpInit {
     pub ceiling: Rate,
     /// The flow's own AIMD setting (DCC), if it gives one.
     pub aimd: Option<Aimd>,
+    /// The round-trip time of its path without queueing: a frame there and its
+    /// acknowledgement back (set for schemes that acknowledge frames; zero otherwise).
+    pub base_rtt: Time,
 }
 
 impl RpInit {
@@ -224,7 +285,7 @@ impl RpInit {
     /// `line_rate`.
     pub fn of(spec: &FlowSpec, line_rate: Rate, flow: u32) -> RpInit {
         let ceiling = spec.max_rate.map_or(line_rate, |cap| cap.min(line_rate));
-        RpInit { line_rate, initial_rate: spec.rate.unwrap_or(line_rate), flow, ceiling, aimd: spec.aimd }
+        RpInit { line_rate, initial_rate: spec.rate.unwrap_or(line_rate), flow, ceiling, aimd: spec.aimd, base_rtt: Time::ZERO }
     }
 }
 

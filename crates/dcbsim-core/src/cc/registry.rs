@@ -2,8 +2,8 @@
 //! (`scheme.rs`) makes the enums the engine holds and their dispatch from this list.
 
 use super::scheme::Scheme;
-use super::{Arrival, CongestionPoint, CpInit, Feedback, Notify, ReactionPoint, ReceiverAnswer, RpInit};
-use super::{afqcn, dcc, dcqcn, dsm, ecm, fixed, fqcn, qcn, smcc, threshold};
+use super::{AckInfo, Acks, Arrival, CongestionPoint, CpInit, Feedback, Notify, ReactionPoint, ReceiverAnswer, RpInit};
+use super::{afqcn, dcc, dcqcn, dsm, ecm, fixed, fqcn, hpcc, qcn, smcc, threshold, timely};
 use crate::param::{ParamError, ParamValue};
 use crate::rng::Rng;
 use crate::units::{Rate, Time};
@@ -29,6 +29,10 @@ schemes! {
     Dcqcn(dcqcn::DcqcnParams),
     /// Threshold notification: one bit above `K`, AIMD on the rate.
     Threshold(threshold::ThresholdParams),
+    /// HPCC: a window steered by in-band telemetry, per-frame acknowledgements.
+    Hpcc(hpcc::HpccParams),
+    /// TIMELY: a rate steered by the RTT's gradient, per-segment completions.
+    Timely(timely::TimelyParams),
 }
 
 impl Default for SchemeConfig {

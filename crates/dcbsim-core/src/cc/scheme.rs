@@ -1,7 +1,7 @@
 //! What a scheme is to the engine ([`Scheme`]), and the macro that turns the registry's
 //! list of schemes into the enums the engine holds and their dispatch.
 
-use super::{CongestionPoint, CpInit, ReactionPoint, ReceiverAnswer, RpInit};
+use super::{Acks, CongestionPoint, CpInit, ReactionPoint, ReceiverAnswer, RpInit};
 use crate::param::{self, ParamError, ParamValue, Params};
 use crate::rng::Rng;
 use std::fmt::Debug;
@@ -81,6 +81,10 @@ pub trait Scheme: Clone + Debug + Default + PartialEq + Sized {
     }
     /// How receivers answer congestion-marked frames, if they do.
     fn receiver_answer(&self) -> Option<ReceiverAnswer> {
+        None
+    }
+    /// How receivers acknowledge its flows' data frames, if they do.
+    fn acks(&self) -> Option<Acks> {
         None
     }
 }
@@ -174,6 +178,10 @@ macro_rules! schemes {
             /// How receivers answer congestion-marked frames, if they do.
             pub fn receiver_answer(&self) -> Option<ReceiverAnswer> {
                 match self { $(SchemeConfig::$variant(s) => s.receiver_answer(),)* }
+            }
+            /// How receivers acknowledge its flows' data frames, if they do.
+            pub fn acks(&self) -> Option<Acks> {
+                match self { $(SchemeConfig::$variant(s) => s.acks(),)* }
             }
             /// The stream name its congestion points draw from, per port.
             pub fn cp_stream(&self) -> &'static str {
@@ -301,6 +309,26 @@ macro_rules! schemes {
             /// Dispatches [`ReactionPoint::cn_tag`].
             pub fn cn_tag(&self) -> bool {
                 match self { $(ReactionPointKind::$variant(rp) => rp.cn_tag(),)* }
+            }
+            /// Dispatches [`ReactionPoint::wants_acks`].
+            pub fn wants_acks(&self) -> bool {
+                match self { $(ReactionPointKind::$variant(rp) => rp.wants_acks(),)* }
+            }
+            /// Dispatches [`ReactionPoint::on_ack`].
+            pub fn on_ack(&mut self, now: Time, ack: &AckInfo) -> bool {
+                match self { $(ReactionPointKind::$variant(rp) => rp.on_ack(now, ack),)* }
+            }
+            /// Dispatches [`ReactionPoint::pacing_rate`].
+            pub fn pacing_rate(&self) -> Rate {
+                match self { $(ReactionPointKind::$variant(rp) => rp.pacing_rate(),)* }
+            }
+            /// Dispatches [`ReactionPoint::window_bytes`].
+            pub fn window_bytes(&self) -> Option<f64> {
+                match self { $(ReactionPointKind::$variant(rp) => rp.window_bytes(),)* }
+            }
+            /// Dispatches [`ReactionPoint::last_rtt`].
+            pub fn last_rtt(&self) -> Option<Time> {
+                match self { $(ReactionPointKind::$variant(rp) => rp.last_rtt(),)* }
             }
         }
     };

@@ -226,8 +226,14 @@ mod tests {
     #[test]
     fn the_rate_halves_once_per_hold_and_climbs_by_step_per_period() {
         let params = ThresholdParams::default();
-        let init =
-            RpInit { line_rate: Rate::from_gbps(10), initial_rate: Rate::from_gbps(10), flow: 0, ceiling: Rate::from_gbps(10), aimd: None };
+        let init = RpInit {
+            line_rate: Rate::from_gbps(10),
+            initial_rate: Rate::from_gbps(10),
+            flow: 0,
+            ceiling: Rate::from_gbps(10),
+            aimd: None,
+            base_rtt: Time::ZERO,
+        };
         let mut rp = params.reaction_point(init, Rng::stream(0, "t"));
         rp.on_start(Time::ZERO);
         assert!(rp.on_feedback(Time::from_us(1), 0, &Feedback::Decrease));

@@ -6,6 +6,7 @@ pub mod pfc;
 mod port;
 mod route_search;
 mod routing;
+pub mod telemetry;
 
 mod timed;
 

@@ -195,6 +195,10 @@ pub struct Port {
     pub ecn_marks: u64,
     /// Beside each class's FIFO, the ingress port of each frame (when tracked).
     ingress: Vec<VecDeque<u32>>,
+    /// Whether it adds in-band telemetry to the probed frames it sends (a switch
+    /// port under HPCC): it is then served frame by frame, so that each record holds
+    /// the queue as the frame starts.
+    pub telemetry: bool,
 }
 
 impl Port {
@@ -249,6 +253,7 @@ impl Port {
             paused: 0,
             pause_pending: false,
             in_pfc: false,
+            telemetry: false,
             special: false,
             tracks_ingress: false,
             ingress: vec![VecDeque::new()],

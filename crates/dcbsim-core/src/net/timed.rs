@@ -29,7 +29,7 @@ impl Port {
     /// Whether the port can be departure-timed: a switch port serving one FIFO class,
     /// outside PFC and ETS.
     pub fn can_be_timed(&self) -> bool {
-        !self.is_host && !self.in_pfc && !self.is_special() && self.classes() == 1
+        !self.is_host && !self.in_pfc && !self.is_special() && !self.telemetry && self.classes() == 1
     }
 
     /// Starts every waiting frame whose start is before `now`. A frame due at `now`

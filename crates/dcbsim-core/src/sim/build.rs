@@ -242,6 +242,7 @@ fn monitored_ports(config: &SimConfig, w: &Wiring) -> Result<Vec<u32>, ConfigErr
 /// The columns of a sample: the monitored switch ports by index (each once), then
 /// per configured flow its series, with a window over a transport and α with DCTCP.
 fn sample_layout(config: &SimConfig, w: &Wiring) -> Result<SampleLayout, ConfigError> {
+    let acked = config.scheme.acks().is_some();
     let mut ports: Vec<u32> = monitored_ports(config, w)?.into_iter().filter(|&p| !w.ports[p as usize].is_host).collect();
     ports.sort_unstable();
     ports.dedup();
@@ -251,6 +252,7 @@ fn sample_layout(config: &SimConfig, w: &Wiring) -> Result<SampleLayout, ConfigE
         .map(|f| FlowColumns {
             cwnd: f.transport != crate::transport::Transport::None,
             alpha: f.transport == crate::transport::Transport::Dctcp,
+            acked: acked && f.transport == crate::transport::Transport::None && f.kind != FlowKind::Constant,
         })
         .collect();
     Ok(SampleLayout { ports, flows })
@@ -355,13 +357,23 @@ impl Simulation {
                 hosts[node] = Some(Host::new(ports[0].0));
             }
         }
+        let acks = config.scheme.acks();
+        if acks.is_some_and(|a| a.telemetry) {
+            for port in w.ports.iter_mut().filter(|p| !p.is_host) {
+                port.telemetry = true;
+            }
+        }
         let flows = config.flows.iter().enumerate().map(|(i, spec)| {
             let line_rate = w.ports[w.ports_of[spec.src][0].0 as usize].rate();
             let initial_rate = spec.rate.unwrap_or(line_rate);
             let rp = match &spec.kind {
                 FlowKind::Constant => ReactionPointKind::fixed(initial_rate),
                 _ => {
-                    let init = RpInit::of(spec, line_rate, i as u32);
+                    let mut init = RpInit::of(spec, line_rate, i as u32);
+                    if let Some(a) = acks {
+                        let (src, dst, frame) = (spec.src as u32, spec.dst as u32, spec.frame_bytes + a.header_bytes);
+                        init.base_rtt = super::acks::base_rtt(&routes, &w.ports, src, dst, i as u32, frame, a.ack_bytes);
+                    }
                     config.scheme.reaction_point(init, Rng::stream(seed, &format!("rp:{}", spec.name)))
                 }
             };
@@ -418,6 +430,7 @@ impl Simulation {
             pfc: super::PfcState { on: pfc_on, shared, mtu: super::pfc::frame_limit(&config) },
             tracing: super::Tracing { traces: Vec::new(), trace_of: Vec::new() },
             changes: super::Changes { timeline, scheme: scheme_changes },
+            acking: super::acks::Acking::new(acks),
             fetch_ahead: false,
             early_flows: Vec::new(),
             now: crate::units::Time::ZERO,

@@ -4,6 +4,7 @@
 //! executes events in (time, sequence) order; [`Simulation::finish`] (in
 //! `report.rs`) turns the monitors into a [`RunReport`].
 
+mod acks;
 mod arrivals;
 mod build;
 mod delivery;
@@ -25,7 +26,7 @@ use crate::config::{SimConfig, TimelineEntry};
 use crate::monitor::Sampler;
 use crate::net::pfc::NO_INGRESS;
 use crate::net::{Admission, Host, Port, Routes, Watch};
-use crate::packet::{Packet, PacketKind};
+use crate::packet::{NO_PROBE, Packet, PacketKind};
 use crate::report::RunReport;
 use crate::sched::{Event, EventQueue};
 use crate::traffic::{Flow, NO_CONN, Source};
@@ -70,6 +71,8 @@ pub struct Simulation {
     tracing: Tracing,
     /// Scheduled changes.
     changes: Changes,
+    /// Per-frame acknowledgements and in-band telemetry (HPCC, TIMELY).
+    acking: acks::Acking,
     /// Whether the loop reads the next event's state ahead: only where ports and
     /// flows outgrow the caches (see [`Simulation::fetch_ahead`]).
     fetch_ahead: bool,
@@ -354,9 +357,7 @@ impl Simulation {
         let port = &mut self.ports[out as usize];
         if pkt.is_data() && port.cp.as_mut().is_some_and(|cp| cp.drops(port.queued_bytes, pkt.priority)) {
             port.drop_by_policy(pkt.bytes);
-            let c = &mut self.flows[pkt.flow as usize].counters;
-            c.dropped_frames += 1;
-            c.dropped_bytes += pkt.bytes as u64;
+            self.count_dropped(&pkt);
             self.congestion_point(out, &pkt, true);
             return;
         }
@@ -380,12 +381,12 @@ impl Simulation {
             }
             Admission::Dropped => {
                 if pkt.is_data() {
-                    let c = &mut self.flows[pkt.flow as usize].counters;
-                    c.dropped_frames += 1;
-                    c.dropped_bytes += pkt.bytes as u64;
+                    self.count_dropped(&pkt);
                 } else if matches!(pkt.kind, PacketKind::Notification { .. }) {
                     let flow = &mut self.flows[pkt.flow as usize];
                     flow.notes_in_flight = flow.notes_in_flight.saturating_sub(1);
+                } else {
+                    self.forget_probe(&pkt);
                 }
             }
         }
@@ -452,6 +453,9 @@ impl Simulation {
         if !self.tracing.traces.is_empty() {
             self.trace_frame(out, pkt, self.now);
         }
+        if self.acking.telemetry {
+            self.stamp(out, &pkt);
+        }
         let (arrival, was_empty) = self.ports[out as usize].transmit(self.now, pkt);
         self.on_link_push(out, &pkt, arrival, was_empty);
     }
@@ -483,7 +487,7 @@ impl Simulation {
     /// A frame reached its destination node.
     fn receive(&mut self, pkt: Packet) {
         match pkt.kind {
-            PacketKind::Data { ce, .. } => {
+            PacketKind::Data { ce, probe, .. } => {
                 let conn = self.flows[pkt.flow as usize].conn;
                 if conn != NO_CONN && !self.receive_segment(&pkt, conn) {
                     // A segment carrying only data received before (a spurious
@@ -496,16 +500,11 @@ impl Simulation {
                 if ce && conn == NO_CONN {
                     self.notification_point(pkt.flow);
                 }
-                let flow = &mut self.flows[pkt.flow as usize];
-                flow.counters.delivered_frames += 1;
-                flow.counters.delivered_bytes += pkt.bytes as u64;
-                if flow.completed_at.is_none() && flow.is_complete() {
-                    let configured = (pkt.flow as usize) < self.config.flows.len();
-                    if configured {
-                        self.fair_shares_change();
-                    }
-                    self.flows[pkt.flow as usize].completed_at = Some(self.now);
+                if probe != NO_PROBE {
+                    self.receive_probed(&pkt, probe);
+                    return;
                 }
+                self.count_delivered(pkt.flow, pkt.bytes);
             }
             PacketKind::Notification { cpid, feedback } => {
                 let flow = &mut self.flows[pkt.flow as usize];
@@ -516,8 +515,35 @@ impl Simulation {
                 }
             }
             PacketKind::Ack { next, ece } => self.receive_ack(pkt.flow, next, ece),
+            PacketKind::FrameAck { probe } => self.receive_frame_ack(pkt.flow, probe),
             PacketKind::Pause { mask, quanta } => self.on_pause(pkt.flow, mask, quanta),
         }
+    }
+
+    /// A data frame of flow `f` with `bytes` of payload reached its destination.
+    #[inline]
+    fn count_delivered(&mut self, f: u32, bytes: u32) {
+        let flow = &mut self.flows[f as usize];
+        flow.counters.delivered_frames += 1;
+        flow.counters.delivered_bytes += bytes as u64;
+        if flow.completed_at.is_none() && flow.is_complete() {
+            let configured = (f as usize) < self.config.flows.len();
+            if configured {
+                self.fair_shares_change();
+            }
+            self.flows[f as usize].completed_at = Some(self.now);
+        }
+    }
+
+    /// Data frame `pkt` was dropped: its flow counts it (its payload), and its probe
+    /// closes.
+    #[inline]
+    fn count_dropped(&mut self, pkt: &Packet) {
+        let bytes = self.payload_of(pkt);
+        let c = &mut self.flows[pkt.flow as usize].counters;
+        c.dropped_frames += 1;
+        c.dropped_bytes += bytes as u64;
+        self.forget_probe(pkt);
     }
 }
 

@@ -107,9 +107,9 @@ impl Simulation {
         }
         self.ports[out as usize].drop_by_policy(pkt.bytes);
         if pkt.is_data() {
-            let c = &mut self.flows[pkt.flow as usize].counters;
-            c.dropped_frames += 1;
-            c.dropped_bytes += pkt.bytes as u64;
+            self.count_dropped(pkt);
+        } else {
+            self.forget_probe(pkt);
         }
         None
     }

@@ -157,7 +157,8 @@ impl Simulation {
             let [rate, throughput, send, fair] = [next(), next(), next(), next()];
             let cwnd = if optional.cwnd { next() } else { Vec::new() };
             let alpha = if optional.alpha { next() } else { Vec::new() };
-            let sampled = FlowSeries { rate, throughput, send, fair, cwnd, alpha };
+            let [window, rtt] = if optional.acked { [next(), next()] } else { [Vec::new(), Vec::new()] };
+            let sampled = FlowSeries { rate, throughput, send, fair, cwnd, alpha, window, rtt };
             each_flow(self.flow_report(i, in_network[i], sampled));
         }
         RunReport {
@@ -204,6 +205,9 @@ impl Simulation {
             timeouts: conn.map_or(0, |c| c.sender.timeouts),
             cwnd_segments: sampled.cwnd,
             alpha: sampled.alpha,
+            acked: f.acked,
+            window_bytes: sampled.window,
+            rtt_us: sampled.rtt,
             rate_bps: sampled.rate,
             throughput_bps: sampled.throughput,
             send_bps: sampled.send,
@@ -225,4 +229,6 @@ struct FlowSeries {
     fair: Vec<f64>,
     cwnd: Vec<f64>,
     alpha: Vec<f64>,
+    window: Vec<f64>,
+    rtt: Vec<f64>,
 }

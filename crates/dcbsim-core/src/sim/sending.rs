@@ -3,7 +3,7 @@
 
 use super::Simulation;
 use crate::config::{Action, PortRef};
-use crate::packet::{Packet, PacketKind};
+use crate::packet::{NO_PROBE, Packet, PacketKind};
 use crate::sched::Event;
 use crate::traffic::NO_CONN;
 use crate::units::Time;
@@ -68,10 +68,11 @@ impl Simulation {
         let conn = self.flows[f as usize].conn;
         let (seq, bytes, ect) =
             if conn == NO_CONN { (0, self.flows[f as usize].take_frame(now), false) } else { self.take_segment(f, conn, now) };
+        let (probe, wire) = if self.flows[f as usize].acked { self.probe_frame(f, bytes) } else { (NO_PROBE, bytes) };
         let flow = &mut self.flows[f as usize];
         let ect = ect | flow.ecn_capable;
-        let quiet = conn == NO_CONN && !flow.is_finite();
-        let pkt = Packet::new(f, bytes, flow.dst, flow.priority, PacketKind::Data { seq, ect, ce: false, quiet });
+        let quiet = conn == NO_CONN && !flow.is_finite() && probe == NO_PROBE;
+        let pkt = Packet::new(f, wire, flow.dst, flow.priority, PacketKind::Data { seq, ect, ce: false, quiet, probe });
         let changed = flow.reacts && flow.rp.on_sent(now, bytes);
         self.transmit(nic, pkt);
         if changed {
@@ -236,6 +237,7 @@ impl Simulation {
             self.rp_changed(f as u32);
         }
         self.notes.receiver_answer = scheme.receiver_answer();
+        self.acking.acks = scheme.acks();
         self.config.scheme = scheme;
     }
 
@@ -266,6 +268,10 @@ impl Simulation {
             return;
         }
         for (flow, (rate, delivered, sent, fair)) in self.flows[..n].iter().zip(rows) {
+            if flow.acked {
+                record_acked(s, flow, rate, delivered, sent, fair);
+                continue;
+            }
             s.record_flow(rate, delivered, sent, fair);
             if flow.conn != NO_CONN {
                 let conn = &conns[flow.conn as usize];
@@ -286,6 +292,16 @@ impl Simulation {
             self.queue.push(next, Event::Sample);
         }
     }
+}
+
+/// Records the sample of a flow whose frames are acknowledged: its reaction point's
+/// rate while it sends (a window that is full at the sample's instant stops the flow,
+/// not its pace), its window and its last RTT (NaN where it has none).
+fn record_acked(s: &mut crate::monitor::Sampler, flow: &crate::traffic::Flow, rate: f64, delivered: u64, sent: u64, fair: f64) {
+    let pace = if rate == 0.0 && flow.active && flow.remaining != 0 { flow.rp.pacing_rate().as_f64() } else { rate };
+    s.record_flow(pace, delivered, sent, fair);
+    s.record(flow.rp.window_bytes().unwrap_or(f64::NAN));
+    s.record(flow.rp.last_rtt().map_or(f64::NAN, |t| t.as_secs_f64() * 1e6));
 }
 
 /// How many flows ahead of the one it records a sample prefetches the line it reads.

@@ -103,6 +103,7 @@ pub fn encode(out: &mut Vec<u8>, pkt: &Packet, info: &FrameInfo, wire_len: u32) 
     match pkt.kind {
         PacketKind::Data { seq, ect, ce, .. } => data(out, pkt, info, wire_len, seq, ecn(ect, ce)),
         PacketKind::Ack { next, ece } => ack(out, pkt, info, next, ece),
+        PacketKind::FrameAck { .. } => frame_ack(out, pkt, info, wire_len),
         PacketKind::Notification { cpid, feedback } => notification(out, pkt, info, cpid, feedback),
         PacketKind::Pause { mask, quanta } => pause(out, info, mask, quanta),
     }
@@ -179,6 +180,15 @@ fn ack(out: &mut Vec<u8>, pkt: &Packet, info: &FrameInfo, next: u32, ece: bool) 
     let tcp = Tcp { flow: pkt.flow, seq: 0, ack, flags: 0x10 | if ece { 0x40 } else { 0 }, forward: false };
     out.extend_from_slice(&ETHERTYPE_IPV4.to_be_bytes());
     ip_tcp(out, info.dst, info.src, IP_TCP as u16, 0, &tcp);
+}
+
+/// A frame acknowledgement, as a RoCEv2 RC Acknowledge (opcode 0x11) from the
+/// flow's destination back to its source.
+fn frame_ack(out: &mut Vec<u8>, pkt: &Packet, info: &FrameInfo, wire_len: u32) {
+    ethernet(out, mac(info.src), mac(info.dst), pkt.priority);
+    let len = ip_len(out, wire_len).max(20 + 8 + 12);
+    out.extend_from_slice(&ETHERTYPE_IPV4.to_be_bytes());
+    roce(out, info.dst, info.src, len, 0, pkt.flow, 0x11);
 }
 
 /// The TCP header fields that vary.

@@ -99,6 +99,10 @@ pub struct Flow {
     /// at `rate` (a memo; [`Flow::refresh_rate`], where the rate changes, keeps it
     /// true of the current rate, so it holds no copy of the rate).
     gap_bytes: u32,
+    /// Whether its receiver acknowledges each data frame (its reaction point wants
+    /// them and it has no transport; see `sim/acks.rs`); in the padding before
+    /// `gap_time`, within the lines a frame reads.
+    pub acked: bool,
     /// `rate.transmit_time(gap_bytes)`.
     gap_time: Time,
     /// The jitter factor's range, [1 − jitter, 1 + jitter): its low end and width
@@ -152,6 +156,7 @@ impl Flow {
         };
         let ecn_capable = rp.ecn_capable();
         Flow {
+            acked: rp.wants_acks(),
             reacts: rp.reacts(),
             ahead: false,
             ecn_capable,

@@ -1,0 +1,137 @@
+//! Per-frame acknowledgements and in-band telemetry, for schemes whose sources steer
+//! by what each frame met (HPCC, TIMELY; see [`crate::cc::Acks`]).
+//!
+//! A flow whose reaction point wants acknowledgements opens a probe for each data
+//! frame it sends (its send time, payload and place in the flow's bytes; the frame
+//! grows by the scheme's header on the wire). With telemetry, every switch egress
+//! adds its record to the probe as the frame starts there. The receiver answers each
+//! such frame with a [`PacketKind::FrameAck`] echoing the probe, at priority 7 as
+//! notifications go, and the source's reaction point reads it. A probe closes when
+//! its acknowledgement arrives or either frame is dropped.
+
+use super::Simulation;
+use crate::cc::{AckInfo, Acks};
+use crate::net::telemetry::{HopRecord, NO_PROBE, Probes};
+use crate::net::{Port, Routes};
+use crate::packet::{Packet, PacketKind};
+use crate::units::{Bytes, Time};
+
+/// The acknowledgement machinery of a run.
+pub(super) struct Acking {
+    /// How the scheme's receivers acknowledge (`None`: they do not).
+    pub(super) acks: Option<Acks>,
+    /// Whether switch egress ports add telemetry to probed frames.
+    pub(super) telemetry: bool,
+    /// The probes in flight.
+    pub(super) probes: Probes,
+}
+
+impl Acking {
+    /// The machinery for a scheme acknowledging as `acks` says.
+    pub(super) fn new(acks: Option<Acks>) -> Acking {
+        Acking { acks, telemetry: acks.is_some_and(|a| a.telemetry), probes: Probes::default() }
+    }
+
+    /// Bytes a probed frame carries on the wire beyond its payload.
+    fn header_bytes(&self) -> u32 {
+        self.acks.map_or(0, |a| a.header_bytes)
+    }
+}
+
+/// The probe a frame carries, if any.
+#[inline]
+pub(super) fn probe_of(pkt: &Packet) -> u32 {
+    match pkt.kind {
+        PacketKind::Data { probe, .. } | PacketKind::FrameAck { probe } => probe,
+        _ => NO_PROBE,
+    }
+}
+
+/// The round trip of a path without queueing: each port's delay and a frame of
+/// `frame_bytes` there, each reverse port's delay and an acknowledgement of
+/// `ack_bytes` back (`None`: no route).
+pub(super) fn base_rtt(routes: &Routes, ports: &[Port], src: u32, dst: u32, flow: u32, frame_bytes: u32, ack_bytes: u32) -> Time {
+    let Some(path) = routes.path(src, dst, flow, |p| ports[p as usize].peer) else { return Time::ZERO };
+    let mut rtt = Time::ZERO;
+    for &p in &path {
+        let forward = &ports[p as usize];
+        let back = &ports[forward.reverse as usize];
+        rtt = rtt + forward.delay + forward.rate().transmit_time(Bytes(frame_bytes as u64));
+        rtt = rtt + back.delay + back.rate().transmit_time(Bytes(ack_bytes as u64));
+    }
+    rtt
+}
+
+impl Simulation {
+    /// The round trip of flow `f`'s path for its scheme's frames and acknowledgements
+    /// (zero when the scheme does not acknowledge).
+    pub(super) fn path_base_rtt(&self, src: u32, dst: u32, f: u32, frame_bytes: u32) -> Time {
+        let Some(acks) = self.acking.acks else { return Time::ZERO };
+        base_rtt(&self.routes, &self.ports, src, dst, f, frame_bytes + acks.header_bytes, acks.ack_bytes)
+    }
+
+    /// Opens the probe of flow `f`'s next frame of `payload` bytes, sent now: the
+    /// probe and the frame's size on the wire.
+    #[inline(never)]
+    pub(super) fn probe_frame(&mut self, f: u32, payload: u32) -> (u32, u32) {
+        let seq_end = self.flows[f as usize].counters.sent_bytes;
+        let probe = self.acking.probes.open(self.now, payload, seq_end);
+        (probe, payload + self.acking.header_bytes())
+    }
+
+    /// Switch port `out` starts `pkt`: a probed data frame takes its record.
+    #[inline(never)]
+    pub(super) fn stamp(&mut self, out: u32, pkt: &Packet) {
+        let PacketKind::Data { probe, .. } = pkt.kind else { return };
+        let port = &self.ports[out as usize];
+        if probe == NO_PROBE || port.is_host {
+            return;
+        }
+        let hop = HopRecord { queue_bytes: port.queued_bytes, tx_bytes: port.tx_bytes, at: self.now, rate: port.rate() };
+        self.acking.probes.record(probe, hop);
+    }
+
+    /// The payload of a data frame: its size less a probe's header.
+    #[inline]
+    pub(super) fn payload_of(&self, pkt: &Packet) -> u32 {
+        match pkt.kind {
+            PacketKind::Data { probe, .. } if probe != NO_PROBE => self.acking.probes.get(probe).payload,
+            _ => pkt.bytes,
+        }
+    }
+
+    /// A frame carrying a probe was dropped: the probe closes.
+    #[inline]
+    pub(super) fn forget_probe(&mut self, pkt: &Packet) {
+        let probe = probe_of(pkt);
+        if probe != NO_PROBE {
+            self.acking.probes.close(probe);
+        }
+    }
+
+    /// A probed data frame of flow `pkt.flow` reached its receiver: it counts as
+    /// delivered and is acknowledged.
+    #[inline(never)]
+    pub(super) fn receive_probed(&mut self, pkt: &Packet, probe: u32) {
+        let payload = self.acking.probes.get(probe).payload;
+        self.count_delivered(pkt.flow, payload);
+        let Some(acks) = self.acking.acks else { return };
+        let flow = &self.flows[pkt.flow as usize];
+        let ack = Packet::new(pkt.flow, acks.ack_bytes, flow.src, 7, PacketKind::FrameAck { probe });
+        let node = flow.dst;
+        self.send_control(node, ack);
+    }
+
+    /// An acknowledgement of flow `f`'s frame reached the source: its reaction point
+    /// reads the probe, which then closes.
+    #[inline(never)]
+    pub(super) fn receive_frame_ack(&mut self, f: u32, probe: u32) {
+        let p = self.acking.probes.get(probe);
+        let info = AckInfo { sent: p.sent, payload: p.payload, seq_end: p.seq_end, hops: p.path() };
+        let changed = self.flows[f as usize].rp.on_ack(self.now, &info);
+        self.acking.probes.close(probe);
+        if changed {
+            self.rp_changed(f);
+        }
+    }
+}
