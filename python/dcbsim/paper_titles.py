@@ -12,6 +12,9 @@ TITLES = {
     "dcc": "DCC: S. Fang, C. H. Foh, K. M. M. Aung, "
            "\"Differentiated Congestion Management of Data Traffic for Data Center Ethernet\" (§VI, Exps. 1–5)",
     "dcqcn": "DCQCN: Y. Zhu et al., \"Congestion Control for Large-Scale RDMA Deployments\" (SIGCOMM 2015), §2 and §6",
+    "hpcc": "HPCC: Y. Li et al., \"HPCC: High Precision Congestion Control\" (SIGCOMM 2019), §3 and §5",
+    "timely": "TIMELY: R. Mittal et al., \"TIMELY: RTT-based Congestion Control for the Datacenter\" (SIGCOMM 2015), "
+              "with Y. Zhu et al., \"ECN or Delay: Lessons Learnt from Analysis of DCQCN and TIMELY\" (CoNEXT 2016)",
     "dctcp": "DCTCP: M. Alizadeh et al., \"Data Center TCP (DCTCP)\" (SIGCOMM 2010), "
              "with M. Alizadeh, A. Javanmard, B. Prabhakar, \"Analysis of DCTCP\" (SIGMETRICS 2011)",
 }

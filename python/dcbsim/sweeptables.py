@@ -60,7 +60,8 @@ TABLES: dict[str, dict[str, pl.DataType]] = {
         "dropped_bytes": I64, "notifications": I64, "ecn_marks": I64, "queued_frames": I64, **_PFC,
     },
     "flows": {
-        "flow": STR, "src": STR, "dst": STR, "path": pl.List(STR), "transport": STR, "priority": I64, "weight": F64, "start_s": F64,
+        "flow": STR, "src": STR, "dst": STR, "path": pl.List(STR), "transport": STR, "acked": BOOL, "priority": I64, "weight": F64,
+        "start_s": F64,
         "sent_frames": I64, "sent_bytes": I64, "delivered_frames": I64, "delivered_bytes": I64, "dropped_frames": I64,
         "dropped_bytes": I64, "in_network_frames": I64, "notifications": I64, "retransmits": I64, "timeouts": I64,
         "throughput_bps": F64, "active_s": F64, "throughput_active_bps": F64, "fair_share_bps": F64,

@@ -122,23 +122,24 @@ def registry() -> dict[str, list[Claim]]:
     """Every paper's claims, by paper name."""
     from dataclasses import replace
 
-    from dcbsim.papers import dcc, dcc_text, dcqcn, dctcp, dsm, fqcn, fqcn_text, qcnt, smcc
+    from dcbsim.papers import dcc, dcc_text, dcqcn, dctcp, dsm, fqcn, fqcn_text, hpcc, qcnt, smcc, timely
 
     claims = {"qcnt": qcnt.CLAIMS, "smcc": smcc.CLAIMS, "dsm": dsm.CLAIMS, "fqcn": fqcn.CLAIMS + fqcn_text.CLAIMS,
               "dcc": dcc.CLAIMS + dcc_text.CLAIMS,
-              "dctcp": dctcp.CLAIMS, "dcqcn": dcqcn.CLAIMS}
+              "dctcp": dctcp.CLAIMS, "dcqcn": dcqcn.CLAIMS, "hpcc": hpcc.CLAIMS, "timely": timely.CLAIMS}
     # Each paper's classes of its differences (``DIFFERENCES`` in the module named after it).
-    modules = {"qcnt": qcnt, "smcc": smcc, "dsm": dsm, "fqcn": fqcn, "dcc": dcc, "dctcp": dctcp, "dcqcn": dcqcn}
+    modules = {"qcnt": qcnt, "smcc": smcc, "dsm": dsm, "fqcn": fqcn, "dcc": dcc, "dctcp": dctcp, "dcqcn": dcqcn,
+               "hpcc": hpcc, "timely": timely}
     return {paper: [replace(c, kind=getattr(modules[paper], "DIFFERENCES", {}).get(c.key, c.kind)) for c in cs]
             for paper, cs in claims.items()}
 
 
 def figures(paper: str) -> Callable[[Runs, str], list[str]]:
     """The function drawing a paper's figures into a directory."""
-    from dcbsim.papers import dcc_figures, dcqcn, dctcp, dsm_figures, fqcn_figures, qcnt_figures, smcc_figures
+    from dcbsim.papers import dcc_figures, dcqcn, dctcp, dsm_figures, fqcn_figures, hpcc, qcnt_figures, smcc_figures, timely
 
     figures = {"qcnt": qcnt_figures.figures, "smcc": smcc_figures.figures, "dsm": dsm_figures.draw, "fqcn": fqcn_figures.figures, "dcc": dcc_figures.figures,
-               "dctcp": dctcp.figures, "dcqcn": dcqcn.figures}
+               "dctcp": dctcp.figures, "dcqcn": dcqcn.figures, "hpcc": hpcc.figures, "timely": timely.figures}
     return figures[paper]
 
 
