@@ -138,3 +138,22 @@ fn timely_can_settle_at_unfair_rates() {
         assert!(rates[0] > 1.5 * rates[1], "{delay} us: rates {rates:?}");
     }
 }
+
+#[test]
+fn without_pfc_go_back_n_completes_every_flow_through_losses() {
+    // Eight 1 MB flows at line rate into one port with a 30 KB buffer: frames drop, the
+    // receivers NACK the gaps (or the sources time out) and every byte arrives once.
+    for scheme in ["hpcc", "timely"] {
+        let text = dumbbell(scheme, 8, 10.0, 2.0, 200.0, None)
+            .replace("buffer_kb = 4000.0", "buffer_kb = 30.0")
+            .replace("kind = \"greedy\"", "kind = \"finite\"\nsize_kb = 1000.0");
+        let r = run(&text);
+        let dropped: u64 = r.flows.iter().map(|f| f.dropped_frames).sum();
+        assert!(dropped > 0, "{scheme}: the buffer must overflow");
+        for f in &r.flows {
+            assert!(f.completion_time.is_some(), "{scheme}: {} did not complete", f.name);
+            assert_eq!(f.delivered_bytes, 1_024_000, "{scheme}: {} delivered each byte once", f.name);
+            assert_eq!(f.sent_frames, f.delivered_frames + f.dropped_frames + f.in_network_frames, "{scheme}: {}", f.name);
+        }
+    }
+}

@@ -11,6 +11,7 @@
 //! See `docs/models/hpcc.md`.
 
 use super::fixed::NoCp;
+use super::outstanding::Outstanding;
 use super::{AckInfo, Acks, CpInit, Feedback, ReactionPoint, RpInit, Scheme};
 use crate::net::telemetry::{HopRecord, MAX_HOPS};
 use crate::param::Range::{NonNegative, Open, Positive, Whole};
@@ -35,11 +36,22 @@ pub struct HpccParams {
     pub int_hops: u32,
     /// The least rate a source paces at.
     pub r_min: Rate,
+    /// The retransmission timeout (go-back-N).
+    pub rto: Time,
 }
 
 impl Default for HpccParams {
     fn default() -> Self {
-        HpccParams { eta: 0.95, max_stage: 5, w_ai: 0, expected_flows: 125, base_rtt: Time::ZERO, int_hops: 5, r_min: Rate::from_mbps(100) }
+        HpccParams {
+            eta: 0.95,
+            max_stage: 5,
+            w_ai: 0,
+            expected_flows: 125,
+            base_rtt: Time::ZERO,
+            int_hops: 5,
+            r_min: Rate::from_mbps(100),
+            rto: Time::from_us(1000),
+        }
     }
 }
 
@@ -90,6 +102,13 @@ impl Params for HpccParams {
             doc: "the least pacing rate (ours: the paper gives none)",
             set: Setter::Rate(|p, v| p.r_min = v),
         },
+        Param {
+            name: "rto_us",
+            range: Positive,
+            default: "1000 µs",
+            doc: "retransmission timeout of go-back-N (ours: RoCE's is configured per NIC)",
+            set: Setter::Time(|p, v| p.rto = v),
+        },
     ];
 }
 
@@ -120,6 +139,7 @@ impl Scheme for HpccParams {
     }
     fn reconfigure_rp(&self, rp: &mut HpccRp) {
         rp.params = self.clone();
+        rp.outstanding.set_rto(self.rto);
         rp.derive();
     }
     fn acks(&self) -> Option<Acks> {
@@ -152,16 +172,15 @@ pub struct HpccRp {
     u: f64,
     /// Additive steps since the last multiplicative one.
     inc_stage: u32,
-    /// The last records of each hop (`L`).
-    last: [HopRecord; MAX_HOPS],
+    /// The last records of each hop (`L`); boxed, so that every flow's reaction point
+    /// (an enum as large as its largest scheme's) stays small.
+    last: Box<[HopRecord; MAX_HOPS]>,
     /// Hops in `last` (zero: no acknowledgement yet).
     last_hops: usize,
     /// `W_c` moves on the first acknowledgement of a frame sent after this byte.
     last_update_seq: u64,
-    /// Bytes sent.
-    snd_nxt: u64,
-    /// Bytes acknowledged (the highest acknowledged frame's end).
-    snd_una: u64,
+    /// Bytes sent and acknowledged, and the retransmission timer.
+    outstanding: Outstanding,
     /// The last RTT measured.
     rtt: Option<Time>,
 }
@@ -169,6 +188,7 @@ pub struct HpccRp {
 impl HpccRp {
     fn new(params: HpccParams, init: &RpInit) -> HpccRp {
         let mut rp = HpccRp {
+            outstanding: Outstanding::new(params.rto),
             params,
             line: init.ceiling.as_f64() / 8.0,
             path_rtt: init.base_rtt,
@@ -180,11 +200,9 @@ impl HpccRp {
             w_c: 0.0,
             u: 0.0,
             inc_stage: 0,
-            last: [HopRecord::default(); MAX_HOPS],
+            last: Box::new([HopRecord::default(); MAX_HOPS]),
             last_hops: 0,
             last_update_seq: 0,
-            snd_nxt: 0,
-            snd_una: 0,
             rtt: None,
         };
         rp.derive();
@@ -209,7 +227,7 @@ impl HpccRp {
 
     /// Whether less than the window is unacknowledged.
     fn window_open(&self) -> bool {
-        (self.snd_nxt.saturating_sub(self.snd_una) as f64) < self.window
+        (self.outstanding.in_flight() as f64) < self.window
     }
 
     /// Updates `U` from the hops of one acknowledgement (`MeasureInflight`); `None`
@@ -260,28 +278,40 @@ impl ReactionPoint for HpccRp {
         Rate::from_bps_f64(self.pacing_bps())
     }
     fn timer(&self) -> Option<Time> {
-        None
+        self.outstanding.timer()
     }
     fn on_feedback(&mut self, _now: Time, _cpid: u32, _feedback: &Feedback) -> bool {
         false
     }
-    fn on_sent(&mut self, _now: Time, bytes: u32) -> bool {
+    fn on_sent(&mut self, now: Time, bytes: u32) -> bool {
         let was_open = self.window_open();
-        self.snd_nxt += bytes as u64;
-        was_open != self.window_open()
+        let armed = self.outstanding.on_sent(now, bytes);
+        armed || was_open != self.window_open()
+    }
+    fn on_timer(&mut self, now: Time) -> bool {
+        self.outstanding.on_timer(now);
+        true
+    }
+    fn take_go_back(&mut self) -> Option<u64> {
+        self.outstanding.take_go_back()
+    }
+    fn on_go_back(&mut self, now: Time, to: u64) -> bool {
+        self.outstanding.on_go_back(now, to);
+        self.last_update_seq = self.last_update_seq.min(to);
+        true
     }
     fn wants_acks(&self) -> bool {
         true
     }
     fn on_ack(&mut self, now: Time, ack: &AckInfo) -> bool {
         self.rtt = Some(now - ack.sent);
-        self.snd_una = self.snd_una.max(ack.seq_end);
+        self.outstanding.on_ack(now, ack.cumulative);
         if self.last_hops == 0 {
             // The first acknowledgement only gives the hops' first records.
             let n = ack.hops.len().min(self.params.int_hops as usize);
             self.last[..n].copy_from_slice(&ack.hops[..n]);
             self.last_hops = n;
-            self.last_update_seq = self.snd_nxt;
+            self.last_update_seq = self.outstanding.sent;
             return true;
         }
         let update = ack.seq_end > self.last_update_seq;
@@ -289,7 +319,7 @@ impl ReactionPoint for HpccRp {
             self.window = self.compute_window(u, update);
         }
         if update {
-            self.last_update_seq = self.snd_nxt;
+            self.last_update_seq = self.outstanding.sent;
         }
         true
     }
@@ -326,7 +356,7 @@ mod tests {
     }
 
     fn ack(seq_end: u64, hops: &[HopRecord]) -> AckInfo<'_> {
-        AckInfo { sent: Time::ZERO, payload: 1000, seq_end, hops }
+        AckInfo { sent: Time::ZERO, payload: 1000, seq_end, cumulative: seq_end, nack: false, hops }
     }
 
     #[test]

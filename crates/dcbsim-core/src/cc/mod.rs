@@ -22,6 +22,7 @@ pub mod ecm;
 pub mod fixed;
 pub mod fqcn;
 pub mod hpcc;
+pub mod outstanding;
 pub mod qcn;
 #[macro_use]
 mod scheme;
@@ -223,6 +224,17 @@ pub trait ReactionPoint {
     fn pacing_rate(&self) -> Rate {
         self.rate()
     }
+    /// The engine sent the flow back to byte `to` of its stream (go-back-N: a NACK,
+    /// or a timeout it asked for through [`ReactionPoint::take_go_back`]); frames from
+    /// there on go again.
+    fn on_go_back(&mut self, _now: Time, _to: u64) -> bool {
+        false
+    }
+    /// After [`ReactionPoint::on_timer`]: the byte a retransmission timeout sends the
+    /// flow back to, if one expired (asked only of a reaction point that wants acks).
+    fn take_go_back(&mut self) -> Option<u64> {
+        None
+    }
     /// Its window, bytes, if it keeps one (samples record it).
     fn window_bytes(&self) -> Option<f64> {
         None
@@ -255,8 +267,13 @@ pub struct AckInfo<'a> {
     pub sent: Time,
     /// Its payload, bytes.
     pub payload: u32,
-    /// The flow's bytes sent up to and including it.
+    /// Where it ends in the flow's byte stream.
     pub seq_end: u64,
+    /// The bytes the receiver holds in order (go-back-N's cumulative acknowledgement).
+    pub cumulative: u64,
+    /// Whether it is a NACK: the receiver found a gap before this frame and the flow
+    /// goes back to `cumulative`.
+    pub nack: bool,
     /// The record of each switch egress it crossed, first hop first (empty
     /// without telemetry).
     pub hops: &'a [crate::net::telemetry::HopRecord],

@@ -318,6 +318,14 @@ macro_rules! schemes {
             pub fn on_ack(&mut self, now: Time, ack: &AckInfo) -> bool {
                 match self { $(ReactionPointKind::$variant(rp) => rp.on_ack(now, ack),)* }
             }
+            /// Dispatches [`ReactionPoint::on_go_back`].
+            pub fn on_go_back(&mut self, now: Time, to: u64) -> bool {
+                match self { $(ReactionPointKind::$variant(rp) => rp.on_go_back(now, to),)* }
+            }
+            /// Dispatches [`ReactionPoint::take_go_back`].
+            pub fn take_go_back(&mut self) -> Option<u64> {
+                match self { $(ReactionPointKind::$variant(rp) => rp.take_go_back(),)* }
+            }
             /// Dispatches [`ReactionPoint::pacing_rate`].
             pub fn pacing_rate(&self) -> Rate {
                 match self { $(ReactionPointKind::$variant(rp) => rp.pacing_rate(),)* }

@@ -8,6 +8,7 @@
 //! increase) and a positive one cuts by `β·gradient`. See `docs/models/timely.md`.
 
 use super::fixed::NoCp;
+use super::outstanding::Outstanding;
 use super::{AckInfo, Acks, CpInit, Feedback, ReactionPoint, RpInit, Scheme};
 use crate::param::Range::{Fraction, Open, Positive, Whole};
 use crate::param::{Param, ParamError, Params, Setter};
@@ -36,6 +37,8 @@ pub struct TimelyParams {
     pub seg: u64,
     /// The least rate.
     pub r_min: Rate,
+    /// The retransmission timeout (go-back-N).
+    pub rto: Time,
 }
 
 impl Default for TimelyParams {
@@ -50,6 +53,7 @@ impl Default for TimelyParams {
             hai_after: 5,
             seg: 16_384,
             r_min: Rate::from_bps(262_144_000),
+            rto: Time::from_us(1000),
         }
     }
 }
@@ -119,6 +123,13 @@ impl Params for TimelyParams {
             doc: "the least rate (ours: a segment per T_high, 16 KB / 500 µs; the paper gives none)",
             set: Setter::Rate(|p, v| p.r_min = v),
         },
+        Param {
+            name: "rto_us",
+            range: Positive,
+            default: "1000 µs",
+            doc: "retransmission timeout of go-back-N (ours: RoCE's is configured per NIC)",
+            set: Setter::Time(|p, v| p.rto = v),
+        },
     ];
 }
 
@@ -158,10 +169,12 @@ impl Scheme for TimelyParams {
             negative_run: 0,
             acked_in_seg: 0,
             rtt: None,
+            outstanding: Outstanding::new(self.rto),
         }
     }
     fn reconfigure_rp(&self, rp: &mut TimelyRp) {
         rp.params = self.clone();
+        rp.outstanding.set_rto(self.rto);
     }
     fn acks(&self) -> Option<Acks> {
         Some(Acks { ack_bytes: ACK_BYTES, header_bytes: 0, telemetry: false })
@@ -186,6 +199,8 @@ pub struct TimelyRp {
     acked_in_seg: u64,
     /// The last completion's RTT.
     rtt: Option<Time>,
+    /// Bytes sent and acknowledged, and the retransmission timer.
+    outstanding: Outstanding,
 }
 
 impl TimelyRp {
@@ -220,9 +235,23 @@ impl ReactionPoint for TimelyRp {
         Rate::from_bps_f64(self.rate)
     }
     fn timer(&self) -> Option<Time> {
-        None
+        self.outstanding.timer()
     }
     fn on_feedback(&mut self, _now: Time, _cpid: u32, _feedback: &Feedback) -> bool {
+        false
+    }
+    fn on_sent(&mut self, now: Time, bytes: u32) -> bool {
+        self.outstanding.on_sent(now, bytes)
+    }
+    fn on_timer(&mut self, now: Time) -> bool {
+        self.outstanding.on_timer(now);
+        true
+    }
+    fn take_go_back(&mut self) -> Option<u64> {
+        self.outstanding.take_go_back()
+    }
+    fn on_go_back(&mut self, now: Time, to: u64) -> bool {
+        self.outstanding.on_go_back(now, to);
         false
     }
     fn wants_acks(&self) -> bool {
@@ -231,6 +260,10 @@ impl ReactionPoint for TimelyRp {
     /// A segment is complete when its last byte is acknowledged: its RTT is that
     /// frame's (sent to acknowledged).
     fn on_ack(&mut self, now: Time, ack: &AckInfo) -> bool {
+        self.outstanding.on_ack(now, ack.cumulative);
+        if ack.nack {
+            return false;
+        }
         self.acked_in_seg += ack.payload as u64;
         if self.acked_in_seg < self.params.seg {
             return false;
@@ -258,7 +291,7 @@ mod tests {
     }
 
     fn complete(rp: &mut TimelyRp, rtt_us: u64) -> f64 {
-        let ack = AckInfo { sent: Time::ZERO, payload: 16_384, seq_end: 0, hops: &[] };
+        let ack = AckInfo { sent: Time::ZERO, payload: 16_384, seq_end: 0, cumulative: 0, nack: false, hops: &[] };
         rp.on_ack(Time::from_us(rtt_us), &ack);
         rp.rate
     }
@@ -297,7 +330,7 @@ mod tests {
     #[test]
     fn partial_segments_make_no_completion() {
         let mut rp = rp();
-        let ack = AckInfo { sent: Time::ZERO, payload: 1000, seq_end: 0, hops: &[] };
+        let ack = AckInfo { sent: Time::ZERO, payload: 1000, seq_end: 0, cumulative: 0, nack: false, hops: &[] };
         for _ in 0..16 {
             assert!(!rp.on_ack(Time::from_us(30), &ack));
         }

@@ -38,8 +38,12 @@ pub struct Probe {
     pub sent: Time,
     /// The frame's payload (its size on the wire less the probe's header).
     pub payload: u32,
-    /// The flow's bytes sent up to and including this frame.
+    /// Where the frame ends in its flow's byte stream.
     pub seq_end: u64,
+    /// Written by the receiver: the bytes it holds in order.
+    pub cumulative: u64,
+    /// Written by the receiver: whether its acknowledgement is a NACK.
+    pub nack: bool,
     /// Hops recorded.
     pub hops: u8,
     /// The records, first hop first.
@@ -64,7 +68,7 @@ impl Probes {
     /// A probe for a frame sent at `sent` with `payload` bytes, ending at `seq_end`:
     /// its index.
     pub fn open(&mut self, sent: Time, payload: u32, seq_end: u64) -> u32 {
-        let probe = Probe { sent, payload, seq_end, hops: 0, records: [HopRecord::default(); MAX_HOPS] };
+        let probe = Probe { sent, payload, seq_end, cumulative: 0, nack: false, hops: 0, records: [HopRecord::default(); MAX_HOPS] };
         match self.free.pop() {
             Some(slot) => {
                 self.slots[slot as usize] = probe;
@@ -91,6 +95,12 @@ impl Probes {
     #[inline]
     pub fn get(&self, id: u32) -> &Probe {
         &self.slots[id as usize]
+    }
+
+    /// Probe `id`, to write the receiver's answer into.
+    #[inline]
+    pub fn get_mut(&mut self, id: u32) -> &mut Probe {
+        &mut self.slots[id as usize]
     }
 
     /// Probe `id` is done with (its acknowledgement arrived, or it was dropped).

@@ -8,6 +8,12 @@
 //! such frame with a [`PacketKind::FrameAck`] echoing the probe, at priority 7 as
 //! notifications go, and the source's reaction point reads it. A probe closes when
 //! its acknowledgement arrives or either frame is dropped.
+//!
+//! Losses are repaired as RoCE's reliable connections do, by go-back-N: the receiver
+//! takes frames in order only; the first frame past a gap draws a NACK (one per gap),
+//! later ones are discarded unanswered, and frames before the point it holds are
+//! acknowledged again; a NACK, or a retransmission timeout of the source's reaction
+//! point, sends the flow back to the first byte the receiver lacks.
 
 use super::Simulation;
 use crate::cc::{AckInfo, Acks};
@@ -24,12 +30,34 @@ pub(super) struct Acking {
     pub(super) telemetry: bool,
     /// The probes in flight.
     pub(super) probes: Probes,
+    /// Per flow (by index, grown as flows arrive): the go-back-N state of both ends.
+    streams: Vec<Stream>,
+}
+
+/// Both ends of one acknowledged flow's byte stream.
+#[derive(Clone, Copy, Debug, Default)]
+struct Stream {
+    /// The source: where its next frame starts.
+    next: u64,
+    /// The receiver: the bytes it holds in order.
+    expected: u64,
+    /// The receiver: whether it has sent a NACK for the current gap.
+    nacked: bool,
 }
 
 impl Acking {
     /// The machinery for a scheme acknowledging as `acks` says.
     pub(super) fn new(acks: Option<Acks>) -> Acking {
-        Acking { acks, telemetry: acks.is_some_and(|a| a.telemetry), probes: Probes::default() }
+        Acking { acks, telemetry: acks.is_some_and(|a| a.telemetry), probes: Probes::default(), streams: Vec::new() }
+    }
+
+    /// Flow `f`'s stream.
+    fn stream(&mut self, f: u32) -> &mut Stream {
+        let f = f as usize;
+        if f >= self.streams.len() {
+            self.streams.resize(f + 1, Stream::default());
+        }
+        &mut self.streams[f]
     }
 
     /// Bytes a probed frame carries on the wire beyond its payload.
@@ -74,7 +102,9 @@ impl Simulation {
     /// probe and the frame's size on the wire.
     #[inline(never)]
     pub(super) fn probe_frame(&mut self, f: u32, payload: u32) -> (u32, u32) {
-        let seq_end = self.flows[f as usize].counters.sent_bytes;
+        let stream = self.acking.stream(f);
+        stream.next += payload as u64;
+        let seq_end = stream.next;
         let probe = self.acking.probes.open(self.now, payload, seq_end);
         (probe, payload + self.acking.header_bytes())
     }
@@ -109,12 +139,37 @@ impl Simulation {
         }
     }
 
-    /// A probed data frame of flow `pkt.flow` reached its receiver: it counts as
-    /// delivered and is acknowledged.
+    /// A probed data frame of flow `pkt.flow` reached its receiver: taken if it is the
+    /// next in order (counted as delivered and acknowledged), else discarded (a
+    /// frame delivered without new bytes) and answered by go-back-N's rules.
     #[inline(never)]
     pub(super) fn receive_probed(&mut self, pkt: &Packet, probe: u32) {
-        let payload = self.acking.probes.get(probe).payload;
-        self.count_delivered(pkt.flow, payload);
+        let p = *self.acking.probes.get(probe);
+        let start = p.seq_end - p.payload as u64;
+        let stream = self.acking.stream(pkt.flow);
+        let (taken, nack) = if start == stream.expected {
+            stream.expected = p.seq_end;
+            stream.nacked = false;
+            (true, false)
+        } else if start > stream.expected {
+            let first = !stream.nacked;
+            stream.nacked = true;
+            (false, first)
+        } else {
+            (false, false)
+        };
+        let cumulative = stream.expected;
+        if taken {
+            self.count_delivered(pkt.flow, p.payload);
+        } else {
+            self.flows[pkt.flow as usize].counters.delivered_frames += 1;
+            if start > cumulative && !nack {
+                self.acking.probes.close(probe);
+                return;
+            }
+        }
+        let answer = self.acking.probes.get_mut(probe);
+        (answer.cumulative, answer.nack) = (cumulative, nack);
         let Some(acks) = self.acking.acks else { return };
         let flow = &self.flows[pkt.flow as usize];
         let ack = Packet::new(pkt.flow, acks.ack_bytes, flow.src, 7, PacketKind::FrameAck { probe });
@@ -123,15 +178,41 @@ impl Simulation {
     }
 
     /// An acknowledgement of flow `f`'s frame reached the source: its reaction point
-    /// reads the probe, which then closes.
+    /// reads the probe, which then closes; a NACK sends the flow back.
     #[inline(never)]
     pub(super) fn receive_frame_ack(&mut self, f: u32, probe: u32) {
         let p = self.acking.probes.get(probe);
-        let info = AckInfo { sent: p.sent, payload: p.payload, seq_end: p.seq_end, hops: p.path() };
+        let info = AckInfo { sent: p.sent, payload: p.payload, seq_end: p.seq_end, cumulative: p.cumulative, nack: p.nack, hops: p.path() };
+        let (nack, to) = (p.nack, p.cumulative);
         let changed = self.flows[f as usize].rp.on_ack(self.now, &info);
         self.acking.probes.close(probe);
-        if changed {
+        if nack {
+            self.go_back(f, to);
+        } else if changed {
             self.rp_changed(f);
         }
+    }
+
+    /// Flow `f`'s reaction point timed out: the flow goes back to the first byte not
+    /// acknowledged.
+    pub(super) fn check_go_back(&mut self, f: u32) {
+        if let Some(to) = self.flows[f as usize].rp.take_go_back() {
+            self.go_back(f, to);
+        }
+    }
+
+    /// Flow `f` sends again from byte `to` of its stream: what it had sent past it is
+    /// put back on its backlog (an endless flow's backlog stays endless).
+    fn go_back(&mut self, f: u32, to: u64) {
+        let stream = self.acking.stream(f);
+        let back = stream.next.saturating_sub(to);
+        stream.next = stream.next.min(to);
+        let flow = &mut self.flows[f as usize];
+        if flow.remaining != u64::MAX {
+            flow.remaining += back;
+        }
+        flow.rp.on_go_back(self.now, to);
+        self.rp_changed(f);
+        self.make_ready(f);
     }
 }

@@ -286,7 +286,11 @@ impl Simulation {
                 if f.timer_at.is_some() && f.timer_generation == generation {
                     f.timer_at = None;
                     f.rp.on_timer(self.now);
+                    let acked = f.acked;
                     self.rp_changed(flow);
+                    if acked {
+                        self.check_go_back(flow);
+                    }
                 }
             }
             Event::Timeline { entry } => self.apply(entry as usize),
