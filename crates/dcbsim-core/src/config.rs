@@ -34,6 +34,9 @@ pub struct SimConfig {
     pub scheme: SchemeConfig,
     /// Where the scheme's congestion points sit.
     pub congestion_points: CpPlacement,
+    /// The schemes flows may run instead of the run's (`FlowSpec::scheme`), with
+    /// their parameters; a named scheme missing here runs with its defaults.
+    pub flow_schemes: Vec<SchemeConfig>,
     /// Size of a notification frame.
     pub notification_bytes: u32,
     /// Time a congestion point takes to generate each notification (drawn per
@@ -60,6 +63,16 @@ pub struct SimConfig {
 }
 
 impl SimConfig {
+    /// The scheme a flow named `scheme` runs: the run's, or the one of that name in
+    /// [`SimConfig::flow_schemes`] (the run's when none is there: the engine adds each
+    /// named scheme's defaults before it runs).
+    pub fn scheme_for(&self, scheme: Option<&str>) -> &SchemeConfig {
+        match scheme {
+            Some(name) if name != self.scheme.name() => self.flow_schemes.iter().find(|s| s.name() == name).unwrap_or(&self.scheme),
+            _ => &self.scheme,
+        }
+    }
+
     /// An empty configuration lasting `duration`, to be filled in by hand.
     pub fn new(duration: Time) -> SimConfig {
         SimConfig {
@@ -70,6 +83,7 @@ impl SimConfig {
             timeline: Vec::new(),
             scheme: SchemeConfig::default(),
             congestion_points: CpPlacement::default(),
+            flow_schemes: Vec::new(),
             notification_bytes: 64,
             notification_latency: TimeDist::Fixed(Time::ZERO),
             tcp: TcpParams::default(),

@@ -151,7 +151,7 @@ fn read(doc: &Node, file: &str, limits: &Limits) -> Result<Read, ScenarioError> 
     let network = network::read_topology(&topo_table, limits)?;
     let topo = &network.topology;
     let scheme_table = top.table("scheme")?;
-    let (scheme, placement) = network::read_scheme(scheme_table.as_ref(), topo)?;
+    let (scheme, placement, flow_schemes) = network::read_scheme(scheme_table.as_ref(), topo)?;
     let monitor_ports = network::read_monitor(top.table("monitor")?.as_ref(), topo)?;
     let mut flows = traffic::read_flows(&top.tables("flows")?, &run, topo, limits)?;
     let tcp = transport::read_transport(top.table("transport")?.as_ref(), topo)?;
@@ -187,6 +187,7 @@ fn read(doc: &Node, file: &str, limits: &Limits) -> Result<Read, ScenarioError> 
     config.timeline = timeline;
     config.scheme = scheme;
     config.congestion_points = placement;
+    config.flow_schemes = flow_schemes;
     config.tcp = tcp;
     config.pfc = pfc;
     config.ets = ets;

@@ -320,8 +320,8 @@ fn switch_ports(t: &Table, key: &str, topo: &Topology) -> Result<Vec<PortRef>> {
 }
 
 /// Reads `[scheme]`: its name, where its congestion points sit, and its parameters.
-pub fn read_scheme(t: Option<&Table>, topo: &Topology) -> Result<(SchemeConfig, CpPlacement)> {
-    let Some(t) = t else { return Ok((SchemeConfig::default(), CpPlacement::AllSwitchPorts)) };
+pub fn read_scheme(t: Option<&Table>, topo: &Topology) -> Result<(SchemeConfig, CpPlacement, Vec<SchemeConfig>)> {
+    let Some(t) = t else { return Ok((SchemeConfig::default(), CpPlacement::AllSwitchPorts, Vec::new())) };
     let names = SchemeConfig::names();
     let name = t.choice("name", &names)?.unwrap_or("none");
     let mut scheme = SchemeConfig::by_name(name).expect("a listed name");
@@ -333,9 +333,11 @@ pub fn read_scheme(t: Option<&Table>, topo: &Topology) -> Result<(SchemeConfig, 
     // The keys are all set before their order is checked (ECM's thresholds can only
     // be raised together); a disorder is reported at the last key written.
     let mut last = None;
+    let mut others = Vec::new();
     for (key, node) in t.rest() {
         if names.contains(&key) {
-            // `[scheme.<name>]`: parameters of that scheme, applied when it is the one run.
+            // `[scheme.<name>]`: parameters of that scheme, applied when it is the one run
+            // or the one a flow runs (`flows[].scheme`).
             let sub = Table::new(t.file(), &t.key_path(key), node)?;
             let mut other = SchemeConfig::by_name(key).expect("a listed name");
             let mut last_sub = None;
@@ -350,6 +352,7 @@ pub fn read_scheme(t: Option<&Table>, topo: &Topology) -> Result<(SchemeConfig, 
             if let (Err(m), Some((param, value_node))) = (other.check(), last_sub) {
                 return Err(sub.error(param, Some(value_node), m.to_string()));
             }
+            others.push(other);
             continue;
         }
         let value = scheme_value(t, key, key, node)?;
@@ -360,7 +363,7 @@ pub fn read_scheme(t: Option<&Table>, topo: &Topology) -> Result<(SchemeConfig, 
         let (key, node) = last.map_or(("name", t.get("name")), |(key, node)| (key, Some(node)));
         return Err(t.error(key, node, m.to_string()));
     }
-    Ok((scheme, placement))
+    Ok((scheme, placement, others))
 }
 
 /// The value of scheme (or transport) parameter `param`, written at `key` of `t`: a number (finite,

@@ -25,6 +25,7 @@ const FLOW_KEYS: &[&str] = &[
     "priority",
     "weight",
     "transport",
+    "scheme",
     "start_ms",
     "stop_ms",
     "aimd",
@@ -121,9 +122,17 @@ fn template(t: &Table, run: &RunSection, kind: FlowKind) -> Result<FlowSpec> {
         aimd: aimd(t)?,
         weight: 1.0,
         transport: crate::kinds::transport(t)?,
+        scheme: flow_scheme(t)?,
         start: Time::from_ms_f64(start),
         stop: stop.map(Time::from_ms_f64),
     })
+}
+
+/// The scheme a flow runs instead of the run's (`scheme`), by its static name.
+fn flow_scheme(t: &Table) -> Result<Option<&'static str>> {
+    let names = SchemeConfig::names();
+    let chosen = t.choice("scheme", &names)?;
+    Ok(chosen.and_then(|c| names.iter().copied().find(|&n| n == c)))
 }
 
 /// The weight of each of `n` flows: one number for all, or one per flow.
@@ -197,6 +206,7 @@ const ARRIVAL_KEYS: &[&str] = &[
     "priority",
     "weight",
     "transport",
+    "scheme",
     "start_ms",
     "stop_ms",
     "aimd",

@@ -128,6 +128,7 @@ pub fn read_incast(t: Option<&Table>, run: &RunSection, topo: &Topology, flows: 
             aimd: None,
             weight: 1.0,
             transport,
+            scheme: None,
             start: Time::ZERO,
             stop: None,
         });

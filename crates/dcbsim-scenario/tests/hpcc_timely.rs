@@ -157,3 +157,87 @@ fn without_pfc_go_back_n_completes_every_flow_through_losses() {
         }
     }
 }
+
+/// DCQCN (the run's scheme), HPCC, TIMELY and DCTCP flows into one 40 Gb/s port over
+/// PFC, in one run.
+const MIXED: &str = r#"
+[run]
+duration_ms = 30.0
+frame_bytes = 1000
+sample_interval_us = 100.0
+[topology]
+kind = "dumbbell"
+senders = 4
+receivers = 1
+rate_gbps = 40.0
+delay_us = 1.0
+buffer_kb = 2000.0
+[scheme]
+name = "dcqcn"
+[scheme.hpcc]
+eta = 0.9
+[pfc]
+priorities = [3]
+[transport]
+ecn_k_kb = 100.0
+[[flows]]
+name = "dcqcn"
+src = "s0"
+dst = "r0"
+priority = 3
+[[flows]]
+name = "hpcc"
+src = "s1"
+dst = "r0"
+priority = 3
+scheme = "hpcc"
+[[flows]]
+name = "timely"
+src = "s2"
+dst = "r0"
+priority = 3
+scheme = "timely"
+rate_gbps = 10.0
+[[flows]]
+name = "dctcp"
+src = "s3"
+dst = "r0"
+priority = 3
+scheme = "none"
+transport = "dctcp"
+"#;
+
+#[test]
+fn hpcc_and_timely_run_beside_dcqcn_and_dctcp_in_one_run() {
+    let r = run(MIXED);
+    let k = after(&r, 0.010);
+    let flow = |name: &str| r.flows.iter().find(|f| f.name == name).unwrap();
+    for f in &r.flows {
+        let gbps = mean(f.throughput_bps[k..].iter().copied()) / 1e9;
+        assert!(gbps > 0.05, "{} gets {gbps:.2} Gb/s", f.name);
+        assert_eq!(f.dropped_frames, 0, "{}: PFC loses nothing", f.name);
+    }
+    let total: f64 = r.flows.iter().map(|f| mean(f.throughput_bps[k..].iter().copied())).sum();
+    assert!(total > 0.9 * 40e9, "the port carries {total:.3e} b/s");
+    assert!(flow("dcqcn").notifications > 0, "DCQCN's flow gets CNPs");
+    // HPCC steers towards an empty queue and counts the queue the others hold against
+    // its window: beside them it yields, down to its least rate (a result, not a bug).
+    let hpcc = mean(flow("hpcc").throughput_bps[k..].iter().copied());
+    assert!(hpcc < 0.25 * 40e9 / 4.0, "HPCC gets {hpcc:.3e} b/s");
+    assert!(flow("hpcc").acked && flow("timely").acked && !flow("dctcp").acked && !flow("dcqcn").acked);
+    assert!(flow("hpcc").window_bytes.iter().any(|w| w.is_finite()), "HPCC's window is sampled");
+    assert!(flow("timely").rtt_us.iter().any(|x| x.is_finite()), "TIMELY's RTT is sampled");
+    assert!(!flow("dctcp").cwnd_segments.is_empty(), "DCTCP's window is sampled");
+}
+
+#[test]
+fn a_flow_cannot_run_a_scheme_whose_congestion_points_are_not_there() {
+    let text = MIXED.replace("scheme = \"timely\"", "scheme = \"qcn\"");
+    let Err(err) = load_str(&text, "t.toml", &[]) else { panic!("must be refused") };
+    let err = err.to_string();
+    assert!(err.contains("flows[2].scheme") && err.contains("needs its congestion points") && err.contains("hpcc"), "{err}");
+    let text = MIXED.replace("scheme = \"timely\"", "scheme = \"nope\"");
+    let Err(err) = load_str(&text, "t.toml", &[]) else { panic!("must be refused") };
+    let err = err.to_string();
+    assert!(err.contains("scheme") && err.contains("allowed"), "{err}");
+}

@@ -179,6 +179,11 @@ macro_rules! schemes {
             pub fn receiver_answer(&self) -> Option<ReceiverAnswer> {
                 match self { $(SchemeConfig::$variant(s) => s.receiver_answer(),)* }
             }
+            /// Whether it places congestion points of its own at switch ports (a
+            /// scheme without runs at the sources alone, beside another's).
+            pub fn has_congestion_points(&self) -> bool {
+                match self { $(SchemeConfig::$variant(_) => std::any::TypeId::of::<<$scheme as Scheme>::Cp>() != std::any::TypeId::of::<super::NoCp>(),)* }
+            }
             /// How receivers acknowledge its flows' data frames, if they do.
             pub fn acks(&self) -> Option<Acks> {
                 match self { $(SchemeConfig::$variant(s) => s.acks(),)* }

@@ -24,8 +24,6 @@ use crate::units::{Bytes, Time};
 
 /// The acknowledgement machinery of a run.
 pub(super) struct Acking {
-    /// How the scheme's receivers acknowledge (`None`: they do not).
-    pub(super) acks: Option<Acks>,
     /// Whether switch egress ports add telemetry to probed frames.
     pub(super) telemetry: bool,
     /// The probes in flight.
@@ -34,9 +32,14 @@ pub(super) struct Acking {
     streams: Vec<Stream>,
 }
 
-/// Both ends of one acknowledged flow's byte stream.
+/// Both ends of one acknowledged flow's byte stream, and the sizes its scheme gives
+/// its acknowledgements and probe headers.
 #[derive(Clone, Copy, Debug, Default)]
 struct Stream {
+    /// Bytes of an acknowledgement.
+    ack_bytes: u32,
+    /// Bytes a probed frame carries beyond its payload.
+    header_bytes: u32,
     /// The source: where its next frame starts.
     next: u64,
     /// The receiver: the bytes it holds in order.
@@ -46,9 +49,25 @@ struct Stream {
 }
 
 impl Acking {
-    /// The machinery for a scheme acknowledging as `acks` says.
-    pub(super) fn new(acks: Option<Acks>) -> Acking {
-        Acking { acks, telemetry: acks.is_some_and(|a| a.telemetry), probes: Probes::default(), streams: Vec::new() }
+    /// The machinery, switches adding telemetry or not.
+    pub(super) fn new(telemetry: bool) -> Acking {
+        Acking { telemetry, probes: Probes::default(), streams: Vec::new() }
+    }
+
+    /// Flow `f`'s scheme acknowledges as `acks` says (if it does).
+    pub(super) fn register(&mut self, f: u32, acks: Option<Acks>) {
+        if let Some(a) = acks {
+            let stream = self.stream(f);
+            (stream.ack_bytes, stream.header_bytes) = (a.ack_bytes, a.header_bytes);
+        }
+    }
+
+    /// The schemes' acknowledgement sizes changed (a timeline change of the run's
+    /// scheme): flows running it take the new ones.
+    pub(super) fn reregister(&mut self, flows: impl Iterator<Item = u32>, acks: Option<Acks>) {
+        for f in flows {
+            self.register(f, acks);
+        }
     }
 
     /// Flow `f`'s stream.
@@ -58,11 +77,6 @@ impl Acking {
             self.streams.resize(f + 1, Stream::default());
         }
         &mut self.streams[f]
-    }
-
-    /// Bytes a probed frame carries on the wire beyond its payload.
-    fn header_bytes(&self) -> u32 {
-        self.acks.map_or(0, |a| a.header_bytes)
     }
 }
 
@@ -91,11 +105,19 @@ pub(super) fn base_rtt(routes: &Routes, ports: &[Port], src: u32, dst: u32, flow
 }
 
 impl Simulation {
-    /// The round trip of flow `f`'s path for its scheme's frames and acknowledgements
-    /// (zero when the scheme does not acknowledge).
-    pub(super) fn path_base_rtt(&self, src: u32, dst: u32, f: u32, frame_bytes: u32) -> Time {
-        let Some(acks) = self.acking.acks else { return Time::ZERO };
+    /// The round trip of flow `f`'s path for frames and acknowledgements as `acks`
+    /// says (zero when its scheme does not acknowledge).
+    pub(super) fn path_base_rtt(&self, src: u32, dst: u32, f: u32, frame_bytes: u32, acks: Option<Acks>) -> Time {
+        let Some(acks) = acks else { return Time::ZERO };
         base_rtt(&self.routes, &self.ports, src, dst, f, frame_bytes + acks.header_bytes, acks.ack_bytes)
+    }
+
+    /// The spec flow `f` was made from: its own, or its arrival source's template.
+    pub(super) fn spec_of(&self, f: usize) -> &crate::config::FlowSpec {
+        match self.flows[f].generator {
+            Some(g) => &self.apps.generators[g as usize].spec().flow,
+            None => &self.config.flows[f],
+        }
     }
 
     /// Opens the probe of flow `f`'s next frame of `payload` bytes, sent now: the
@@ -104,9 +126,9 @@ impl Simulation {
     pub(super) fn probe_frame(&mut self, f: u32, payload: u32) -> (u32, u32) {
         let stream = self.acking.stream(f);
         stream.next += payload as u64;
-        let seq_end = stream.next;
+        let (seq_end, header) = (stream.next, stream.header_bytes);
         let probe = self.acking.probes.open(self.now, payload, seq_end);
-        (probe, payload + self.acking.header_bytes())
+        (probe, payload + header)
     }
 
     /// Switch port `out` starts `pkt`: a probed data frame takes its record.
@@ -158,7 +180,7 @@ impl Simulation {
         } else {
             (false, false)
         };
-        let cumulative = stream.expected;
+        let (cumulative, ack_bytes) = (stream.expected, stream.ack_bytes);
         if taken {
             self.count_delivered(pkt.flow, p.payload);
         } else {
@@ -170,9 +192,8 @@ impl Simulation {
         }
         let answer = self.acking.probes.get_mut(probe);
         (answer.cumulative, answer.nack) = (cumulative, nack);
-        let Some(acks) = self.acking.acks else { return };
         let flow = &self.flows[pkt.flow as usize];
-        let ack = Packet::new(pkt.flow, acks.ack_bytes, flow.src, 7, PacketKind::FrameAck { probe });
+        let ack = Packet::new(pkt.flow, ack_bytes, flow.src, 7, PacketKind::FrameAck { probe });
         let node = flow.dst;
         self.send_control(node, ack);
     }

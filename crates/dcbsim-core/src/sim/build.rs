@@ -96,6 +96,42 @@ fn find_port(w: &Wiring, r: PortRef, path: &str) -> Result<u32, ConfigError> {
     port_index(w, r).ok_or_else(|| ConfigError::new(path, "no link joins these two nodes"))
 }
 
+/// A flow may run the run's scheme, or another without congestion points of its own
+/// (whose reaction point needs nothing at the switches that another scheme placed).
+fn check_flow_scheme(config: &SimConfig, name: Option<&str>) -> Result<(), String> {
+    let Some(name) = name.filter(|&n| n != config.scheme.name()) else { return Ok(()) };
+    let free: Vec<&str> =
+        SchemeConfig::names().into_iter().filter(|&n| SchemeConfig::by_name(n).is_some_and(|s| !s.has_congestion_points())).collect();
+    match SchemeConfig::by_name(name) {
+        Some(s) if !s.has_congestion_points() => Ok(()),
+        Some(_) => Err(format!(
+            "\"{name}\" needs its congestion points at the switches, which run {}'s; a flow may run {} or one of: {}",
+            config.scheme.name(),
+            config.scheme.name(),
+            free.join(", ")
+        )),
+        None => Err(format!("unknown scheme \"{name}\"; allowed: {}", SchemeConfig::names().join(", "))),
+    }
+}
+
+/// Adds the defaults of every scheme a flow names and the configuration does not hold,
+/// so that [`SimConfig::scheme_for`] finds each.
+fn complete_flow_schemes(config: &mut SimConfig) {
+    let named: Vec<&'static str> = config.flows.iter().chain(config.arrivals.iter().map(|a| &a.flow)).filter_map(|f| f.scheme).collect();
+    for name in named {
+        let held = name == config.scheme.name() || config.flow_schemes.iter().any(|s| s.name() == name);
+        if let (false, Some(s)) = (held, SchemeConfig::by_name(name)) {
+            config.flow_schemes.push(s);
+        }
+    }
+}
+
+/// Whether any flow's scheme has switches add in-band telemetry.
+fn any_telemetry(config: &SimConfig) -> bool {
+    let flows = config.flows.iter().chain(config.arrivals.iter().map(|a| &a.flow));
+    std::iter::once(&config.scheme).chain(flows.map(|f| config.scheme_for(f.scheme))).any(|s| s.acks().is_some_and(|a| a.telemetry))
+}
+
 fn check_flows(config: &SimConfig, routes: &Routes, w: &Wiring) -> Result<(), ConfigError> {
     let n = config.nodes.len();
     let templates = config.arrivals.iter().map(|a| ("arrivals", &a.flow));
@@ -125,6 +161,7 @@ fn check_flows(config: &SimConfig, routes: &Routes, w: &Wiring) -> Result<(), Co
             let msg = "only greedy and finite flows run over a transport; allowed here: none";
             return Err(ConfigError::new(format!("{group}[{i}].transport"), msg));
         }
+        check_flow_scheme(config, f.scheme).map_err(|m| ConfigError::new(format!("{group}[{i}].scheme"), m))?;
     }
     for (i, a) in config.arrivals.iter().enumerate() {
         if !(a.rate_per_s.is_finite() && a.rate_per_s > 0.0) {
@@ -242,7 +279,6 @@ fn monitored_ports(config: &SimConfig, w: &Wiring) -> Result<Vec<u32>, ConfigErr
 /// The columns of a sample: the monitored switch ports by index (each once), then
 /// per configured flow its series, with a window over a transport and α with DCTCP.
 fn sample_layout(config: &SimConfig, w: &Wiring) -> Result<SampleLayout, ConfigError> {
-    let acked = config.scheme.acks().is_some();
     let mut ports: Vec<u32> = monitored_ports(config, w)?.into_iter().filter(|&p| !w.ports[p as usize].is_host).collect();
     ports.sort_unstable();
     ports.dedup();
@@ -252,7 +288,9 @@ fn sample_layout(config: &SimConfig, w: &Wiring) -> Result<SampleLayout, ConfigE
         .map(|f| FlowColumns {
             cwnd: f.transport != crate::transport::Transport::None,
             alpha: f.transport == crate::transport::Transport::Dctcp,
-            acked: acked && f.transport == crate::transport::Transport::None && f.kind != FlowKind::Constant,
+            acked: config.scheme_for(f.scheme).acks().is_some()
+                && f.transport == crate::transport::Transport::None
+                && f.kind != FlowKind::Constant,
         })
         .collect();
     Ok(SampleLayout { ports, flows })
@@ -288,7 +326,7 @@ fn collect_sized<T, E>(n: usize, items: impl Iterator<Item = Result<T, E>>) -> R
 
 impl Simulation {
     /// Builds the network; fails when the configuration cannot run.
-    pub fn new(config: SimConfig, seed: u64) -> Result<Simulation, ConfigError> {
+    pub fn new(mut config: SimConfig, seed: u64) -> Result<Simulation, ConfigError> {
         if config.duration.0 == 0 {
             return Err(ConfigError::new("run.duration_ms", "must be > 0"));
         }
@@ -300,6 +338,7 @@ impl Simulation {
         let is_host: Vec<bool> = config.nodes.iter().map(|n| n.kind == NodeKind::Host).collect();
         let routes = Routes::compute(&w.ports_of, &is_host, config.routing.ecmp_salt(seed));
         check_flows(&config, &routes, &w)?;
+        complete_flow_schemes(&mut config);
         let (timeline, scheme_changes) = timeline(&config)?;
         config.tcp.check().map_err(|m| ConfigError::new("transport", m))?;
         check_incast(&config)?;
@@ -357,8 +396,7 @@ impl Simulation {
                 hosts[node] = Some(Host::new(ports[0].0));
             }
         }
-        let acks = config.scheme.acks();
-        if acks.is_some_and(|a| a.telemetry) {
+        if any_telemetry(&config) {
             for port in w.ports.iter_mut().filter(|p| !p.is_host) {
                 port.telemetry = true;
             }
@@ -369,12 +407,13 @@ impl Simulation {
             let rp = match &spec.kind {
                 FlowKind::Constant => ReactionPointKind::fixed(initial_rate),
                 _ => {
+                    let scheme = config.scheme_for(spec.scheme);
                     let mut init = RpInit::of(spec, line_rate, i as u32);
-                    if let Some(a) = acks {
+                    if let Some(a) = scheme.acks() {
                         let (src, dst, frame) = (spec.src as u32, spec.dst as u32, spec.frame_bytes + a.header_bytes);
                         init.base_rtt = super::acks::base_rtt(&routes, &w.ports, src, dst, i as u32, frame, a.ack_bytes);
                     }
-                    config.scheme.reaction_point(init, Rng::stream(seed, &format!("rp:{}", spec.name)))
+                    scheme.reaction_point(init, Rng::stream(seed, &format!("rp:{}", spec.name)))
                 }
             };
             if spec.jitter < 0.0 || spec.jitter >= 1.0 {
@@ -430,7 +469,7 @@ impl Simulation {
             pfc: super::PfcState { on: pfc_on, shared, mtu: super::pfc::frame_limit(&config) },
             tracing: super::Tracing { traces: Vec::new(), trace_of: Vec::new() },
             changes: super::Changes { timeline, scheme: scheme_changes },
-            acking: super::acks::Acking::new(acks),
+            acking: super::acks::Acking::new(any_telemetry(&config)),
             fetch_ahead: false,
             early_flows: Vec::new(),
             now: crate::units::Time::ZERO,
@@ -440,6 +479,10 @@ impl Simulation {
             seed,
             config,
         };
+        for f in 0..sim.config.flows.len() {
+            let acks = sim.config.scheme_for(sim.config.flows[f].scheme).acks();
+            sim.acking.register(f as u32, acks);
+        }
         sim.start_transports();
         sim.start_arrivals();
         sim.set_departure_timing(sim.config.departure_timing);

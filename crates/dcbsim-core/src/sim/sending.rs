@@ -237,7 +237,10 @@ impl Simulation {
             self.rp_changed(f as u32);
         }
         self.notes.receiver_answer = scheme.receiver_answer();
-        self.acking.acks = scheme.acks();
+        let runs_it = |f: &crate::traffic::Flow, spec: &crate::config::FlowSpec| f.acked && spec.scheme.is_none_or(|n| n == scheme.name());
+        let flows = self.flows.iter().enumerate().filter(|&(i, f)| runs_it(f, self.spec_of(i))).map(|(i, _)| i as u32);
+        let flows: Vec<u32> = flows.collect();
+        self.acking.reregister(flows.into_iter(), scheme.acks());
         self.config.scheme = scheme;
     }
 

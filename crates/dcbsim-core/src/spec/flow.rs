@@ -83,6 +83,10 @@ pub struct FlowSpec {
     pub weight: f64,
     /// The end-to-end transport (none, TCP NewReno or DCTCP).
     pub transport: Transport,
+    /// The scheme whose reaction point the flow runs, if not the run's (one without
+    /// congestion points of its own: HPCC or TIMELY beside DCQCN, say; configured by
+    /// [`crate::config::SimConfig::flow_schemes`]).
+    pub scheme: Option<&'static str>,
     /// When the flow starts sending.
     pub start: Time,
     /// When it stops producing new frames (`None`: never).
@@ -107,6 +111,7 @@ impl FlowSpec {
             aimd: None,
             weight: 1.0,
             transport: Transport::None,
+            scheme: None,
             start: Time::ZERO,
             stop: None,
         }
