@@ -122,7 +122,7 @@ impl Simulation {
 
     /// Opens the probe of flow `f`'s next frame of `payload` bytes, sent now: the
     /// probe and the frame's size on the wire.
-    #[inline(never)]
+    #[inline]
     pub(super) fn probe_frame(&mut self, f: u32, payload: u32) -> (u32, u32) {
         let stream = self.acking.stream(f);
         stream.next += payload as u64;

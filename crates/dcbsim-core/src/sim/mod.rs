@@ -374,7 +374,7 @@ impl Simulation {
             port.admit_plain(now, pkt)
         };
         match admission {
-            Admission::SendNow => self.transmit(out, pkt),
+            Admission::SendNow => self.transmit_at_switch(out, pkt),
             Admission::Departs { arrival, was_empty } => self.on_link_push(out, &pkt, arrival, was_empty),
             Admission::Queued => {
                 if !port.free_pending {
@@ -457,11 +457,19 @@ impl Simulation {
         if !self.tracing.traces.is_empty() {
             self.trace_frame(out, pkt, self.now);
         }
+        let (arrival, was_empty) = self.ports[out as usize].transmit(self.now, pkt);
+        self.on_link_push(out, &pkt, arrival, was_empty);
+    }
+
+    /// [`Simulation::transmit`] at a switch port, which first adds its in-band
+    /// telemetry to a probed frame when the run's switches do (a NIC adds none, and
+    /// its frames, most of a run's, skip the test).
+    #[inline(always)]
+    fn transmit_at_switch(&mut self, out: u32, pkt: Packet) {
         if self.acking.telemetry {
             self.stamp(out, &pkt);
         }
-        let (arrival, was_empty) = self.ports[out as usize].transmit(self.now, pkt);
-        self.on_link_push(out, &pkt, arrival, was_empty);
+        self.transmit(out, pkt);
     }
 
     fn on_port_free(&mut self, out: u32) {
@@ -478,7 +486,7 @@ impl Simulation {
             return;
         }
         if let Some(pkt) = port.dequeue(now) {
-            self.transmit(out, pkt);
+            self.transmit_at_switch(out, pkt);
             let port = &mut self.ports[out as usize];
             if port.has_queued() {
                 port.free_pending = true;

@@ -165,7 +165,7 @@ impl Simulation {
             if ingress != NO_INGRESS {
                 self.pfc_release(ingress, &pkt);
             }
-            self.transmit(out, pkt);
+            self.transmit_at_switch(out, pkt);
         }
         let port = &mut self.ports[out as usize];
         if port.has_eligible() || port.pause_pending {

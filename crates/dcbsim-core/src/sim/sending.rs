@@ -68,11 +68,33 @@ impl Simulation {
         let conn = self.flows[f as usize].conn;
         let (seq, bytes, ect) =
             if conn == NO_CONN { (0, self.flows[f as usize].take_frame(now), false) } else { self.take_segment(f, conn, now) };
-        let (probe, wire) = if self.flows[f as usize].acked { self.probe_frame(f, bytes) } else { (NO_PROBE, bytes) };
+        if self.flows[f as usize].acked {
+            self.send_probed(f, nic, bytes);
+            return;
+        }
         let flow = &mut self.flows[f as usize];
         let ect = ect | flow.ecn_capable;
-        let quiet = conn == NO_CONN && !flow.is_finite() && probe == NO_PROBE;
-        let pkt = Packet::new(f, wire, flow.dst, flow.priority, PacketKind::Data { seq, ect, ce: false, quiet, probe });
+        let quiet = conn == NO_CONN && !flow.is_finite();
+        let pkt = Packet::new(f, bytes, flow.dst, flow.priority, PacketKind::Data { seq, ect, ce: false, quiet, probe: NO_PROBE });
+        let changed = flow.reacts && flow.rp.on_sent(now, bytes);
+        self.transmit(nic, pkt);
+        if changed {
+            self.rp_changed(f);
+        }
+        self.after_send(f, nic);
+    }
+
+    /// The rest of [`Simulation::send_frame_inline`] for a flow whose frames are
+    /// acknowledged: the frame of `bytes` of payload carries a probe (and its scheme's
+    /// header). Kept out of line and cold: the other flows' frames pay one test for it.
+    #[cold]
+    #[inline(never)]
+    fn send_probed(&mut self, f: u32, nic: u32, bytes: u32) {
+        let now = self.now;
+        let (probe, wire) = self.probe_frame(f, bytes);
+        let flow = &mut self.flows[f as usize];
+        let kind = PacketKind::Data { seq: 0, ect: flow.ecn_capable, ce: false, quiet: false, probe };
+        let pkt = Packet::new(f, wire, flow.dst, flow.priority, kind);
         let changed = flow.reacts && flow.rp.on_sent(now, bytes);
         self.transmit(nic, pkt);
         if changed {
