@@ -1,14 +1,15 @@
 //! Frames on the wire.
 
 use crate::cc::Feedback;
-pub use crate::net::telemetry::NO_PROBE;
 
 /// What a frame is.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum PacketKind {
     /// Payload of a flow, from its source host to its destination host.
     Data {
-        /// Segment number over a transport (zero without one).
+        /// Segment number over a transport; for a flow whose frames are acknowledged
+        /// one by one (no transport; its `acked` flag), the index of the frame's probe
+        /// (see `net/telemetry.rs`); zero otherwise.
         seq: u32,
         /// ECN-capable transport: switches may mark the frame.
         ect: bool,
@@ -17,9 +18,6 @@ pub enum PacketKind {
         /// Its arrival needs nothing but counting unless it is marked: its flow has
         /// no transport and no size (see `sim/delivery.rs`).
         quiet: bool,
-        /// Its probe ([`NO_PROBE`]: none): the send time and in-band telemetry its
-        /// acknowledgement echoes (see `net/telemetry.rs`).
-        probe: u32,
     },
     /// A congestion notification from a congestion point to a flow's source.
     Notification {
@@ -35,13 +33,6 @@ pub enum PacketKind {
         /// ECN-Echo: the acknowledged segment carried a congestion mark.
         ece: bool,
     },
-    /// The receiver's acknowledgement of one data frame of a flow without a
-    /// transport whose scheme asks for them (HPCC, TIMELY): it echoes the frame's
-    /// probe back to the source.
-    FrameAck {
-        /// The acknowledged frame's probe.
-        probe: u32,
-    },
     /// A PFC frame (802.1Qbb) from a switch to the node upstream of it; its `flow`
     /// field holds the index of the port it pauses.
     Pause {
@@ -49,6 +40,13 @@ pub enum PacketKind {
         mask: u8,
         /// The pause time in quanta of 512 bit times; zero resumes at once (XON).
         quanta: u16,
+    },
+    /// The receiver's acknowledgement of one data frame of a flow without a
+    /// transport whose scheme asks for them (HPCC, TIMELY): it echoes the frame's
+    /// probe back to the source.
+    FrameAck {
+        /// The acknowledged frame's probe.
+        probe: u32,
     },
 }
 
@@ -69,7 +67,7 @@ pub struct Packet {
 
 impl PacketKind {
     /// A data frame without a transport.
-    pub const DATA: PacketKind = PacketKind::Data { seq: 0, ect: false, ce: false, quiet: false, probe: NO_PROBE };
+    pub const DATA: PacketKind = PacketKind::Data { seq: 0, ect: false, ce: false, quiet: false };
 }
 
 impl Packet {

@@ -80,15 +80,6 @@ impl Acking {
     }
 }
 
-/// The probe a frame carries, if any.
-#[inline]
-pub(super) fn probe_of(pkt: &Packet) -> u32 {
-    match pkt.kind {
-        PacketKind::Data { probe, .. } | PacketKind::FrameAck { probe } => probe,
-        _ => NO_PROBE,
-    }
-}
-
 /// The round trip of a path without queueing: each port's delay and a frame of
 /// `frame_bytes` there, each reverse port's delay and an acknowledgement of
 /// `ack_bytes` back (`None`: no route).
@@ -131,31 +122,46 @@ impl Simulation {
         (probe, payload + header)
     }
 
+    /// The probe a frame carries ([`NO_PROBE`]: none): an acknowledgement's, or a data
+    /// frame's whose flow is acknowledged (in its `seq`).
+    #[inline]
+    fn probe_of(&self, pkt: &Packet) -> u32 {
+        match pkt.kind {
+            PacketKind::Data { seq, .. } if self.flows[pkt.flow as usize].acked() => seq,
+            PacketKind::FrameAck { probe } => probe,
+            _ => NO_PROBE,
+        }
+    }
+
     /// Switch port `out` starts `pkt`: a probed data frame takes its record.
     #[inline(never)]
     pub(super) fn stamp(&mut self, out: u32, pkt: &Packet) {
-        let PacketKind::Data { probe, .. } = pkt.kind else { return };
+        let probe = self.probe_of(pkt);
         let port = &self.ports[out as usize];
-        if probe == NO_PROBE || port.is_host {
+        if probe == NO_PROBE || !pkt.is_data() || port.is_host {
             return;
         }
         let hop = HopRecord { queue_bytes: port.queued_bytes, tx_bytes: port.tx_bytes, at: self.now, rate: port.rate() };
         self.acking.probes.record(probe, hop);
     }
 
-    /// The payload of a data frame: its size less a probe's header.
-    #[inline]
-    pub(super) fn payload_of(&self, pkt: &Packet) -> u32 {
-        match pkt.kind {
-            PacketKind::Data { probe, .. } if probe != NO_PROBE => self.acking.probes.get(probe).payload,
-            _ => pkt.bytes,
-        }
+    /// A probed data frame was dropped: its flow counts its payload, and its probe
+    /// closes.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn drop_probed(&mut self, pkt: &Packet) {
+        let probe = self.probe_of(pkt);
+        let payload = self.acking.probes.get(probe).payload;
+        let c = &mut self.flows[pkt.flow as usize].counters;
+        c.dropped_frames += 1;
+        c.dropped_bytes += payload as u64;
+        self.acking.probes.close(probe);
     }
 
-    /// A frame carrying a probe was dropped: the probe closes.
+    /// A frame carrying a probe (an acknowledgement) was dropped: the probe closes.
     #[inline]
     pub(super) fn forget_probe(&mut self, pkt: &Packet) {
-        let probe = probe_of(pkt);
+        let probe = self.probe_of(pkt);
         if probe != NO_PROBE {
             self.acking.probes.close(probe);
         }

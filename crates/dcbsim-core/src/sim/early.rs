@@ -59,7 +59,6 @@ impl Simulation {
             only[f.src as usize] = i as u32;
             let quiet = f.conn == NO_CONN
                 && !f.ecn_capable
-                && !f.acked
                 && !f.is_finite()
                 && f.generator.is_none()
                 && (!f.rp.reacts() || self.feedback_from_first_switch(i))

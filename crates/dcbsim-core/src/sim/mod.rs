@@ -26,10 +26,10 @@ use crate::config::{SimConfig, TimelineEntry};
 use crate::monitor::Sampler;
 use crate::net::pfc::NO_INGRESS;
 use crate::net::{Admission, Host, Port, Routes, Watch};
-use crate::packet::{NO_PROBE, Packet, PacketKind};
+use crate::packet::{Packet, PacketKind};
 use crate::report::RunReport;
 use crate::sched::{Event, EventQueue};
-use crate::traffic::{Flow, NO_CONN, Source};
+use crate::traffic::{ACKED, Flow, NO_CONN, Source};
 use crate::units::Time;
 
 /// How many events of the next stretch the loop fetches ahead (a few: a crowded
@@ -286,7 +286,7 @@ impl Simulation {
                 if f.timer_at.is_some() && f.timer_generation == generation {
                     f.timer_at = None;
                     f.rp.on_timer(self.now);
-                    let acked = f.acked;
+                    let acked = f.acked();
                     self.rp_changed(flow);
                     if acked {
                         self.check_go_back(flow);
@@ -499,8 +499,12 @@ impl Simulation {
     /// A frame reached its destination node.
     fn receive(&mut self, pkt: Packet) {
         match pkt.kind {
-            PacketKind::Data { ce, probe, .. } => {
+            PacketKind::Data { ce, seq, .. } => {
                 let conn = self.flows[pkt.flow as usize].conn;
+                if conn == ACKED {
+                    self.receive_probed(&pkt, seq);
+                    return;
+                }
                 if conn != NO_CONN && !self.receive_segment(&pkt, conn) {
                     // A segment carrying only data received before (a spurious
                     // retransmission) still reached its destination: a frame
@@ -511,10 +515,6 @@ impl Simulation {
                 }
                 if ce && conn == NO_CONN {
                     self.notification_point(pkt.flow);
-                }
-                if probe != NO_PROBE {
-                    self.receive_probed(&pkt, probe);
-                    return;
                 }
                 self.count_delivered(pkt.flow, pkt.bytes);
             }
@@ -547,15 +547,17 @@ impl Simulation {
         }
     }
 
-    /// Data frame `pkt` was dropped: its flow counts it (its payload), and its probe
-    /// closes.
+    /// Data frame `pkt` was dropped: its flow counts it (its payload, when it carries
+    /// a probe, which then closes).
     #[inline]
     fn count_dropped(&mut self, pkt: &Packet) {
-        let bytes = self.payload_of(pkt);
-        let c = &mut self.flows[pkt.flow as usize].counters;
-        c.dropped_frames += 1;
-        c.dropped_bytes += bytes as u64;
-        self.forget_probe(pkt);
+        let flow = &mut self.flows[pkt.flow as usize];
+        if flow.acked() {
+            self.drop_probed(pkt);
+            return;
+        }
+        flow.counters.dropped_frames += 1;
+        flow.counters.dropped_bytes += pkt.bytes as u64;
     }
 }
 

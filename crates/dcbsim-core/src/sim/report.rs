@@ -205,7 +205,7 @@ impl Simulation {
             timeouts: conn.map_or(0, |c| c.sender.timeouts),
             cwnd_segments: sampled.cwnd,
             alpha: sampled.alpha,
-            acked: f.acked,
+            acked: f.acked(),
             window_bytes: sampled.window,
             rtt_us: sampled.rtt,
             rate_bps: sampled.rate,

@@ -3,9 +3,9 @@
 
 use super::Simulation;
 use crate::config::{Action, PortRef};
-use crate::packet::{NO_PROBE, Packet, PacketKind};
+use crate::packet::{Packet, PacketKind};
 use crate::sched::Event;
-use crate::traffic::NO_CONN;
+use crate::traffic::{ACKED, NO_CONN};
 use crate::units::Time;
 
 impl Simulation {
@@ -66,16 +66,18 @@ impl Simulation {
     pub(super) fn send_frame_inline(&mut self, f: u32, nic: u32) {
         let now = self.now;
         let conn = self.flows[f as usize].conn;
-        let (seq, bytes, ect) =
-            if conn == NO_CONN { (0, self.flows[f as usize].take_frame(now), false) } else { self.take_segment(f, conn, now) };
-        if self.flows[f as usize].acked {
-            self.send_probed(f, nic, bytes);
+        let (seq, bytes, ect) = if conn == NO_CONN {
+            (0, self.flows[f as usize].take_frame(now), false)
+        } else if conn == ACKED {
+            self.send_probed(f, nic);
             return;
-        }
+        } else {
+            self.take_segment(f, conn, now)
+        };
         let flow = &mut self.flows[f as usize];
         let ect = ect | flow.ecn_capable;
         let quiet = conn == NO_CONN && !flow.is_finite();
-        let pkt = Packet::new(f, bytes, flow.dst, flow.priority, PacketKind::Data { seq, ect, ce: false, quiet, probe: NO_PROBE });
+        let pkt = Packet::new(f, bytes, flow.dst, flow.priority, PacketKind::Data { seq, ect, ce: false, quiet });
         let changed = flow.reacts && flow.rp.on_sent(now, bytes);
         self.transmit(nic, pkt);
         if changed {
@@ -84,16 +86,17 @@ impl Simulation {
         self.after_send(f, nic);
     }
 
-    /// The rest of [`Simulation::send_frame_inline`] for a flow whose frames are
-    /// acknowledged: the frame of `bytes` of payload carries a probe (and its scheme's
-    /// header). Kept out of line and cold: the other flows' frames pay one test for it.
+    /// [`Simulation::send_frame_inline`] for a flow whose frames are acknowledged: its
+    /// next frame carries a probe (and its scheme's header). Kept out of line and cold,
+    /// behind the test of `conn` the other flows' frames make anyway.
     #[cold]
     #[inline(never)]
-    fn send_probed(&mut self, f: u32, nic: u32, bytes: u32) {
+    fn send_probed(&mut self, f: u32, nic: u32) {
         let now = self.now;
+        let bytes = self.flows[f as usize].take_frame(now);
         let (probe, wire) = self.probe_frame(f, bytes);
         let flow = &mut self.flows[f as usize];
-        let kind = PacketKind::Data { seq: 0, ect: flow.ecn_capable, ce: false, quiet: false, probe };
+        let kind = PacketKind::Data { seq: probe, ect: flow.ecn_capable, ce: false, quiet: false };
         let pkt = Packet::new(f, wire, flow.dst, flow.priority, kind);
         let changed = flow.reacts && flow.rp.on_sent(now, bytes);
         self.transmit(nic, pkt);
@@ -259,7 +262,8 @@ impl Simulation {
             self.rp_changed(f as u32);
         }
         self.notes.receiver_answer = scheme.receiver_answer();
-        let runs_it = |f: &crate::traffic::Flow, spec: &crate::config::FlowSpec| f.acked && spec.scheme.is_none_or(|n| n == scheme.name());
+        let runs_it =
+            |f: &crate::traffic::Flow, spec: &crate::config::FlowSpec| f.acked() && spec.scheme.is_none_or(|n| n == scheme.name());
         let flows = self.flows.iter().enumerate().filter(|&(i, f)| runs_it(f, self.spec_of(i))).map(|(i, _)| i as u32);
         let flows: Vec<u32> = flows.collect();
         self.acking.reregister(flows.into_iter(), scheme.acks());
@@ -293,7 +297,7 @@ impl Simulation {
             return;
         }
         for (flow, (rate, delivered, sent, fair)) in self.flows[..n].iter().zip(rows) {
-            if flow.acked {
+            if flow.acked() {
                 record_acked(s, flow, rate, delivered, sent, fair);
                 continue;
             }

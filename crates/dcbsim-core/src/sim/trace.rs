@@ -117,8 +117,8 @@ impl Simulation {
             priority: f.priority,
             frame_bytes: f.frame_bytes,
             cn_tag: f.rp.cn_tag(),
-            tcp: f.conn != NO_CONN,
-            roce: f.ecn_capable && f.conn == NO_CONN,
+            tcp: f.conn != NO_CONN && !f.acked(),
+            roce: (f.ecn_capable && f.conn == NO_CONN) || f.acked(),
             cp_node,
         }
     }

@@ -181,8 +181,6 @@ impl Simulation {
         let mss = self.flows[f as usize].frame_bytes;
         let rwnd = params.rwnd_segments(mss, self.path_bdp(f));
         let flow = &mut self.flows[f as usize];
-        // A transport acknowledges its own segments.
-        flow.acked = false;
         let unit = sru.or(flow.size());
         let mut sender = TcpSender::new(params, mss, rwnd, unit, transport == Transport::Dctcp);
         if sru.is_none() {

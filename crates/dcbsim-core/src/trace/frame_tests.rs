@@ -1,5 +1,5 @@
 use super::*;
-use crate::packet::{NO_PROBE, Packet};
+use crate::packet::Packet;
 
 fn info() -> FrameInfo {
     FrameInfo { sender: 0, src: 0, dst: 2, priority: 3, frame_bytes: 1500, cn_tag: true, tcp: false, roce: false, cp_node: 1 }
@@ -11,7 +11,7 @@ fn be16(b: &[u8], at: usize) -> u16 {
 
 #[test]
 fn data_frames_carry_the_tag_the_cn_tag_and_the_opaque_payload() {
-    let pkt = Packet::new(9, 1500, 2, 3, PacketKind::Data { seq: 7, ect: false, ce: false, quiet: false, probe: NO_PROBE });
+    let pkt = Packet::new(9, 1500, 2, 3, PacketKind::Data { seq: 7, ect: false, ce: false, quiet: false });
     let mut out = Vec::new();
     encode(&mut out, &pkt, &info(), 1500);
     assert_eq!(&out[0..6], &mac(2), "to the flow's destination");
@@ -32,7 +32,7 @@ fn tcp_segments_have_valid_checksums_and_ecn_bits() {
     let mut tcp = info();
     tcp.tcp = true;
     tcp.cn_tag = false;
-    let pkt = Packet::new(4, 1500, 2, 3, PacketKind::Data { seq: 2, ect: true, ce: true, quiet: false, probe: NO_PROBE });
+    let pkt = Packet::new(4, 1500, 2, 3, PacketKind::Data { seq: 2, ect: true, ce: true, quiet: false });
     let mut out = Vec::new();
     encode(&mut out, &pkt, &tcp, 1500);
     let ip = &out[18..38];

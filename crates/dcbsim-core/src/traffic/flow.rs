@@ -8,6 +8,12 @@ use crate::units::{Bytes, Rate, Time};
 /// [`Flow::conn`] of a flow without a transport.
 pub const NO_CONN: u32 = u32::MAX;
 
+/// [`Flow::conn`] of a flow without a transport whose receiver acknowledges each data
+/// frame (its reaction point wants it: HPCC, TIMELY; see `sim/acks.rs`). A value of
+/// `conn`, not a flag of its own: the frame path tests `conn` anyway, so the other
+/// flows' frames pay nothing for it.
+pub const ACKED: u32 = u32::MAX - 1;
+
 /// Counters kept per flow (in declaration order: the bytes first, which a sample
 /// reads in the line of [`Flow`] that holds the rest of what it reads).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -55,7 +61,8 @@ impl FlowCounters {
 pub struct Flow {
     /// Frame size.
     pub frame_bytes: u32,
-    /// Index of its transport connection ([`NO_CONN`]: none). Over a transport,
+    /// Index of its transport connection ([`NO_CONN`]: none; [`ACKED`]: none, its
+    /// frames acknowledged one by one). Over a transport,
     /// `remaining` says only whether the window lets a segment go (`u64::MAX`) or not
     /// (0): the transport's sender decides what to send.
     pub conn: u32,
@@ -99,10 +106,6 @@ pub struct Flow {
     /// at `rate` (a memo; [`Flow::refresh_rate`], where the rate changes, keeps it
     /// true of the current rate, so it holds no copy of the rate).
     gap_bytes: u32,
-    /// Whether its receiver acknowledges each data frame (its reaction point wants
-    /// them and it has no transport; see `sim/acks.rs`); in the padding before
-    /// `gap_time`, within the lines a frame reads.
-    pub acked: bool,
     /// `rate.transmit_time(gap_bytes)`.
     gap_time: Time,
     /// The jitter factor's range, [1 − jitter, 1 + jitter): its low end and width
@@ -155,8 +158,8 @@ impl Flow {
             None => rp.rate(),
         };
         let ecn_capable = rp.ecn_capable();
+        let conn = if rp.wants_acks() { ACKED } else { NO_CONN };
         Flow {
-            acked: rp.wants_acks(),
             reacts: rp.reacts(),
             ahead: false,
             ecn_capable,
@@ -185,7 +188,7 @@ impl Flow {
             completed_at: None,
             counters: FlowCounters::default(),
             generator: None,
-            conn: NO_CONN,
+            conn,
             gap_bytes: 0,
             gap_time: rate.transmit_time(Bytes(0)),
             jitter_low: 1.0 - spec.jitter,
@@ -193,6 +196,12 @@ impl Flow {
             gap_factor: 1.0,
             rng,
         }
+    }
+
+    /// Whether its receiver acknowledges each data frame (see [`ACKED`]).
+    #[inline]
+    pub fn acked(&self) -> bool {
+        self.conn == ACKED
     }
 
     /// Whether the flow has a frame to send (ignoring its rate limiter).

@@ -4,5 +4,5 @@
 mod flow;
 mod source;
 
-pub use flow::{Flow, FlowCounters, NO_CONN};
+pub use flow::{ACKED, Flow, FlowCounters, NO_CONN};
 pub use source::{Source, off_mean};
