@@ -143,6 +143,19 @@ def figures(paper: str) -> Callable[[Runs, str], list[str]]:
     return figures[paper]
 
 
+def uncounted(paper: str) -> list[str]:
+    """The page's lines for the paper's statements checked by tests but not counted as
+    claims (``UNCOUNTED`` in the module named after the paper): none could fail."""
+    import importlib
+
+    items = getattr(importlib.import_module(f"dcbsim.papers.{paper}"), "UNCOUNTED", [])
+    if not items:
+        return []
+    intro = ("These statements hold here but are not among the claims: no run could make them fail. Tests still "
+             "check them.")
+    return ["", "## Checked, not counted", "", intro, ""] + [f"- {item}" for item in items]
+
+
 def report(paper: str, outdir: str, quick: bool = False, figure_dir: str | None = None) -> str:
     """Checks every claim of ``paper``, draws its figures and returns the Markdown
     reproduction page (also written to ``outdir/<paper>.md``)."""
@@ -180,6 +193,7 @@ def report(paper: str, outdir: str, quick: bool = False, figure_dir: str | None 
                    "(shown)* (the paper's own model, numbers or text do not support the claim, shown by runs or "
                    "analysis) or *cause not yet shown*."), ""] if differs else []
         lines += ["", "## Where we differ, and why", ""] + legend + notes
+    lines += uncounted(paper)
     lines += ["", "## Figures", ""]
     for path in figures(paper)(runs, figure_dir):
         rel = os.path.relpath(path, outdir)

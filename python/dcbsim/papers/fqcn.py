@@ -196,7 +196,8 @@ FIG7_RUN_LENGTH = (
     "(none / QCN / AF-QCN / FQCN, Mb/s): 2 s 170 / 343 / 155 / 571; 5 s 160 / 542 / 155 / 705; 10 s 157 / "
     "591 / 152 / 789; 20 s 156 / 615 / 155 / 800 (QCN +24, FQCN +11 from 10 to 20 s; +49 and +84 from 5 to "
     "10 s). With 2 s the QCN row differed (343 Mb/s: a few RTOs decided it) and now holds, at the edge of "
-    "its tolerance (20 s: 615). "
+    "its tolerance (20 s: 615). These runs predate the restart after idle (2026-11, docs/models/tcp.md: a "
+    "server idle past its RTO sends again from 3 segments); with it the 10 s medians are 158 / 592 / 155 / 789. "
 )
 FIG7_WARMUP_NOTE = FIG7_RUN_LENGTH + (
     "After the warm-up the servers, each held near its share of 62.5 Mb/s by its rate limiter, cannot use the "
@@ -300,7 +301,7 @@ CLAIMS = [
           "± 100 Mb/s (median of seeds 1-3)", _fig7_at_16("qcn", 500, 100), note=FIG7_WARMUP_NOTE),
     Claim("fqcn", "fig7-afqcn", "Fig. 7", "AF-QCN gives about 50 Mb/s more than QCN at 16 servers", "≈ 550 Mb/s",
           "± 100 Mb/s (median of seeds 1-3)", _fig7_at_16("afqcn", 550, 100), holds_here=False,
-          note=FIG7_RUN_LENGTH + "AF-QCN gives 152 Mb/s (seeds 150-156) at the α = 0.8 the FQCN scenarios take "
+          note=FIG7_RUN_LENGTH + "AF-QCN gives 155 Mb/s (seeds 155-157) at the α = 0.8 the FQCN scenarios take "
                "(Figs. 4-5 row notes): at 16 servers every α from 0.6 to 0.9 collapses (152-158 Mb/s in 10 s), "
                "α = 0.5 gives 589 (seeds 551-648) and α = 0 is QCN. A server at its share gets only (1 − α)·Ψ_QCN, "
                "so under the standard's TR rule, which we keep (docs/models/qcn.md; TR stays at line rate "

@@ -73,6 +73,11 @@ pub struct TcpParams {
     pub ack_bytes: u32,
     /// DCTCP's EWMA gain g (the paper: 1/16).
     pub g: f64,
+    /// Whether a sender idle for longer than its RTO restarts from the initial window
+    /// (RFC 5681 §4.1, Linux's `tcp_slow_start_after_idle`).
+    pub restart_after_idle: bool,
+    /// The smallest window a DCTCP cut leaves, segments (Linux's `dctcp_ssthresh`: 2).
+    pub dctcp_min_cwnd: f64,
     /// Where and at what queue switches mark ECN-capable (DCTCP) frames.
     pub ecn: EcnMarking,
 }
@@ -90,6 +95,8 @@ impl Default for TcpParams {
             dupack_threshold: 3,
             ack_bytes: 64,
             g: 1.0 / 16.0,
+            restart_after_idle: true,
+            dctcp_min_cwnd: 2.0,
             ecn: EcnMarking::ByCapacity,
         }
     }
@@ -161,6 +168,20 @@ impl Params for TcpParams {
             set: Setter::Count(|p, v| p.ack_bytes = v),
         },
         Param { name: "g", range: Fraction, default: "1/16 (DCTCP)", doc: "DCTCP's EWMA gain", set: Setter::Real(|p, v| p.g = v) },
+        Param {
+            name: "restart_after_idle",
+            range: Any,
+            default: "true (RFC 5681 §4.1, Linux)",
+            doc: "a sender idle for longer than its RTO restarts from the initial window (RFC 5681 §4.1)",
+            set: Setter::Switch(|p, v| p.restart_after_idle = v),
+        },
+        Param {
+            name: "dctcp_min_cwnd",
+            range: Positive,
+            default: "2 segments (Linux's dctcp_ssthresh)",
+            doc: "the smallest window a DCTCP cut leaves",
+            set: Setter::Real(|p, v| p.dctcp_min_cwnd = v),
+        },
     ];
 }
 

@@ -48,6 +48,10 @@ pub struct TcpSender {
     window_marked: u32,
     cwr_end: u32,
     usage: CwndUsage,
+    initial_window: f64,
+    restart_after_idle: bool,
+    dctcp_min_cwnd: f64,
+    last_sent: Time,
     /// Segments sent again (fast retransmits, partial-ACK retransmits, go-back-N after
     /// a timeout).
     pub retransmits: u64,
@@ -101,6 +105,10 @@ impl TcpSender {
             window_marked: 0,
             cwr_end: 0,
             usage: CwndUsage::default(),
+            initial_window: params.initial_window as f64,
+            restart_after_idle: params.restart_after_idle,
+            dctcp_min_cwnd: params.dctcp_min_cwnd,
+            last_sent: Time::ZERO,
             retransmits: 0,
             timeouts: 0,
         }
@@ -151,6 +159,8 @@ impl TcpSender {
     /// Call only when [`TcpSender::can_send`].
     #[inline]
     pub fn next_segment(&mut self, now: Time) -> u32 {
+        self.restart_if_idle(now);
+        self.last_sent = now;
         if self.rto_at.is_none() {
             self.rto_at = Some(now + self.rto);
         }
@@ -171,6 +181,16 @@ impl TcpSender {
             }
         }
         seq
+    }
+
+    /// RFC 5681 §4.1: a sender with nothing outstanding that has sent nothing for
+    /// longer than its RTO no longer knows the path's state, so it starts again from
+    /// the restart window min(IW, cwnd).
+    #[inline]
+    fn restart_if_idle(&mut self, now: Time) {
+        if self.restart_after_idle && self.snd_nxt == self.snd_una && self.max_sent > 0 && now - self.last_sent > self.rto {
+            self.cwnd = self.cwnd.min(self.initial_window);
+        }
     }
 
     /// A cumulative ACK arrives: every segment before `next` has been received;
@@ -259,7 +279,7 @@ impl TcpSender {
             self.window_end = self.snd_nxt;
         }
         if ece && !self.in_recovery && self.snd_una > self.cwr_end {
-            self.cwnd = (self.cwnd * (1.0 - self.alpha / 2.0)).max(1.0);
+            self.cwnd = (self.cwnd * (1.0 - self.alpha / 2.0)).max(self.dctcp_min_cwnd);
             self.ssthresh = self.cwnd.max(2.0);
             self.cwr_end = self.snd_nxt;
         }

@@ -60,6 +60,70 @@ fn congestion_avoidance_adds_one_segment_per_window() {
     assert_eq!(s.cwnd(), before + 1.0);
 }
 
+/// RFC 5681 §4.1: a sender idle for longer than its RTO sends again from
+/// min(IW, cwnd); one idle for less keeps its window.
+#[test]
+fn an_idle_sender_restarts_from_the_initial_window() {
+    let p = TcpParams { rto_initial: Time::from_ms(200), ..params() };
+    let mut s = TcpSender::new(&p, 1000, p.rwnd_segments(1000, Bytes(0)), Some(20_000), false);
+    s.offer(1);
+    let mut t = Time::ZERO;
+    while !s.all_acked() {
+        let sent = burst(&mut s, t);
+        t += Time::from_us(100);
+        for seq in sent {
+            s.on_ack(t, seq + 1, false);
+        }
+    }
+    let grown = s.cwnd();
+    assert!(grown > 10.0, "cwnd {grown}");
+    // Idle for less than the RTO (200 ms): the window is kept.
+    s.offer(1);
+    t += Time::from_ms(150);
+    burst(&mut s, t);
+    assert_eq!(s.cwnd(), grown);
+    let next = s.snd_nxt();
+    s.on_ack(t, next, false);
+    // Idle for more than the RTO: back to the initial window, 3 segments.
+    s.offer(1);
+    t += Time::from_ms(250);
+    assert_eq!(burst(&mut s, t).len(), 3);
+    assert_eq!(s.cwnd(), 3.0);
+    // Unless the rule is off.
+    let off = TcpParams { restart_after_idle: false, ..p };
+    let mut s = TcpSender::new(&off, 1000, off.rwnd_segments(1000, Bytes(0)), Some(20_000), false);
+    s.offer(1);
+    let sent = burst(&mut s, Time::ZERO);
+    s.on_ack(Time::from_us(100), sent.len() as u32, false);
+    let before = s.cwnd();
+    s.offer(1);
+    burst(&mut s, Time::from_ms(1000));
+    assert_eq!(s.cwnd(), before);
+}
+
+/// A DCTCP cut leaves at least two segments (Linux's `dctcp_ssthresh`): from IW 2 the
+/// first ACK grows the window to 3 and, marked, halves it (α = 1) to 1.5, raised to 2;
+/// congestion avoidance then adds 1/2 per ACK.
+#[test]
+fn a_dctcp_cut_leaves_two_segments() {
+    let p = TcpParams { initial_window: 2, ..params() };
+    let mut s = TcpSender::new(&p, 1000, p.rwnd_segments(1000, Bytes(0)), None, true);
+    s.offer(1);
+    burst(&mut s, Time::ZERO);
+    s.on_ack(Time::ZERO, 1, true);
+    assert_eq!(s.cwnd(), 2.0);
+    assert_eq!(s.ssthresh(), 2.0);
+    s.on_ack(Time::ZERO, 2, false);
+    assert_eq!(s.cwnd(), 2.5);
+    // With the former floor of one segment the same cut leaves 1.5.
+    let one = TcpParams { dctcp_min_cwnd: 1.0, ..p };
+    let mut s = TcpSender::new(&one, 1000, one.rwnd_segments(1000, Bytes(0)), None, true);
+    s.offer(1);
+    burst(&mut s, Time::ZERO);
+    s.on_ack(Time::ZERO, 1, true);
+    assert_eq!(s.cwnd(), 1.5);
+}
+
 /// Ten segments out, segment 0 lost: the third duplicate ACK retransmits it with
 /// ssthresh = 10/2 and cwnd = ssthresh + 3; each further duplicate inflates by one.
 #[test]
