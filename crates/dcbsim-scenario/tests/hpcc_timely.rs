@@ -236,6 +236,9 @@ fn a_flow_cannot_run_a_scheme_whose_congestion_points_are_not_there() {
     let Err(err) = load_str(&text, "t.toml", &[]) else { panic!("must be refused") };
     let err = err.to_string();
     assert!(err.contains("flows[2].scheme") && err.contains("needs its congestion points") && err.contains("hpcc"), "{err}");
+    let text = MIXED.replace("eta = 0.9", "rto_us = 0.5");
+    let Err(err) = load_str(&text, "t.toml", &[]) else { panic!("must be refused") };
+    assert!(err.to_string().contains("rto_us must be at least 1"), "{err}");
     let text = MIXED.replace("scheme = \"timely\"", "scheme = \"nope\"");
     let Err(err) = load_str(&text, "t.toml", &[]) else { panic!("must be refused") };
     let err = err.to_string();

@@ -106,7 +106,7 @@ impl Params for HpccParams {
             name: "rto_us",
             range: Positive,
             default: "1000 µs",
-            doc: "retransmission timeout of go-back-N (ours: RoCE's is configured per NIC)",
+            doc: "retransmission timeout of go-back-N, at least 1 µs (ours: RoCE's is configured per NIC)",
             set: Setter::Time(|p, v| p.rto = v),
         },
     ];
@@ -130,6 +130,9 @@ impl Scheme for HpccParams {
 
     fn params_mut(&mut self) -> &mut HpccParams {
         self
+    }
+    fn check(&self) -> Result<(), crate::param::ParamError> {
+        super::outstanding::check_rto(self.rto)
     }
     fn congestion_point(&self, _init: CpInit, _rng: Rng) -> Option<NoCp> {
         None

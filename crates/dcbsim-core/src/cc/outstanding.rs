@@ -6,7 +6,20 @@
 //! was last seen to move, and when it fires early (progress came meanwhile) it re-arms
 //! for the rest, so acknowledgements do not each make an event.
 
+use crate::param::ParamError;
 use crate::units::Time;
+
+/// The shortest retransmission timeout a scheme takes: below a microsecond a timer
+/// would fire, and send the flow back, faster than frames cross any link.
+pub const MIN_RTO: Time = Time::from_us(1);
+
+/// Refuses a timeout below [`MIN_RTO`].
+pub fn check_rto(rto: Time) -> Result<(), ParamError> {
+    if rto < MIN_RTO {
+        return Err(ParamError::Inconsistent(format!("rto_us must be at least 1 (got {})", rto.as_secs_f64() * 1e6)));
+    }
+    Ok(())
+}
 
 /// Bytes sent and acknowledged, and the retransmission timer.
 #[derive(Clone, Debug)]

@@ -127,7 +127,7 @@ impl Params for TimelyParams {
             name: "rto_us",
             range: Positive,
             default: "1000 µs",
-            doc: "retransmission timeout of go-back-N (ours: RoCE's is configured per NIC)",
+            doc: "retransmission timeout of go-back-N, at least 1 µs (ours: RoCE's is configured per NIC)",
             set: Setter::Time(|p, v| p.rto = v),
         },
     ];
@@ -146,6 +146,7 @@ impl Scheme for TimelyParams {
         self
     }
     fn check(&self) -> Result<(), ParamError> {
+        super::outstanding::check_rto(self.rto)?;
         if self.t_low >= self.t_high {
             return Err(ParamError::Inconsistent(format!(
                 "t_low_us must be below t_high_us ({} >= {} µs)",
