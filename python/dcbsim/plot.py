@@ -341,6 +341,39 @@ def fct(result: PlottedRun, path: str | os.PathLike[str] | None = None) -> Figur
 
 
 #: The plots ``save_all`` writes, by file name (``paused.png`` only for runs with PFC).
+def acked_flows(result: PlottedRun) -> list:
+    """The flows whose frames were acknowledged one by one (HPCC, TIMELY), at most
+    :data:`_MAX_LINES` of them."""
+    return [f for f in result.flows.values() if f.stats.get("acked")][:_MAX_LINES]
+
+
+def rtt(result: PlottedRun, path: str | os.PathLike[str] | None = None) -> Figure:
+    """The RTT each acknowledged flow measured last at each sample (µs, solid) and, for a
+    scheme with a window (HPCC), the window (KB, dashed, right axis)."""
+    fig, ax = _figure()
+    t, label = _time_axis(result)
+    windows = ax.twinx()
+    drew_window = False
+    for f in acked_flows(result):
+        # Before its start a flow's window is its initial one, never used yet: not drawn.
+        started = result.time_s >= f.stats["start_s"]
+        window = np.where(started, f.window_bytes, np.nan)
+        (line,) = ax.plot(*_thin(t, f.rtt_us), lw=1.0, label=_short(f.name))
+        if np.isfinite(window).any():
+            windows.plot(*_thin(t, window / 1e3), lw=0.8, ls="--", color=line.get_color())
+            drew_window = True
+    ax.set_xlabel(label)
+    ax.set_ylabel("RTT (µs)")
+    ax.set_ylim(bottom=0)
+    if drew_window:
+        windows.set_ylabel("window (KB, dashed)")
+        windows.set_ylim(bottom=0)
+    else:
+        windows.set_axis_off()
+    ax.legend(fontsize=7, loc="upper right")
+    return _finish(fig, ax, result, "RTT per flow (solid), window (dashed)", path)
+
+
 PLOTS: dict[str, Callable[..., Figure]] = {
     "queue.png": queue,
     "queue_cdf.png": queue_cdf,
@@ -352,7 +385,7 @@ PLOTS: dict[str, Callable[..., Figure]] = {
 
 def save_all(result: PlottedRun, outdir: str | os.PathLike[str], progress: Callable[[str], Any] | None = None) -> list[str]:
     """Writes every plot as PNG into ``outdir`` (and ``fct.png`` when finite flows
-    completed), calling ``progress`` with each file's name before drawing it;
+    completed, ``rtt.png`` when flows measured RTTs), calling ``progress`` with each file's name before drawing it;
     returns the file paths."""
     paths = []
     plots = dict(PLOTS)
@@ -360,6 +393,8 @@ def save_all(result: PlottedRun, outdir: str | os.PathLike[str], progress: Calla
         del plots["paused.png"]
     if result.has_fct_rows() and result.fct_table()["completed"].any():
         plots["fct.png"] = fct
+    if acked_flows(result):
+        plots["rtt.png"] = rtt
     for name, draw in plots.items():
         if progress is not None:
             progress(name)

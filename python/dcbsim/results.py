@@ -777,6 +777,12 @@ class Result:
 
         return plot.rates(self, path)
 
+    def plot_rtt(self, path: str | None = None) -> Figure:
+        """RTT and window of the flows whose frames are acknowledged (HPCC, TIMELY) vs time."""
+        from dcbsim import plot
+
+        return plot.rtt(self, path)
+
     def plot_utilization(self, path: str | None = None) -> Figure:
         """Utilization of each switch port."""
         from dcbsim import plot
