@@ -700,26 +700,27 @@ class Result:
             "value": np.frombuffer(b"".join(values), dtype="<f8"),
         }
 
-    def write_parquet(self, path: str) -> None:
-        """Writes the tidy table (:meth:`to_polars`) to a Parquet file without polars
-        (a streamed run's file is linked or copied)."""
-        from dcbsim import parquet
+    def write_parquet(self, path: str, compression: str | None = None) -> None:
+        """Writes the tidy table (:meth:`to_polars`) to a Parquet file without polars,
+        compressed with ``compression`` (``zstd``, ``lz4``, ``snappy`` or ``none``; by
+        default the scenario's ``output.compression``). A streamed run's own file is
+        linked or copied when it has that compression, else written anew."""
+        from dcbsim._core import TidyWriter
 
+        compression = self.scenario.compression if compression is None else compression
         if self.samples is not None:
+            if compression != self.scenario.compression:
+                self.samples.write_parquet(path, compression, self.scenario.sample_memory_bytes)
+                return
             try:
                 os.link(self.samples.path, path)
             except OSError:
                 shutil.copyfile(self.samples.path, path)
             return
-        n, metrics, entities, values = self._tidy_parts()
-        runs = [n] * len(values)
-        parquet.write(path, n * len(values), [
-            parquet.Cycle("time_s", self.encoded_times, len(values)),
-            parquet.StringRuns("metric", metrics, runs),
-            parquet.StringRuns("entity", entities, runs),
-            parquet.Doubles("value", values),
-            parquet.Unsigned("seed", self.seed),
-        ])
+        _, metrics, entities, values = self._tidy_parts()
+        writer = TidyWriter(path, compression)
+        writer.write(self.encoded_times, metrics, entities, values, self.seed)
+        writer.close()
 
     def to_polars(self) -> polars.DataFrame:
         """The tidy table: columns ``time_s, metric, entity, value, seed``."""
