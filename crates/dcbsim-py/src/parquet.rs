@@ -10,9 +10,10 @@ use std::sync::Arc;
 use parquet::basic::{Compression, ZstdLevel};
 use parquet::data_type::{ByteArray, ByteArrayType, DoubleType, Int64Type};
 use parquet::errors::ParquetError;
-use parquet::file::properties::WriterProperties;
+use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::parser::parse_message_type;
+use parquet::schema::types::ColumnPath;
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyMemoryView, PyString};
@@ -45,6 +46,18 @@ fn compression(name: &str) -> PyResult<Compression> {
         "none" => Compression::UNCOMPRESSED,
         other => return Err(PyValueError::new_err(format!("unknown compression \"{other}\"; allowed: zstd, lz4, snappy, none"))),
     })
+}
+
+/// The library's defaults (dictionary encoding where it pays, page statistics), the
+/// codec, and no minimum and maximum for the name columns: comparing every name took a
+/// tenth of the time of a table of 100,000 flows, and readers select names through
+/// the dictionary.
+fn properties(codec: Compression) -> WriterProperties {
+    let mut builder = WriterProperties::builder().set_compression(codec).set_created_by(format!("dcbsim {}", env!("CARGO_PKG_VERSION")));
+    for name in ["metric", "entity"] {
+        builder = builder.set_column_statistics_enabled(ColumnPath::from(name), EnabledStatistics::None);
+    }
+    builder.build()
 }
 
 fn io_error(path: &str, e: impl std::fmt::Display) -> PyErr {
@@ -83,8 +96,7 @@ impl TidyWriter {
     fn new(path: String, compression: &str) -> PyResult<TidyWriter> {
         let codec = self::compression(compression)?;
         let schema = Arc::new(parse_message_type(SCHEMA).map_err(|e| io_error(&path, e))?);
-        let props =
-            WriterProperties::builder().set_compression(codec).set_created_by(format!("dcbsim {}", env!("CARGO_PKG_VERSION"))).build();
+        let props = properties(codec);
         let file = File::create(&path).map_err(|e| io_error(&path, e))?;
         let writer = SerializedFileWriter::new(file, schema, Arc::new(props)).map_err(|e| io_error(&path, e))?;
         Ok(TidyWriter { path, writer: Some(writer) })
