@@ -162,13 +162,19 @@ def test_sweep_list_over_a_huge_grid_streams(tmp_path):
 
 
 def test_a_full_disk_under_out_is_one_line_and_leaves_nothing(tmp_path, monkeypatch, quickstart):
+    from dcbsim import _core
     from dcbsim import cli as cli_module
-    from dcbsim import parquet
 
-    def full(*args, **kwargs):
-        raise OSError(28, "No space left on device")
+    class Full:
+        """A table writer on a disk that fills at its first group."""
 
-    monkeypatch.setattr(parquet, "write", full)
+        def __init__(self, *args) -> None:
+            pass
+
+        def write(self, *args) -> None:
+            raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(_core, "TidyWriter", Full)
     out = tmp_path / "out"
     status = cli_module.main(["run", str(quickstart), "--out", str(out), "--set", "run.duration_ms=5", "--no-plots"])
     assert status == 1
