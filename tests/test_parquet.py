@@ -75,7 +75,7 @@ def test_the_library_keeps_statistics_and_dictionary_encodes_the_names(tmp_path,
 
 
 def test_the_compressed_table_is_much_smaller_than_the_uncompressed(tmp_path):
-    # 1,000 samples of 26 series: the data, not the footer, makes the size.
+    # 1,000 samples of 21 series: the data, not the footer, makes the size.
     result = dcbsim.run(dcbsim.load(QUICKSTART, ["run.duration_ms=10", "run.sample_interval_us=10"]))
     result.write_parquet(str(tmp_path / "z.parquet"), "zstd")
     result.write_parquet(str(tmp_path / "n.parquet"), "none")
@@ -164,3 +164,13 @@ def test_run_writes_results_without_loading_numpy_polars_or_matplotlib(tmp_path)
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.split()[-2:] == ["0", "False"]
     assert pl.read_parquet(out / "results.parquet").height > 0
+
+
+def test_a_large_table_in_memory_is_written_a_row_group_of_series_at_a_time(tmp_path):
+    # 50,000 samples of 21 series: 20 series (a million rows) fit a row group of 2^20
+    # rows, the last makes the second.
+    result = dcbsim.run(dcbsim.load(QUICKSTART, ["run.duration_ms=50", "run.sample_interval_us=1"]))
+    result.write_parquet(str(tmp_path / "large.parquet"))
+    meta = pq.ParquetFile(tmp_path / "large.parquet").metadata
+    assert [meta.row_group(g).num_rows for g in range(meta.num_row_groups)] == [20 * result.sample_count, result.sample_count]
+    assert pl.read_parquet(tmp_path / "large.parquet").equals(result.to_polars())

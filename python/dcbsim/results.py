@@ -48,6 +48,9 @@ def _sample_step(time_s: np.ndarray) -> float:
     return float(time_s[1] - time_s[0]) if len(time_s) > 1 else float(time_s[0])
 
 
+#: Rows of a row group of the tidy table at most (the extension's TidyWriter cuts there).
+_ROW_GROUP_ROWS = 1 << 20
+
 #: A sampled series by metric: from memory, or read from a streamed run's file.
 Series = Callable[[str], "np.ndarray"]
 
@@ -717,9 +720,14 @@ class Result:
             except OSError:
                 shutil.copyfile(self.samples.path, path)
             return
-        _, metrics, entities, values = self._tidy_parts()
+        n, metrics, entities, values = self._tidy_parts()
         writer = TidyWriter(path, compression)
-        writer.write(self.encoded_times, metrics, entities, values, self.seed)
+        # About a row group's worth of series at a time: the writer's copy of the
+        # values stays a few megabytes however large the table.
+        per_group = max(1, _ROW_GROUP_ROWS // max(1, n))
+        for a in range(0, len(values), per_group):
+            b = a + per_group
+            writer.write(self.encoded_times, metrics[a:b], entities[a:b], values[a:b], self.seed)
         writer.close()
 
     def to_polars(self) -> polars.DataFrame:

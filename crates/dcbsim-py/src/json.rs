@@ -5,7 +5,7 @@
 //!
 //! What is written, value by value: keys in the dict's own order; `None`, bools,
 //! strings as JSON has them (UTF-8, only `"`, `\` and control characters escaped; a
-//! lone surrogate, which has no UTF-8, as U+FFFD);
+//! lone surrogate, which has no UTF-8, as replacement characters, U+FFFD);
 //! ints exactly, however large; finite floats as the shortest text that reads back
 //! as the same float (`0.1`, `1e-7`, `1e16`, `-0.0`); NaN and the infinities as
 //! `null`, since JSON has no such numbers; tuples as lists; anything else as the
@@ -98,7 +98,7 @@ impl Serialize for Py<'_, '_> {
         } else if let Ok(b) = v.cast::<PyBool>() {
             s.serialize_bool(b.is_true())
         } else if let Ok(text) = v.cast::<PyString>() {
-            // A lone surrogate (no UTF-8 text) becomes U+FFFD.
+            // A lone surrogate (no UTF-8 text) becomes replacement characters.
             s.serialize_str(&text.to_string_lossy())
         } else if let Ok(i) = v.cast::<PyInt>() {
             int(i, s).map_err(|e| self.fail(e))?
