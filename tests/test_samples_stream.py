@@ -179,3 +179,17 @@ def test_many_flows_read_side_by_side_from_a_streamed_run(tmp_path: Path) -> Non
     lines = [[(line.get_label(), list(line.get_ydata())) for line in plot.rates(r).axes[0].get_lines()] for r in (memory, streamed)]
     assert lines[0] == lines[1] and any(label == "mean throughput" for label, _ in lines[0])
     assert _summary(streamed) == _summary(memory)
+
+
+def test_a_streamed_table_written_with_another_compression_is_written_anew(tmp_path: Path) -> None:
+    path = SCENARIOS / "examples" / "quickstart.toml"
+    memory = dcbsim.run(dcbsim.load(path))
+    streamed = dcbsim.run(dcbsim.load(path, TINY), samples_dir=tmp_path)
+    streamed.write_parquet(str(tmp_path / "zstd.parquet"))
+    streamed.write_parquet(str(tmp_path / "none.parquet"), "none")
+    assert os.path.samefile(tmp_path / "zstd.parquet", streamed.samples.path)
+    meta = pq.ParquetFile(tmp_path / "none.parquet").metadata
+    assert meta.num_row_groups > 1 and meta.row_group(0).column(3).compression == "UNCOMPRESSED"
+    for name in ("zstd.parquet", "none.parquet"):
+        assert pq.read_table(tmp_path / name).equals(pq.read_table(tmp_path / "zstd.parquet"))
+        assert pl.read_parquet(tmp_path / name).equals(memory.to_polars())
