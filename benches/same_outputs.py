@@ -1,22 +1,26 @@
 #!/usr/bin/env python3
 """Runs ``dcbsim run`` on a set of scenarios and keeps or compares every file each run
 writes, to show that a change to the command's output path leaves the outputs the
-same, byte for byte.
+same: byte for byte, or for the Parquet tables and the JSON files, the same values.
 
     # on the build before the change (its Python package first on the path):
-    PYTHONPATH=/path/to/old/python python3 benches/same_outputs.py --python .venv/bin/python --save before
+    PYTHONPATH=/path/to/old/python .venv/bin/python benches/same_outputs.py --python .venv/bin/python --save before
     # on the build after it:
-    python3 benches/same_outputs.py --python .venv/bin/python --save after --against before
+    .venv/bin/python benches/same_outputs.py --python .venv/bin/python --save after --against before
 
 Fields that differ from run to run of one build are set aside before comparing: the
 engine's and the command's wall times and speeds (``wall_s``, ``sim_speed`` in
 ``summary.json`` and the last line of ``summary.txt``; ``wall_s``, ``command``,
-``peak_memory_mib`` and ``git_commit`` in ``manifest.json``). Every other byte, plots
-and Parquet files included, must be equal.
+``peak_memory_mib`` and ``git_commit`` in ``manifest.json``). A Parquet table is the
+same when pyarrow reads the same schema and values from it (its compression and
+encodings may differ); a JSON file when it reads back as the same values, a NaN
+(which JSON has no number for) the same as ``null``. Every other byte, plots
+included, must be equal. The comparison needs pyarrow: run it with the venv's Python.
 """
 
 import argparse
 import json
+import math
 import os
 import re
 import shutil
@@ -50,15 +54,25 @@ RUNS = [
 MANIFEST_VARYING = ("wall_s", "command", "peak_memory_mib", "git_commit")
 
 
+def _nan_as_null(value):
+    """``value`` read from JSON with every NaN (written by older builds) as ``None``."""
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _nan_as_null(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_nan_as_null(v) for v in value]
+    return value
+
+
 def normalized(name: str, data: bytes) -> bytes:
-    """``data`` of file ``name`` with the run-to-run fields blanked."""
-    if name == "manifest.json":
-        manifest = json.loads(data)
-        for key in MANIFEST_VARYING:
-            manifest.pop(key, None)
-        return json.dumps(manifest, indent=1, sort_keys=True).encode()
-    if name == "summary.json":
-        return re.sub(rb'\n  "(wall_s|sim_speed)": [^\n]*', rb'\n  "\1": -', data)
+    """``data`` of file ``name`` with the run-to-run fields blanked (a JSON file as
+    its values, written anew in one layout)."""
+    if name.endswith(".json"):
+        value = _nan_as_null(json.loads(data))
+        for key in MANIFEST_VARYING if name == "manifest.json" else ("wall_s", "sim_speed"):
+            value.pop(key, None)
+        return json.dumps(value, indent=1, sort_keys=True).encode()
     if name == "summary.txt":
         return re.sub(rb"simulated in [\d.]+ s wall \([\d.]+ simulated s per s\)",
                       b"simulated in - s (-)", re.sub(rb"simulated in [\d.]+ s \([\d.]+ simulated s per s\)",
@@ -79,6 +93,16 @@ def run_all(python: str, into: str, only: set[str]) -> None:
         print(f"ran {label}", flush=True)
 
 
+def _same(name: str, a: str, b: str) -> bool:
+    """Whether files ``a`` and ``b`` (both named ``name``) hold the same outputs."""
+    if name.endswith(".parquet"):
+        import pyarrow.parquet as pq
+
+        return pq.read_table(a).equals(pq.read_table(b))
+    with open(a, "rb") as fa, open(b, "rb") as fb:
+        return normalized(name, fa.read()) == normalized(name, fb.read())
+
+
 def compare(after: str, before: str, only: set[str]) -> int:
     """Compares each run's files; returns the number of differences."""
     differences = 0
@@ -92,8 +116,7 @@ def compare(after: str, before: str, only: set[str]) -> int:
             differences += 1
             continue
         for name in names_a:
-            with open(os.path.join(a, name), "rb") as fa, open(os.path.join(b, name), "rb") as fb:
-                same = normalized(name, fa.read()) == normalized(name, fb.read())
+            same = _same(name, os.path.join(a, name), os.path.join(b, name))
             if not same:
                 print(f"DIFFER {label}/{name}")
                 differences += 1

@@ -1,108 +1,154 @@
-"""The Parquet writer of the tidy table: polars reads back what its own writer gives,
-and ``dcbsim run`` writes its results without importing polars."""
+"""The tidy table as the extension writes it (the ``parquet`` crate): polars, pyarrow and
+DuckDB read the same schema and values as the result holds in memory, under every
+compression ``output.compression`` names, and ``dcbsim run`` writes its results
+without importing polars."""
 
 import os
 import subprocess
 import sys
-from itertools import pairwise
 
+import duckdb
 import numpy as np
 import polars as pl
+import pyarrow.parquet as pq
 import pytest
 
 import dcbsim
-from dcbsim import parquet
+from dcbsim import cli
+from dcbsim._core import TidyWriter
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 QUICKSTART = os.path.join(ROOT, "python", "dcbsim", "scenarios", "examples", "quickstart.toml")
+TCP_FCT = os.path.join(ROOT, "python", "dcbsim", "scenarios", "examples", "tcp_fct.toml")
+# pyarrow names the LZ4_RAW codec "LZ4".
+COMPRESSIONS = {"zstd": "ZSTD", "lz4": "LZ4", "snappy": "SNAPPY", "none": "UNCOMPRESSED"}
+SCHEMA = pl.Schema({"time_s": pl.Float64, "metric": pl.String, "entity": pl.String, "value": pl.Float64, "seed": pl.UInt64})
 
 
-def test_the_tidy_table_reads_back_as_polars_writes_it(tmp_path):
-    result = dcbsim.run(dcbsim.load(QUICKSTART, ["run.duration_ms=10"]), seed=2**64 - 1)
-    result.to_polars().write_parquet(tmp_path / "polars.parquet")
-    result.write_parquet(str(tmp_path / "ours.parquet"))
-    theirs, ours = pl.read_parquet(tmp_path / "polars.parquet"), pl.read_parquet(tmp_path / "ours.parquet")
-    assert ours.schema == theirs.schema
-    assert ours.height > 0 and ours.equals(theirs)
-    pandas = pytest.importorskip("pandas")
-    pytest.importorskip("pyarrow")
-    assert pandas.read_parquet(tmp_path / "ours.parquet").equals(pandas.read_parquet(tmp_path / "polars.parquet"))
+def _codecs(path) -> set[str]:
+    """The compression codecs of every column chunk of a Parquet file."""
+    meta = pq.ParquetFile(path).metadata
+    return {meta.row_group(g).column(c).compression for g in range(meta.num_row_groups) for c in range(meta.num_columns)}
 
 
-def test_pages_split_runs_and_values(tmp_path, monkeypatch):
-    monkeypatch.setattr(parquet, "PAGE_ROWS", 7)
-    values = np.arange(40, dtype=float) / 3
-    strings, runs = ["b", "a", "b", "cé", "a"], [3, 12, 1, 9, 15]
-    parquet.write(str(tmp_path / "t.parquet"), 40, [
-        parquet.Doubles("x", values),
-        parquet.StringRuns("s", strings, runs),
-        parquet.Unsigned("seed", 7),
-    ])
-    table = pl.read_parquet(tmp_path / "t.parquet")
-    assert table["x"].to_list() == values.tolist()
-    assert table["s"].to_list() == [s for s, n in zip(strings, runs) for _ in range(n)]
-    assert table["seed"].dtype == pl.UInt64 and table["seed"].to_list() == [7] * 40
+@pytest.fixture(scope="module")
+def quick() -> dcbsim.Result:
+    # The largest seed: the seed column holds all 64 bits.
+    return dcbsim.run(dcbsim.load(QUICKSTART, ["run.duration_ms=10"]), seed=2**64 - 1)
 
 
-@pytest.mark.parametrize("sizes", [[40], [7, 7, 26], [3, 0, 11, 5, 14, 7], [1] * 40])
-def test_doubles_given_in_parts_read_back_as_one_column(tmp_path, monkeypatch, sizes):
-    # Parts shorter than a page, as long as one, spanning two, and empty; pages of 7.
-    monkeypatch.setattr(parquet, "PAGE_ROWS", 7)
-    values = np.arange(40, dtype="<f8") / 3
-    parts, at = [], 0
-    for n in sizes:
-        parts.append(values[at:at + n].tobytes())
-        at += n
-    index = parquet.write(str(tmp_path / "p.parquet"), 40, [parquet.Doubles("x", parts)])
-    assert pl.read_parquet(tmp_path / "p.parquet")["x"].to_list() == values.tolist()
-    assert [rows for _, rows, _ in index["x"]] == [7, 7, 7, 7, 7, 5]
+@pytest.mark.parametrize("compression", list(COMPRESSIONS))
+def test_each_compression_reads_back_as_the_table_in_memory(tmp_path, quick, compression):
+    path = tmp_path / f"{compression}.parquet"
+    quick.write_parquet(str(path), compression)
+    assert _codecs(path) == {COMPRESSIONS[compression]}
+    expected = quick.to_polars()
+    ours = pl.read_parquet(path)
+    assert ours.schema == SCHEMA and ours.height > 0 and ours.equals(expected)
+    arrow = pq.read_table(path)
+    assert [str(t) for t in arrow.schema.types] == ["double", "string", "string", "double", "uint64"]
+    assert pl.from_arrow(arrow).equals(expected)
+    ducked = duckdb.sql(f"SELECT * FROM read_parquet('{path}')")
+    assert ducked.types == ["DOUBLE", "VARCHAR", "VARCHAR", "DOUBLE", "UBIGINT"]
+    assert ducked.pl().equals(expected)
 
 
-@pytest.mark.parametrize("kind", ["bytes", "arrays"])
-def test_double_pages_are_the_parts_joined_and_cut(monkeypatch, kind):
-    # Random part sizes, empty ones among them, given as bytes or as numpy arrays: each
-    # page is the next PAGE_ROWS values of the parts joined.
-    monkeypatch.setattr(parquet, "PAGE_ROWS", 5)
-    rng = np.random.default_rng(3)
-    for _ in range(50):
-        sizes = rng.integers(0, 13, rng.integers(1, 9)).tolist()
-        values = rng.random(sum(sizes))
-        bounds = np.cumsum([0] + sizes)
-        parts = [values[a:b] for a, b in pairwise(bounds)]
-        parts = [p.tobytes() for p in parts] if kind == "bytes" else parts
-        pages = list(parquet._double_pages(parts))
-        joined = values.tobytes()
-        assert [bytes(page) for _, page in pages] == [joined[at:at + 40] for at in range(0, len(joined), 40)]
-        assert [rows for rows, _ in pages] == [len(bytes(page)) // 8 for _, page in pages]
+def test_the_default_is_the_scenarios_compression_zstd_unless_it_says_otherwise(tmp_path, quick):
+    quick.write_parquet(str(tmp_path / "default.parquet"))
+    assert quick.scenario.compression == "zstd" and _codecs(tmp_path / "default.parquet") == {"ZSTD"}
+    lz4 = dcbsim.run(dcbsim.load(QUICKSTART, ["run.duration_ms=10", "output.compression=lz4"]))
+    lz4.write_parquet(str(tmp_path / "lz4.parquet"))
+    assert _codecs(tmp_path / "lz4.parquet") == {"LZ4"}
 
 
-def test_a_repeating_column_reads_back_as_its_values_repeated(tmp_path, monkeypatch):
-    # Pages of 7 rows start anywhere in a cycle of 5 and end part-way through one.
-    monkeypatch.setattr(parquet, "PAGE_ROWS", 7)
-    times = np.arange(5, dtype=float) * 0.001 + 0.001
-    parquet.write(str(tmp_path / "c.parquet"), 20, [parquet.Cycle("t", times, 4), parquet.Unsigned("seed", 1)])
-    assert pl.read_parquet(tmp_path / "c.parquet")["t"].to_list() == np.tile(times, 4).tolist()
-    pq = pytest.importorskip("pyarrow.parquet")
-    assert pq.read_table(tmp_path / "c.parquet")["t"].to_pylist() == np.tile(times, 4).tolist()
+def test_the_library_keeps_statistics_and_dictionary_encodes_the_names(tmp_path, quick):
+    # Minimum and maximum of the numbers (not of the names: see parquet.rs).
+    quick.write_parquet(str(tmp_path / "t.parquet"))
+    meta = pq.ParquetFile(tmp_path / "t.parquet").metadata
+    table = quick.to_polars()
+    for c, name in enumerate(SCHEMA):
+        stats = meta.row_group(0).column(c).statistics
+        if name in ("metric", "entity"):
+            assert meta.row_group(0).column(c).has_dictionary_page and not (stats and stats.has_min_max), name
+        else:
+            assert stats.has_min_max and (stats.min, stats.max) == (table[name].min(), table[name].max()), name
 
 
-def test_a_long_repeating_column_takes_four_byte_indices(tmp_path):
-    times = np.arange(70_000, dtype=float) / 7
-    parquet.write(str(tmp_path / "l.parquet"), 140_000, [parquet.Cycle("t", times, 2)])
-    assert np.array_equal(pl.read_parquet(tmp_path / "l.parquet")["t"].to_numpy(), np.tile(times, 2))
+def test_the_compressed_table_is_much_smaller_than_the_uncompressed(tmp_path):
+    # 1,000 samples of 21 series: the data, not the footer, makes the size.
+    result = dcbsim.run(dcbsim.load(QUICKSTART, ["run.duration_ms=10", "run.sample_interval_us=10"]))
+    result.write_parquet(str(tmp_path / "z.parquet"), "zstd")
+    result.write_parquet(str(tmp_path / "n.parquet"), "none")
+    assert os.path.getsize(tmp_path / "z.parquet") * 3 < os.path.getsize(tmp_path / "n.parquet")
+
+
+def test_a_table_beyond_a_row_group_is_cut_into_row_groups(tmp_path):
+    # 2^20 rows a row group: three series of 400,000 samples make two groups.
+    n = 400_000
+    times = np.arange(n, dtype="<f8") * 1e-6
+    values = [np.full(n, k, dtype="<f8").tobytes() for k in range(3)]
+    writer = TidyWriter(str(tmp_path / "big.parquet"), "zstd")
+    writer.write(times.tobytes(), ["a", "b", "a"], ["x", "x", "y"], values, 5)
+    writer.close()
+    assert pq.ParquetFile(tmp_path / "big.parquet").metadata.num_row_groups == 2
+    table = pl.read_parquet(tmp_path / "big.parquet")
+    assert table.height == 3 * n and table["time_s"].to_numpy().tolist() == np.tile(times, 3).tolist()
+    assert table["metric"].to_list() == ["a"] * n + ["b"] * n + ["a"] * n
+    assert table["value"].to_list() == [0.0] * n + [1.0] * n + [2.0] * n and table["seed"].unique().to_list() == [5]
+
+
+def test_groups_written_in_turn_are_one_table_and_values_may_come_in_any_split(tmp_path):
+    times = np.array([0.5, 1.0, 1.5])
+    values = np.arange(12, dtype="<f8")
+    writer = TidyWriter(str(tmp_path / "g.parquet"), "snappy")
+    # Two series as one array, then two as pieces that cut across series.
+    writer.write(times.tobytes(), ["m", "m"], ["é", "流"], [memoryview(values[:6]).cast("B")], 2**64 - 1)
+    writer.write(times, ["n", "n"], ["a", "b"], [values[6:7].tobytes(), values[7:12].tobytes()], 2**64 - 1)
+    writer.close()
+    table = pl.read_parquet(tmp_path / "g.parquet")
+    assert pq.ParquetFile(tmp_path / "g.parquet").metadata.num_row_groups == 2
+    assert table["value"].to_list() == values.tolist() and table["time_s"].to_list() == np.tile(times, 4).tolist()
+    assert table["entity"].to_list() == [e for e in ["é", "流", "a", "b"] for _ in range(3)]
+    assert table["seed"].to_list() == [2**64 - 1] * 12
 
 
 def test_an_empty_table_keeps_its_schema(tmp_path):
-    parquet.write(str(tmp_path / "e.parquet"), 0, [parquet.Doubles("x", np.zeros(0)), parquet.StringRuns("s", [], [])])
+    TidyWriter(str(tmp_path / "e.parquet"), "zstd").close()
     table = pl.read_parquet(tmp_path / "e.parquet")
-    assert table.height == 0 and table.schema == pl.Schema({"x": pl.Float64, "s": pl.String})
+    assert table.height == 0 and table.schema == SCHEMA
 
 
-def test_a_column_of_the_wrong_length_is_refused(tmp_path):
-    with pytest.raises(ValueError, match="column s"):
-        parquet.write(str(tmp_path / "w.parquet"), 3, [parquet.StringRuns("s", ["a"], [2])])
-    with pytest.raises(ValueError, match="column t"):
-        parquet.write(str(tmp_path / "w.parquet"), 3, [parquet.Cycle("t", np.zeros(2), 2)])
+def test_a_bad_table_or_compression_is_refused(tmp_path):
+    with pytest.raises(ValueError, match="unknown compression \"gzip\"; allowed: zstd, lz4, snappy, none"):
+        TidyWriter(str(tmp_path / "w.parquet"), "gzip")
+    writer = TidyWriter(str(tmp_path / "w.parquet"), "zstd")
+    with pytest.raises(ValueError, match="2 metrics, 2 entities and 3 values for 2 samples a series"):
+        writer.write(np.zeros(2).tobytes(), ["a", "b"], ["x", "y"], [np.zeros(3).tobytes()], 1)
+    with pytest.raises(ValueError, match="not a multiple of 8"):
+        writer.write(np.zeros(2).tobytes(), ["a"], ["x"], [b"\0" * 15], 1)
+    writer.close()
+    with pytest.raises(ValueError, match="closed"):
+        writer.write(b"", [], [], [], 1)
+    with pytest.raises(OSError, match="cannot write the table"):
+        TidyWriter(str(tmp_path / "missing" / "w.parquet"), "zstd")
+
+
+def test_run_writes_its_tables_compressed_as_the_scenario_says(tmp_path):
+    # A run of finite TCP flows: results.parquet from the extension, fct.parquet from polars.
+    for compression in ("zstd", "none"):
+        out = tmp_path / compression
+        args = ["run", TCP_FCT, "--out", str(out), "--no-plots", "--set", f"output.compression={compression}"]
+        assert cli.main(args) == 0
+        for name in ("results.parquet", "fct.parquet"):
+            assert _codecs(out / name) == {COMPRESSIONS[compression]}, name
+        assert pl.read_parquet(out / "results.parquet").schema == SCHEMA
+
+
+def test_run_refuses_an_unknown_compression_with_the_allowed_names(tmp_path, capsys):
+    assert cli.main(["run", QUICKSTART, "--out", str(tmp_path / "o"), "--set", "output.compression=brotli"]) == 2
+    err = capsys.readouterr().err
+    assert "output.compression" in err and "unknown \"brotli\"; allowed: zstd, lz4, snappy, none" in err
+    assert not (tmp_path / "o").exists()
 
 
 def test_run_writes_results_without_loading_numpy_polars_or_matplotlib(tmp_path):
@@ -120,48 +166,11 @@ def test_run_writes_results_without_loading_numpy_polars_or_matplotlib(tmp_path)
     assert pl.read_parquet(out / "results.parquet").height > 0
 
 
-def _reference_dictionary_page(strings):
-    """The dictionary page as the writer made it in Python: the distinct strings
-    sorted by code point, each its length then its UTF-8 bytes."""
-    dictionary = sorted(set(strings))
-    plain = b"".join(len(b).to_bytes(4, "little") + b for b in (s.encode() for s in dictionary))
-    return parquet._dictionary_page(len(dictionary), plain)
-
-
-def _reference_string_pages(strings, runs, rows):
-    """The string pages run by run, as the writer made them one run at a time."""
-    dictionary = sorted(set(strings))
-    index = {s: i for i, s in enumerate(dictionary)}
-    width = max(1, (len(dictionary) - 1).bit_length())
-    kept = [(index[s], n) for s, n in zip(strings, runs) if n > 0]
-    r, left, bodies = 0, kept[0][1] if kept else 0, []
-    for a in range(0, rows, parquet.PAGE_ROWS):
-        n, body = min(parquet.PAGE_ROWS, rows - a), bytearray([width])
-        while n:
-            take = min(n, left)
-            body += parquet._varint(take << 1) + kept[r][0].to_bytes((width + 7) // 8, "little")
-            n, left = n - take, left - take
-            if left == 0 and r + 1 < len(kept):
-                r, left = r + 1, kept[r + 1][1]
-        bodies.append(bytes(body))
-    return bodies
-
-
-@pytest.mark.parametrize("page_rows, distinct, longest", [(7, 5, 20), (1000, 300, 5000), (1 << 20, 70_000, 3)])
-def test_string_runs_are_encoded_as_run_by_run(monkeypatch, page_rows, distinct, longest):
-    # Runs cut at page ends, empty runs, counts whose varints take one to three bytes,
-    # and indices of one to three bytes.
-    monkeypatch.setattr(parquet, "PAGE_ROWS", page_rows)
-    rng = np.random.default_rng(distinct)
-    # Names beyond ASCII too: code-point order is UTF-8 byte order.
-    alphabet = ["e", "E", "é", "流", "😀", "z", "_"]
-    strings = [f"{alphabet[i % 7]}{i}" for i in rng.integers(0, distinct, 3 * distinct)]
-    runs = rng.integers(0, longest + 1, len(strings)).tolist()
-    rows = sum(runs)
-    column = parquet.StringRuns("s", strings, runs)
-    pages = parquet._string_pages(column, rows, range(0, rows, page_rows))
-    expected = _reference_string_pages(strings, runs, rows)
-    assert len(pages) == 1 + len(expected)
-    assert pages[0] == _reference_dictionary_page(strings)
-    for page, body in zip(pages[1:], expected):
-        assert b"".join(page).endswith(body)
+def test_a_large_table_in_memory_is_written_a_row_group_of_series_at_a_time(tmp_path):
+    # 50,000 samples of 21 series: 20 series (a million rows) fit a row group of 2^20
+    # rows, the last makes the second.
+    result = dcbsim.run(dcbsim.load(QUICKSTART, ["run.duration_ms=50", "run.sample_interval_us=1"]))
+    result.write_parquet(str(tmp_path / "large.parquet"))
+    meta = pq.ParquetFile(tmp_path / "large.parquet").metadata
+    assert [meta.row_group(g).num_rows for g in range(meta.num_row_groups)] == [20 * result.sample_count, result.sample_count]
+    assert pl.read_parquet(tmp_path / "large.parquet").equals(result.to_polars())

@@ -5,7 +5,6 @@ and sweeps."""
 from __future__ import annotations
 
 import json
-import math
 import os
 import signal
 import subprocess
@@ -163,13 +162,19 @@ def test_sweep_list_over_a_huge_grid_streams(tmp_path):
 
 
 def test_a_full_disk_under_out_is_one_line_and_leaves_nothing(tmp_path, monkeypatch, quickstart):
+    from dcbsim import _core
     from dcbsim import cli as cli_module
-    from dcbsim import parquet
 
-    def full(*args, **kwargs):
-        raise OSError(28, "No space left on device")
+    class Full:
+        """A table writer on a disk that fills at its first group."""
 
-    monkeypatch.setattr(parquet, "write", full)
+        def __init__(self, *args) -> None:
+            pass
+
+        def write(self, *args) -> None:
+            raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(_core, "TidyWriter", Full)
     out = tmp_path / "out"
     status = cli_module.main(["run", str(quickstart), "--out", str(out), "--set", "run.duration_ms=5", "--no-plots"])
     assert status == 1
@@ -362,84 +367,6 @@ def test_load_refuses_a_lone_override_string(quickstart):
 def test_load_refuses_a_bad_memory_limit(quickstart):
     with pytest.raises(ValueError, match="max_memory_gb"):
         dcbsim.load(quickstart, max_memory_gb=0)
-
-
-def test_json_outputs_hold_what_the_json_module_would_write(tmp_path):
-    # Keys that are not strings, tuples, NaN, empty containers and values JSON has no
-    # type for (written as their text), at every depth.
-    from dcbsim import outputs
-
-    class Opaque:
-        def __str__(self) -> str:
-            return "opaque"
-
-    data = {"a": 1, 2: [1, (2, 3), {"b": float("nan")}], None: {}, "c": {"d": {"e": [Opaque(), []]}}, "f": []}
-    path = tmp_path / "x.json"
-    outputs.write_json(str(path), data)
-    expected = json.loads(json.dumps(data, default=str))
-    got = json.loads(path.read_text())
-    assert got.keys() == expected.keys() and got["2"][:2] == expected["2"][:2] and got["c"] == expected["c"]
-    assert math.isnan(got["2"][2]["b"]) and got["null"] == {} and got["f"] == []
-
-
-def _json_layout(value, depth=0) -> str:
-    """What ``outputs.write_json`` writes, through the json module: two levels
-    indented, each deeper container on one line."""
-    if depth >= 2 or not isinstance(value, (dict, list, tuple)) or not value:
-        return json.dumps(value, default=str)
-    inner = "  " * (depth + 1)
-    if isinstance(value, dict):
-        keys = [k if isinstance(k, str) else json.dumps(k, default=str) for k in value]
-        items = [f"{inner}{json.dumps(k)}: {_json_layout(v, depth + 1)}" for k, v in zip(keys, value.values())]
-        return "{\n" + ",\n".join(items) + "\n" + "  " * depth + "}"
-    items = [inner + _json_layout(v, depth + 1) for v in value]
-    return "[\n" + ",\n".join(items) + "\n" + "  " * depth + "]"
-
-
-def test_json_outputs_are_byte_for_byte_what_the_json_module_writes(tmp_path, small_text):
-    # The engine writes the JSON outputs; each value must read exactly as Python's own
-    # encoder writes it: floats (the nearer of two 17-digit decimals, exponents, -0.0,
-    # NaN), big and negative ints, escapes, non-string keys, tuples, text of others.
-    import random
-    import struct
-
-    from dcbsim import outputs
-
-    class Opaque:
-        def __str__(self) -> str:
-            return "opaque \u00e9"
-
-    rng = random.Random(3)
-    # Printable ASCII in runs, broken by characters to escape: quotes, backslashes,
-    # controls, DEL, and characters beyond ASCII (in and beyond the first plane).
-    pool = ["a", "Z", " ", "~", "0", "\"", "\\", "\n", "\x00", "\x1f", "\x7f", "\x80", "é", "流", "😀", "\ufffe"]
-    texts = ["".join(rng.choice(pool) for _ in range(rng.randint(0, 14))) for _ in range(3000)]
-    floats = [struct.unpack("<d", struct.pack("<Q", rng.getrandbits(64)))[0] for _ in range(20000)]
-    floats += [rng.random() * 10.0 ** rng.randint(-30, 30) for _ in range(20000)]
-    floats += [-1113178120592002.2, 1e16, 1234567890123456.0, 1e-05, 0.0001, -0.0, 5e-324, float("inf")]
-    data = {
-        "floats": {"all": floats},
-        "ints": {"n": [0, -1, 2**63 - 1, -2**63, 2**64 - 1, 2**70, -2**70, True, False, None]},
-        "strings": {"s": ["", "\"\\\n\r\t\b\f\x01\x7f~ é 😀", "\ud800 lone"] + texts, "as keys": dict.fromkeys(texts, 0)},
-        "keys": {"k": {1: 1, 2.5: 2, None: 3, False: 4, "s": 5}},
-        1: [(1, (2, {"x": (3,)})), Opaque(), [], {}],
-        None: {},
-        "summary": dcbsim.run(dcbsim.loads(small_text)).summary,
-        # Many keys that are not strings, on an indented level: the output is
-        # flushed in 64 kB pieces, some of them while such a key is written.
-        "many": {i: {"v": "x" * (i % 61)} for i in range(6000)},
-    }
-    path = tmp_path / "x.json"
-    outputs.write_json(str(path), data)
-    assert path.read_text() == _json_layout(data) + "\n"
-    with pytest.raises(TypeError, match="keys must be str"):
-        outputs.write_json(str(tmp_path / "y.json"), {"a": {"b": {(1, 2): 3}}})
-    assert not (tmp_path / "y.json").exists() and not list(tmp_path.glob(".y.json*"))
-    loop: list = []
-    loop.append(loop)
-    with pytest.raises(ValueError, match="nested too deeply"):
-        outputs.write_json(str(tmp_path / "z.json"), {"loop": loop})
-    assert not list(tmp_path.glob("*z.json*"))
 
 
 def test_the_flow_table_reads_as_python_formats_it():

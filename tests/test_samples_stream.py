@@ -71,7 +71,8 @@ def test_a_budget_that_holds_every_samples_sums_reads_each_flow_in_one_piece(tmp
 def test_a_streamed_result_keeps_its_folder_while_it_lives(tmp_path: Path) -> None:
     result = dcbsim.run(dcbsim.load(SCENARIOS / "examples" / "quickstart.toml", TINY), samples_dir=tmp_path)
     (folder,) = os.listdir(tmp_path)
-    assert os.listdir(tmp_path / folder) == ["results.parquet"], "the spill file is gone once converted"
+    # The spill is gone once converted: the table, and the series one after another.
+    assert sorted(os.listdir(tmp_path / folder)) == ["results.parquet", "series.f64"]
     assert result.flows
     del result
     gc.collect()
@@ -142,12 +143,18 @@ def test_import_dcbsim_loads_no_numpy() -> None:
 
 
 def test_a_full_disk_while_streaming_is_one_line_and_leaves_nothing(tmp_path: Path, monkeypatch) -> None:
-    from dcbsim import parquet
+    from dcbsim import samples
 
-    def full(*args, **kwargs):
-        raise OSError(28, "No space left on device")
+    class Full:
+        """A table writer on a disk that fills at its first group."""
 
-    monkeypatch.setattr(parquet, "write_groups", full)
+        def __init__(self, *args) -> None:
+            pass
+
+        def write(self, *args) -> None:
+            raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(samples, "TidyWriter", Full)
     out = tmp_path / "out"
     quickstart = str(SCENARIOS / "examples" / "quickstart.toml")
     assert cli.main(["run", quickstart, "--out", str(out), "--set", TINY[0], "--no-plots"]) == 1
@@ -172,3 +179,17 @@ def test_many_flows_read_side_by_side_from_a_streamed_run(tmp_path: Path) -> Non
     lines = [[(line.get_label(), list(line.get_ydata())) for line in plot.rates(r).axes[0].get_lines()] for r in (memory, streamed)]
     assert lines[0] == lines[1] and any(label == "mean throughput" for label, _ in lines[0])
     assert _summary(streamed) == _summary(memory)
+
+
+def test_a_streamed_table_written_with_another_compression_is_written_anew(tmp_path: Path) -> None:
+    path = SCENARIOS / "examples" / "quickstart.toml"
+    memory = dcbsim.run(dcbsim.load(path))
+    streamed = dcbsim.run(dcbsim.load(path, TINY), samples_dir=tmp_path)
+    streamed.write_parquet(str(tmp_path / "zstd.parquet"))
+    streamed.write_parquet(str(tmp_path / "none.parquet"), "none")
+    assert os.path.samefile(tmp_path / "zstd.parquet", streamed.samples.path)
+    meta = pq.ParquetFile(tmp_path / "none.parquet").metadata
+    assert meta.num_row_groups > 1 and meta.row_group(0).column(3).compression == "UNCOMPRESSED"
+    for name in ("zstd.parquet", "none.parquet"):
+        assert pq.read_table(tmp_path / name).equals(pq.read_table(tmp_path / "zstd.parquet"))
+        assert pl.read_parquet(tmp_path / name).equals(memory.to_polars())

@@ -198,3 +198,23 @@ values = [5.0, 10.0]
         )
     assert done.returncode == 0, done.stderr
     assert "4 runs, 4 ok, 0 failed" in done.stdout
+
+
+@pytest.mark.parametrize(("compression", "codec"), [("zstd", "ZSTD"), ("snappy", "SNAPPY"), ("none", "UNCOMPRESSED")])
+def test_a_sweeps_tables_are_compressed_as_its_scenario_says(tmp_path, compression, codec):
+    import pyarrow.parquet as pq
+
+    scenario = tmp_path / "quick.toml"
+    text = Path(QUICK).read_text()
+    if compression != "zstd":
+        text += f'\n[output]\ncompression = "{compression}"\n'
+    scenario.write_text(text.replace("duration_ms = 100.0", "duration_ms = 5.0"))
+    path = write_sweep(tmp_path, '[[sweep.var]]\nname = "q"\nset = "scheme.q_eq_kb"\nvalues = [10, 20]\n', scenario.as_posix())
+    table = run_sweep(path, str(tmp_path / "out"), ThreadPoolExecutor(1))
+    assert table.height > 0
+    files = sorted((tmp_path / "out").glob("*.parquet")) + sorted((tmp_path / "out" / "runs").glob("*.parquet"))
+    assert len(files) == 9
+    for file in files:
+        meta = pq.ParquetFile(file).metadata
+        codecs = {meta.row_group(g).column(c).compression for g in range(meta.num_row_groups) for c in range(meta.num_columns)}
+        assert codecs <= {codec} and (codecs or meta.num_rows == 0), file.name

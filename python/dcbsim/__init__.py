@@ -146,7 +146,8 @@ def _run_streamed(scenario: Scenario, seed: int, progress: Callable[[float], Any
         spill = os.path.join(folder, "samples.spill")
         raw = scenario.run(seed, progress, samples=spill, **traced)
         table = samples.to_parquet(spill, os.path.join(folder, "results.parquet"), samples.sample_times(raw),
-                                   samples.columns(raw), raw["sample_chunk_rows"], seed, scenario.sample_memory_bytes)
+                                   samples.columns(raw), raw["sample_chunk_rows"], seed, scenario.sample_memory_bytes,
+                                   scenario.compression)
         with collector_paused():
             result = Result(raw, scenario, seed, table)
     except BaseException:

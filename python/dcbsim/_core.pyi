@@ -3,6 +3,9 @@
 from collections.abc import Callable
 from typing import Any
 
+#: A buffer of bytes (``bytes``, a ``memoryview``, a numpy array's).
+Buffer = bytes | bytearray | memoryview
+
 __version__: str
 DEFAULT_MAX_MEMORY_GB: float
 
@@ -57,6 +60,9 @@ class Scenario:
     def sample_memory_bytes(self) -> float:
         """``output.sample_memory_mb`` in bytes."""
     @property
+    def compression(self) -> str:
+        """``output.compression``: ``zstd`` (the default), ``lz4``, ``snappy`` or ``none``."""
+    @property
     def output_bytes(self) -> float:
         """Bytes a run will write to disk, estimated: the results file, and the file its
         samples stream to while it runs when they do."""
@@ -98,14 +104,24 @@ class FairnessSums:
         ``per_flow_rms_bps``, ``per_flow_rms_rel``, ``mean_share_bps`` and
         ``sending_span_s`` (over the sample times ``times``)."""
 
-def string_pages(strings: list[str], runs: list[int], page_rows: int) -> tuple[bytes, int, list[bytes]]:
-    """A dictionary-encoded Parquet string column given as runs (``runs[i]`` rows of
-    ``strings[i]``): its distinct strings sorted and PLAIN-encoded, their number, and
-    each data page's body (the indices' bit width, then RLE runs), ``page_rows`` rows a page."""
+class TidyWriter:
+    """Writes the tidy table of samples (``time_s, metric, entity, value, seed``) to a
+    Parquet file through the ``parquet`` crate, a group of series at a time (row groups
+    of at most 2^20 rows); the file is complete only once closed."""
+    def __init__(self, path: str, compression: str) -> None:
+        """Creates ``path`` for a table compressed with ``compression`` (``zstd``,
+        ``lz4``, ``snappy`` or ``none``)."""
+    def write(self, time_s: Buffer, metrics: list[str], entities: list[str], values: list[Buffer], seed: int) -> None:
+        """Appends series: ``metrics[i]`` and ``entities[i]`` name series ``i``, whose
+        values are the next ``len(time_s)`` little-endian float64s of ``values`` (the
+        buffers one after another), each at the time of its position in ``time_s``."""
+    def close(self) -> None:
+        """Writes the footer: the table is complete."""
 
 def write_json(path: str, value: Any, one_line_depth: int) -> None:
-    """Writes ``value`` to ``path`` as JSON: containers above ``one_line_depth`` indented,
-    deeper ones on one line, each value as the ``json`` module writes it (``default=str``)."""
+    """Writes ``value`` to ``path`` as JSON through ``serde_json``: containers above
+    ``one_line_depth`` indented, deeper ones on one line; keys in order, NaN and the
+    infinities as ``null``, other values JSON has no type for as their ``str()``."""
 
 def full_series(names: list[str], series: list[dict[str, bytes]], metrics: list[str],
                 samples: int) -> tuple[list[str], list[str], list[bytes]]:

@@ -247,7 +247,8 @@ def _write_run(args: argparse.Namespace, scenario: dcbsim.Scenario, seed: int, r
             f.write(summary_table(summary, max_rows=None) + "\n")
         if result.has_fct_rows():
             status("fct.parquet")
-            result.fct_table().write_parquet(os.path.join(stage, "fct.parquet"))
+            compression = outputs.polars_compression(scenario.compression)
+            result.fct_table().write_parquet(os.path.join(stage, "fct.parquet"), compression=compression)
         if plots is not None:
             plots.join()
             from dcbsim import plot

@@ -67,6 +67,13 @@ def manifest(scenario: Any, seed: int, wall_s: float, argv: list[str]) -> dict[s
     }
 
 
+def polars_compression(name: str) -> str:
+    """Polars' name of the compression ``output.compression`` calls ``name`` (polars
+    says ``uncompressed`` for ``none``), so that tables polars writes are compressed
+    as the run's own."""
+    return "uncompressed" if name == "none" else name
+
+
 #: Containers this deep and deeper go on one line each (a port's or a flow's entry).
 _ONE_LINE_DEPTH = 2
 
@@ -74,10 +81,12 @@ _ONE_LINE_DEPTH = 2
 def write_json(path: str, data: Any) -> None:
     """Writes ``data`` as JSON, whole or not at all (a temporary file renamed): the
     outer levels indented, each container two levels down on one line (in a summary,
-    one line per port, flow or arrival source), each value as the ``json`` module
-    writes it (``default=str``). The engine's writer (:func:`dcbsim._core.write_json`)
-    does it: the summary of 100,000 flows took 1.5-2.5 s through ``json``'s encoder,
-    and 5.5 s indented throughout."""
+    one line per port, flow or arrival source). ``serde_json`` writes it, from the
+    extension (:func:`dcbsim._core.write_json`): the summary of 100,000 flows took
+    1.5-2.5 s through the ``json`` module's encoder. Keys keep their order; NaN and
+    the infinities are written as ``null`` (JSON has no such numbers); floats as the
+    shortest text that reads back as the same float; values JSON has no type for, as
+    their ``str()``."""
     tmp = os.path.join(os.path.dirname(path) or ".", f".{os.path.basename(path)}.tmp")
     try:
         _write_json(tmp, data, _ONE_LINE_DEPTH)

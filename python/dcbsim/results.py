@@ -50,6 +50,9 @@ def _sample_step(time_s: np.ndarray) -> float:
     return float(time_s[1] - time_s[0]) if len(time_s) > 1 else float(time_s[0])
 
 
+#: Rows of a row group of the tidy table at most (the extension's TidyWriter cuts there).
+_ROW_GROUP_ROWS = 1 << 20
+
 #: A sampled series by metric: from memory, or read from a streamed run's file.
 Series = Callable[[str], "np.ndarray"]
 
@@ -714,26 +717,32 @@ class Result:
             "value": np.frombuffer(b"".join(values), dtype="<f8"),
         }
 
-    def write_parquet(self, path: str) -> None:
-        """Writes the tidy table (:meth:`to_polars`) to a Parquet file without polars
-        (a streamed run's file is linked or copied)."""
-        from dcbsim import parquet
+    def write_parquet(self, path: str, compression: str | None = None) -> None:
+        """Writes the tidy table (:meth:`to_polars`) to a Parquet file without polars,
+        compressed with ``compression`` (``zstd``, ``lz4``, ``snappy`` or ``none``; by
+        default the scenario's ``output.compression``). A streamed run's own file is
+        linked or copied when it has that compression, else written anew."""
+        from dcbsim._core import TidyWriter
 
+        compression = self.scenario.compression if compression is None else compression
         if self.samples is not None:
+            if compression != self.scenario.compression:
+                self.samples.write_parquet(path, compression, self.scenario.sample_memory_bytes)
+                return
             try:
                 os.link(self.samples.path, path)
             except OSError:
                 shutil.copyfile(self.samples.path, path)
             return
         n, metrics, entities, values = self._tidy_parts()
-        runs = [n] * len(values)
-        parquet.write(path, n * len(values), [
-            parquet.Cycle("time_s", self.encoded_times, len(values)),
-            parquet.StringRuns("metric", metrics, runs),
-            parquet.StringRuns("entity", entities, runs),
-            parquet.Doubles("value", values),
-            parquet.Unsigned("seed", self.seed),
-        ])
+        writer = TidyWriter(path, compression)
+        # About a row group's worth of series at a time: the writer's copy of the
+        # values stays a few megabytes however large the table.
+        per_group = max(1, _ROW_GROUP_ROWS // max(1, n))
+        for a in range(0, len(values), per_group):
+            b = a + per_group
+            writer.write(self.encoded_times, metrics[a:b], entities[a:b], values[a:b], self.seed)
+        writer.close()
 
     def to_polars(self) -> polars.DataFrame:
         """The tidy table: columns ``time_s, metric, entity, value, seed``."""

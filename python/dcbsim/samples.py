@@ -1,20 +1,21 @@
 """Samples streamed to disk: a run whose samples would take more memory than
 ``output.sample_memory_mb`` hands them, a chunk of rows at a time, to a spill file
-(see the engine's ``SpillFile``: chunks one after another, each column-major), which
-is turned at the end into the run's tidy table as a Parquet file, a row group per
-group of series that fits the budget. The result's series are then read back from
-that file when asked for.
+(see the engine's ``SpillFile``: chunks one after another, each column-major). At the
+end the spill is turned, a group of series that fits the budget at a time, into the
+run's tidy table as a Parquet file (compressed, a row group per group) and into a file
+of the series one after another (``series.f64``, little-endian float64s), which
+replaces the spill: the result reads each series back from there, in one read, when
+asked for.
 """
 
 from __future__ import annotations
 
-import bisect
 import os
 import weakref
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from dcbsim import parquet
+from dcbsim._core import TidyWriter
 from dcbsim.lazy import lazy_import
 
 np = lazy_import("numpy")
@@ -48,18 +49,21 @@ def columns(raw: dict[str, Any]) -> list[tuple[str, str]]:
 
 
 class SampleFile:
-    """A streamed run's tidy table (``time_s, metric, entity, value, seed``) as a
-    Parquet file, and where each series' values lie in it."""
+    """A streamed run's samples: its series one after another in a file of float64s,
+    read at each call, and its tidy table (``time_s, metric, entity, value, seed``) as
+    a Parquet file (:attr:`path`)."""
 
-    def __init__(self, path: str, samples: int, names: Sequence[tuple[str, str]], pages: list[tuple[int, int, int]]):
+    def __init__(self, series: str, path: str, time_s: np.ndarray, names: Sequence[tuple[str, str]], seed: int) -> None:
+        self.series_path = series
+        #: The tidy table's Parquet file.
         self.path = path
-        self.samples = samples
+        self.time_s = np.asarray(time_s, dtype="<f8")
+        self.samples = len(self.time_s)
         #: ``(metric, entity)`` of each series, in the table's order.
         self.names = list(names)
-        self._pages = pages
-        self._firsts = [first for first, _, _ in pages]
+        self.seed = seed
         self._column = {name: k for k, name in enumerate(self.names)}
-        self._fd = os.open(path, os.O_RDONLY)
+        self._fd = os.open(series, os.O_RDONLY)
         weakref.finalize(self, os.close, self._fd)
 
     def has(self, metric: str, entity: str) -> bool:
@@ -75,7 +79,7 @@ class SampleFile:
         n = self.samples
         stop = n if stop is None else min(stop, n)
         out = np.empty(max(0, stop - start), dtype="<f8")
-        self._read_into(memoryview(out).cast("B"), k * n + start, k * n + max(start, stop))
+        self._read_into(memoryview(out).cast("B"), k * n + start)
         return out
 
     def column(self, metric: str, entity: str) -> int | None:
@@ -87,18 +91,30 @@ class SampleFile:
         series' samples ``a..b`` are rows ``k * samples + a`` on, ``k`` its
         :meth:`column`; a flow's series lie side by side."""
         out = bytearray(8 * max(0, last - first))
-        self._read_into(memoryview(out), first, last)
+        self._read_into(memoryview(out), first)
         return bytes(out)
 
-    def _read_into(self, out: memoryview, lo: int, hi: int) -> None:
-        """Reads the value column's rows ``lo..hi`` into ``out`` (``8 * (hi - lo)``
-        bytes), one read per page they span."""
-        for first, rows, offset in self._pages[max(0, bisect.bisect_right(self._firsts, lo) - 1):]:
-            if first >= hi:
-                break
-            a, b = max(lo, first), min(hi, first + rows)
-            if a < b and os.preadv(self._fd, [out[8 * (a - lo):8 * (b - lo)]], offset + 8 * (a - first)) != 8 * (b - a):
-                raise OSError(f"{self.path}: the sample file ends early")
+    def _read_into(self, out: memoryview, first: int) -> None:
+        """Reads ``len(out)`` bytes of values from row ``first`` on, in one read."""
+        if len(out) and os.preadv(self._fd, [out], 8 * first) != len(out):
+            raise OSError(f"{self.series_path}: the sample file ends early")
+
+    def write_parquet(self, path: str, compression: str, budget_bytes: float) -> None:
+        """Writes the tidy table anew to ``path``, compressed with ``compression``, a
+        row group per group of series that fits ``budget_bytes`` (see :func:`to_parquet`)."""
+        writer = TidyWriter(path, compression)
+        per_group = _per_group(budget_bytes, self.samples)
+        for a in range(0, len(self.names) if self.samples else 0, per_group):
+            group = self.names[a:a + per_group]
+            values = self.values(a * self.samples, (a + len(group)) * self.samples)
+            writer.write(self.time_s.tobytes(), [m for m, _ in group], [e for _, e in group], [values], self.seed)
+        writer.close()
+
+
+def _per_group(budget_bytes: float, samples: int) -> int:
+    """Series in a group: as many as fit the budget at 16 bytes a value (the values
+    read, and the writer's copy of them)."""
+    return max(1, int(budget_bytes // max(1, 16 * samples)))
 
 
 def _chunks(samples: int, chunk_rows: int, columns: int) -> list[tuple[int, int, int]]:
@@ -111,42 +127,38 @@ def _chunks(samples: int, chunk_rows: int, columns: int) -> list[tuple[int, int,
     return out
 
 
-def _groups(spill: str, time_s: np.ndarray, names: Sequence[tuple[str, str]], chunk_rows: int, seed: int,
-            per_group: int) -> Iterator[parquet.RowGroup]:
-    """The tidy table's row groups, ``per_group`` series each, read from the spill file
-    with one read per chunk and group."""
-    n = len(time_s)
-    chunks = _chunks(n, chunk_rows, len(names))
+def _groups(spill: str, n: int, columns: int, chunk_rows: int, per_group: int) -> Iterator[tuple[int, np.ndarray]]:
+    """The spill's series ``per_group`` at a time (the first's position, then their
+    values a row each), read with one read per chunk and group."""
+    chunks = _chunks(n, chunk_rows, columns)
     with open(spill, "rb") as f:
-        for a in range(0, len(names), per_group):
-            group = names[a:a + per_group]
-            values = np.empty((len(group), n), dtype="<f8")
+        for a in range(0, columns if n else 0, per_group):
+            count = min(per_group, columns - a)
+            values = np.empty((count, n), dtype="<f8")
             for start, rows, offset in chunks:
                 f.seek(offset + 8 * a * rows)
-                block = np.fromfile(f, dtype="<f8", count=len(group) * rows)
-                if block.size != len(group) * rows:
+                block = np.fromfile(f, dtype="<f8", count=count * rows)
+                if block.size != count * rows:
                     raise OSError(f"{spill}: the sample file ends early")
-                values[:, start:start + rows] = block.reshape(len(group), rows)
-            runs = [n] * len(group)
-            yield n * len(group), [
-                parquet.Cycle("time_s", time_s, len(group)),
-                parquet.StringRuns("metric", [m for m, _ in group], runs),
-                parquet.StringRuns("entity", [e for _, e in group], runs),
-                parquet.Doubles("value", values.reshape(-1)),
-                parquet.Unsigned("seed", seed),
-            ]
+                values[:, start:start + rows] = block.reshape(count, rows)
+            yield a, values
 
 
 def to_parquet(spill: str, path: str, time_s: np.ndarray, names: Sequence[tuple[str, str]], chunk_rows: int, seed: int,
-               budget_bytes: float) -> SampleFile:
-    """Writes the tidy table of a spill file to ``path`` (row groups of as many series
-    as fit ``budget_bytes`` at 16 bytes a row, which leaves room beside the values)
-    and removes the spill."""
-    n = len(time_s)
-    per_group = max(1, int(budget_bytes // max(1, 16 * n)))
-    schema = [parquet.Cycle("time_s", np.zeros(0), 0), parquet.StringRuns("metric", [], []),
-              parquet.StringRuns("entity", [], []), parquet.Doubles("value", np.zeros(0)), parquet.Unsigned("seed", seed)]
-    groups = _groups(spill, np.asarray(time_s, dtype="<f8"), names, chunk_rows, seed, per_group) if n else iter(())
-    index = parquet.write_groups(path, schema, groups)
+               budget_bytes: float, compression: str) -> SampleFile:
+    """Writes the tidy table of a spill file to ``path``, compressed with
+    ``compression``, in row groups of as many series as fit ``budget_bytes`` (see
+    :func:`_per_group`), and the series one after another to ``series.f64`` beside it;
+    removes the spill."""
+    time_s = np.asarray(time_s, dtype="<f8")
+    series = os.path.join(os.path.dirname(path), "series.f64")
+    writer, times = TidyWriter(path, compression), time_s.tobytes()
+    with open(series, "wb") as out:
+        for a, values in _groups(spill, len(time_s), len(names), chunk_rows, _per_group(budget_bytes, len(time_s))):
+            group = names[a:a + len(values)]
+            data = memoryview(values.reshape(-1)).cast("B")
+            writer.write(times, [m for m, _ in group], [e for _, e in group], [data], seed)
+            out.write(data)
+    writer.close()
     os.remove(spill)
-    return SampleFile(path, n, names, index["value"])
+    return SampleFile(series, path, time_s, names, seed)

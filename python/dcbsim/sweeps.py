@@ -13,7 +13,9 @@ out of memory) fails its run, and the sweep goes on with a fresh pool; workers e
 the sweep's process dies. The combined tables are ``OUT/results.parquet`` (the samples),
 ``OUT/runs.parquet``, ``OUT/ports.parquet``, ``OUT/flows.parquet``,
 ``OUT/arrivals.parquet``, ``OUT/classes.parquet`` and ``OUT/fcts.parquet``, each with
-the same key columns and dtypes; ``OUT/manifest.json`` says how the sweep was made.
+the same key columns and dtypes, compressed as the swept scenario's
+``output.compression`` says (zstd by default); ``OUT/manifest.json`` says how the
+sweep was made.
 """
 
 from __future__ import annotations
@@ -154,8 +156,9 @@ def _done(outdir: str, key: str) -> bool:
     return row is not None and row.get("status") == "ok"
 
 
-def store(outdir: str, key: str, table: pl.DataFrame | None, row: dict[str, Any]) -> None:
-    """Writes one run's file atomically: a temporary file, then a rename."""
+def store(outdir: str, key: str, table: pl.DataFrame | None, row: dict[str, Any], compression: str = "zstd") -> None:
+    """Writes one run's file atomically (a temporary file, then a rename), compressed
+    with ``compression`` (polars' name)."""
     runs = os.path.join(outdir, "runs")
     os.makedirs(runs, exist_ok=True)
     tmp = os.path.join(runs, f".{key}.{os.getpid()}.tmp")
@@ -164,16 +167,17 @@ def store(outdir: str, key: str, table: pl.DataFrame | None, row: dict[str, Any]
     metadata = {TABLES_KEY: row.pop(TABLES_KEY)} if TABLES_KEY in row else {}
     metadata[ROW_KEY] = json.dumps(row, default=str)
     try:
-        data.write_parquet(tmp, metadata=metadata)
+        data.write_parquet(tmp, metadata=metadata, compression=compression)
         os.replace(tmp, _path(outdir, key))
     finally:
         if os.path.exists(tmp):
             os.remove(tmp)
 
 
-def _combine(outdir: str, keys: Iterable[str], variables: dict[str, pl.DataType]) -> pl.DataFrame:
+def _combine(outdir: str, keys: Iterable[str], variables: dict[str, pl.DataType], compression: str = "zstd") -> pl.DataFrame:
     """Writes the sweep's tables (results.parquet, runs.parquet and the tables of
-    :data:`dcbsim.sweeptables.TABLES`) from the stored runs; returns the runs."""
+    :data:`dcbsim.sweeptables.TABLES`) from the stored runs, compressed with
+    ``compression`` (polars' name); returns the runs."""
     rows, samples = [], []
     parts: dict[str, list[pl.DataFrame]] = {name: [] for name in sweeptables.TABLES}
     for key in keys:
@@ -191,15 +195,16 @@ def _combine(outdir: str, keys: Iterable[str], variables: dict[str, pl.DataType]
     keys_schema = sweeptables.keys_schema(variables)
     if samples:
         table = pl.concat(samples, how="diagonal_relaxed")
-        table.cast({k: t for k, t in keys_schema.items() if k in table.columns}).write_parquet(os.path.join(outdir, "results.parquet"))
+        table = table.cast({k: t for k, t in keys_schema.items() if k in table.columns})
+        table.write_parquet(os.path.join(outdir, "results.parquet"), compression=compression)
     for name, frames in parts.items():
         table = pl.concat(frames) if frames else sweeptables.empty(name, variables)
-        table.write_parquet(os.path.join(outdir, f"{name}.parquet"))
+        table.write_parquet(os.path.join(outdir, f"{name}.parquet"), compression=compression)
     schema = {**keys_schema, **sweeptables.RUNS}
     for row in rows:
         row.update({k: sweeptables.cast_value(row.get(k), t) for k, t in variables.items()})
     summary = pl.DataFrame({k: [r.get(k) for r in rows] for k in schema}, schema=schema, strict=False)
-    summary.write_parquet(os.path.join(outdir, "runs.parquet"))
+    summary.write_parquet(os.path.join(outdir, "runs.parquet"), compression=compression)
     return summary
 
 
@@ -224,6 +229,7 @@ def run_sweep(
         sweep = load(sweep)
     os.makedirs(outdir, exist_ok=True)
     started, keys, ran, skipped = time.perf_counter(), [], 0, [0]
+    compression = outputs.polars_compression(dcbsim.load(sweep.scenario).compression)
     total = sweep.size()
     pool = executor or LocalPool(jobs)
     workers = 1 if executor is not None else pool.jobs
@@ -233,7 +239,7 @@ def run_sweep(
         if progress:
             progress(0, total)
         for key, table, row in dispatch(pool, work, todo, _failed_result):
-            store(outdir, key, table, row)
+            store(outdir, key, table, row, compression)
             ran += 1
             if progress:
                 progress(ran + skipped[0], total)
@@ -243,7 +249,7 @@ def run_sweep(
         raise
     if executor is None:
         pool.shutdown()
-    _combine(outdir, keys, variable_types(sweep))
+    _combine(outdir, keys, variable_types(sweep), compression)
     outputs.write_json(os.path.join(outdir, "manifest.json"), _manifest(sweep, len(keys), ran, time.perf_counter() - started))
     results = os.path.join(outdir, "results.parquet")
     return pl.read_parquet(results) if os.path.exists(results) else pl.DataFrame()

@@ -139,6 +139,13 @@ impl Scenario {
         self.inner.sample_memory_bytes
     }
 
+    /// `output.compression`: how the run's Parquet tables are compressed (`zstd`,
+    /// `lz4`, `snappy` or `none`).
+    #[getter]
+    fn compression(&self) -> &'static str {
+        self.inner.compression.name()
+    }
+
     /// The congestion-management scheme's name.
     #[getter]
     fn scheme(&self) -> &'static str {
@@ -307,7 +314,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Scenario>()?;
     m.add_class::<fairness::FairnessSums>()?;
     m.add_function(wrap_pyfunction!(dsm_predict, m)?)?;
-    m.add_function(wrap_pyfunction!(parquet::string_pages, m)?)?;
+    m.add_class::<parquet::TidyWriter>()?;
     m.add_function(wrap_pyfunction!(json::write_json, m)?)?;
     m.add_function(wrap_pyfunction!(table::flow_table, m)?)?;
     m.add_function(wrap_pyfunction!(tidy::full_series, m)?)?;

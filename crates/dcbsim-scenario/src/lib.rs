@@ -29,6 +29,7 @@ mod error;
 mod estimate;
 mod kinds;
 mod network;
+mod output;
 mod overrides;
 mod pairing;
 pub mod pcap;
@@ -42,6 +43,7 @@ mod units;
 
 pub use error::{Origin, ScenarioError};
 pub use estimate::{DEFAULT_MAX_MEMORY_GB, DEFAULT_MAX_OUTPUT_GB, Estimate, Limits, NetworkCounts};
+pub use output::Compression;
 pub use pcap::{DEFAULT_SNAPLEN, PcapWriter};
 pub use samples::{DEFAULT_SAMPLE_MEMORY_MB, SpillFile, SpillStatus};
 pub use trace::{PcapRequest, TraceError, TraceFiles};
@@ -70,6 +72,8 @@ pub struct Scenario {
     pub sample_memory_bytes: f64,
     /// `[output].max_output_gb` in bytes: the most a run may write to disk.
     pub max_output_bytes: f64,
+    /// `[output].compression`: how the run's Parquet tables are compressed.
+    pub compression: Compression,
     doc: Node,
     flow_origin: Vec<usize>,
 }
@@ -130,11 +134,12 @@ pub fn load_str_built(text: &str, file: &str, overrides: &[String], limits: &Lim
         })?;
     }
     let (config, seed, name, flow_origin, output) = read(&doc, file, limits)?;
-    let (sample_memory_bytes, max_output_bytes) = output;
+    let output::Output { sample_memory_bytes, max_output_bytes, compression } = output;
     let toml = if overrides.is_empty() { text.to_string() } else { toml::to_string(&doc::to_toml(&doc)).unwrap_or_default() };
     let stem = Path::new(file).file_stem().map_or("scenario".to_string(), |s| s.to_string_lossy().into_owned());
     let name = name.unwrap_or(stem);
-    let scenario = Scenario { file: file.to_string(), name, toml, config, seed, sample_memory_bytes, max_output_bytes, doc, flow_origin };
+    let scenario =
+        Scenario { file: file.to_string(), name, toml, config, seed, sample_memory_bytes, max_output_bytes, compression, doc, flow_origin };
     scenario.check_queue_target()?;
     scenario.check_memory(limits)?;
     scenario.check_output()?;
@@ -142,7 +147,7 @@ pub fn load_str_built(text: &str, file: &str, overrides: &[String], limits: &Lim
     Ok((scenario, sim))
 }
 
-type Read = (SimConfig, u64, Option<String>, Vec<usize>, (f64, f64));
+type Read = (SimConfig, u64, Option<String>, Vec<usize>, output::Output);
 
 fn read(doc: &Node, file: &str, limits: &Limits) -> Result<Read, ScenarioError> {
     let top = Table::new(file, "", doc)?;
@@ -160,7 +165,7 @@ fn read(doc: &Node, file: &str, limits: &Limits) -> Result<Read, ScenarioError> 
     let ets = dcb::read_ets(top.table("ets")?.as_ref(), topo)?;
     let arrivals = traffic::read_arrivals(&top.tables("arrivals")?, &run, topo, flows.specs.len() as u64, limits)?;
     let timeline = traffic::read_timeline(&top.tables("timeline")?, &run, topo, &flows, &scheme)?;
-    let output = read_output(top.table("output")?.as_ref())?;
+    let output = output::read_output(top.table("output")?.as_ref())?;
     top.get("sweep"); // read by the sweep runner, not by the engine
     top.finish(&[
         "run",
@@ -199,16 +204,6 @@ fn read(doc: &Node, file: &str, limits: &Limits) -> Result<Read, ScenarioError> 
     config.monitor = MonitorSpec { sample_interval: run.sample_interval, ports: monitor_ports };
     port_names::check(doc, file, &config)?;
     Ok((config, run.seed, run.name, flows.origin, output))
-}
-
-/// `[output]`: `sample_memory_mb` (> 0, default [`DEFAULT_SAMPLE_MEMORY_MB`]) and
-/// `max_output_gb` (> 0, default [`DEFAULT_MAX_OUTPUT_GB`]), both in bytes.
-fn read_output(output: Option<&Table>) -> Result<(f64, f64), ScenarioError> {
-    let Some(t) = output else { return Ok((DEFAULT_SAMPLE_MEMORY_MB * 1e6, DEFAULT_MAX_OUTPUT_GB * 1e9)) };
-    let mb = t.positive("sample_memory_mb")?.unwrap_or(DEFAULT_SAMPLE_MEMORY_MB);
-    let gb = t.positive("max_output_gb")?.unwrap_or(DEFAULT_MAX_OUTPUT_GB);
-    t.finish(&["sample_memory_mb", "max_output_gb"])?;
-    Ok((mb * 1e6, gb * 1e9))
 }
 
 /// Every switch buffer must hold the largest frame.

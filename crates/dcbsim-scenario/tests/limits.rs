@@ -7,7 +7,7 @@
 mod common;
 
 use common::assert_at;
-use dcbsim_scenario::{Limits, ScenarioError, load_str, load_str_within};
+use dcbsim_scenario::{Compression, Limits, ScenarioError, load_str, load_str_within};
 use std::time::Instant;
 
 /// The refusal of `text` under `limits` (a scenario accepted fails the test without
@@ -181,6 +181,23 @@ fn results_beyond_the_output_limit_are_refused_with_the_figure_and_the_key() {
 fn the_output_limit_must_be_a_positive_number() {
     let text = format!("{SECOND}\n[output]\nmax_output_gb = 0\n");
     assert_at(&refused(&text, &Limits::default()), 13, "output.max_output_gb", "must be > 0");
+}
+
+#[test]
+fn the_compression_is_one_of_four_names_and_zstd_by_default() {
+    assert_eq!(load_str(SECOND, "ok.toml", &[]).unwrap_or_else(|e| panic!("{e}")).compression, Compression::Zstd);
+    for (name, expected) in
+        [("zstd", Compression::Zstd), ("lz4", Compression::Lz4), ("snappy", Compression::Snappy), ("none", Compression::None)]
+    {
+        let text = format!("{SECOND}\n[output]\ncompression = \"{name}\"\n");
+        assert_eq!(load_str(&text, "ok.toml", &[]).unwrap_or_else(|e| panic!("{e}")).compression, expected);
+    }
+    let text = format!("{SECOND}\n[output]\ncompression = \"gzip\"\n");
+    let e = refused(&text, &Limits::default());
+    assert_at(&e, 13, "output.compression", "unknown \"gzip\"; allowed: zstd, lz4, snappy, none");
+    assert_eq!(e.column, 15, "{e}");
+    let text = format!("{SECOND}\n[output]\ncompression = 3\n");
+    assert_at(&refused(&text, &Limits::default()), 13, "output.compression", "must be a string");
 }
 
 #[test]
