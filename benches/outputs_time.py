@@ -5,8 +5,8 @@ round, and prints each build's best and median wall time of the whole command an
 all of it but the engine's run (loading, the summary and the outputs: the engine's
 part is the same in every build).
 
-    cp -r python /tmp/before-python                  # with its _core built, on the old commit
-    python3 benches/outputs_time.py --rounds 8 --python .venv/bin/python /tmp/before-python python
+    cp -r python before-python                  # with its _core built, on the old commit
+    python3 benches/outputs_time.py --rounds 8 --python .venv/bin/python before-python python
 
 On a shared machine, runs minutes apart can differ by more than a change is worth;
 runs that alternate see the same load, so their best and their medians compare.
