@@ -20,7 +20,7 @@ from matplotlib.figure import Figure
 from dcbsim.papers import Claim, Outcome, Runs
 from dcbsim.results import Result
 
-UNVERIFIED = "(unverified: the paper's text is not among our sources)"
+UNVERIFIED = "(unverified: the paper's text, its section numbers too, is not among our sources)"
 ETA = 0.95
 LINE_GBPS = 100.0
 #: A 1000-byte payload's frame on the wire: 42 bytes of INT header.

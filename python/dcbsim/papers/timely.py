@@ -20,7 +20,7 @@ from matplotlib.figure import Figure
 from dcbsim.papers import Claim, Outcome, Runs
 from dcbsim.results import Result
 
-UNVERIFIED = "(unverified: the paper's text is not among our sources)"
+UNVERIFIED = "(unverified: the paper's text, its section numbers too, is not among our sources)"
 LINE_GBPS = 10.0
 T_LOW_US = 50.0
 T_HIGH_US = 500.0
