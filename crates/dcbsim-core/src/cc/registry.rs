@@ -81,3 +81,17 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod size_tests {
+    use super::*;
+
+    /// Every flow holds a [`ReactionPointKind`], as large as the largest scheme's
+    /// reaction point (272 bytes before HPCC and TIMELY came, and after): a scheme with
+    /// a large state boxes it (HPCC's hop records).
+    #[test]
+    fn reaction_points_stay_small() {
+        let size = std::mem::size_of::<ReactionPointKind>();
+        assert!(size <= 272, "{size} bytes");
+    }
+}
