@@ -8,7 +8,7 @@ pub enum PacketKind {
     /// Payload of a flow, from its source host to its destination host.
     Data {
         /// Segment number over a transport; for a flow whose frames are acknowledged
-        /// one by one (no transport; its `acked` flag), the index of the frame's probe
+        /// one by one (its `conn` is `traffic::ACKED`), the index of the frame's probe
         /// (see `net/telemetry.rs`); zero otherwise.
         seq: u32,
         /// ECN-capable transport: switches may mark the frame.

@@ -62,14 +62,6 @@ impl Acking {
         }
     }
 
-    /// The schemes' acknowledgement sizes changed (a timeline change of the run's
-    /// scheme): flows running it take the new ones.
-    pub(super) fn reregister(&mut self, flows: impl Iterator<Item = u32>, acks: Option<Acks>) {
-        for f in flows {
-            self.register(f, acks);
-        }
-    }
-
     /// Flow `f`'s stream.
     fn stream(&mut self, f: u32) -> &mut Stream {
         let f = f as usize;
@@ -80,29 +72,25 @@ impl Acking {
     }
 }
 
-/// The round trip of a path without queueing: each port's delay and a frame of
-/// `frame_bytes` there, each reverse port's delay and an acknowledgement of
-/// `ack_bytes` back (`None`: no route).
-pub(super) fn base_rtt(routes: &Routes, ports: &[Port], src: u32, dst: u32, flow: u32, frame_bytes: u32, ack_bytes: u32) -> Time {
+/// The round trip without queueing of flow `flow`'s path from `src` to `dst` for
+/// frames of `frame_bytes` payload and their acknowledgements as `acks` says: each
+/// port's delay and a frame (with the scheme's header) there, each reverse port's
+/// delay and an acknowledgement back (zero: no route, or no acknowledgements).
+pub(super) fn base_rtt(routes: &Routes, ports: &[Port], (src, dst, flow): (u32, u32, u32), frame_bytes: u32, acks: Option<Acks>) -> Time {
+    let Some(acks) = acks else { return Time::ZERO };
     let Some(path) = routes.path(src, dst, flow, |p| ports[p as usize].peer) else { return Time::ZERO };
+    let (frame, ack) = (Bytes((frame_bytes + acks.header_bytes) as u64), Bytes(acks.ack_bytes as u64));
     let mut rtt = Time::ZERO;
     for &p in &path {
         let forward = &ports[p as usize];
         let back = &ports[forward.reverse as usize];
-        rtt = rtt + forward.delay + forward.rate().transmit_time(Bytes(frame_bytes as u64));
-        rtt = rtt + back.delay + back.rate().transmit_time(Bytes(ack_bytes as u64));
+        rtt = rtt + forward.delay + forward.rate().transmit_time(frame);
+        rtt = rtt + back.delay + back.rate().transmit_time(ack);
     }
     rtt
 }
 
 impl Simulation {
-    /// The round trip of flow `f`'s path for frames and acknowledgements as `acks`
-    /// says (zero when its scheme does not acknowledge).
-    pub(super) fn path_base_rtt(&self, src: u32, dst: u32, f: u32, frame_bytes: u32, acks: Option<Acks>) -> Time {
-        let Some(acks) = acks else { return Time::ZERO };
-        base_rtt(&self.routes, &self.ports, src, dst, f, frame_bytes + acks.header_bytes, acks.ack_bytes)
-    }
-
     /// The spec flow `f` was made from: its own, or its arrival source's template.
     pub(super) fn spec_of(&self, f: usize) -> &crate::config::FlowSpec {
         match self.flows[f].generator {
@@ -133,14 +121,15 @@ impl Simulation {
         }
     }
 
-    /// Switch port `out` starts `pkt`: a probed data frame takes its record.
+    /// Switch port `out` starts `pkt`: a data frame of an acknowledged flow (its probe
+    /// in `seq`) takes the port's record.
     #[inline(never)]
     pub(super) fn stamp(&mut self, out: u32, pkt: &Packet) {
-        let probe = self.probe_of(pkt);
-        let port = &self.ports[out as usize];
-        if probe == NO_PROBE || !pkt.is_data() || port.is_host {
+        let PacketKind::Data { seq: probe, .. } = pkt.kind else { return };
+        if !self.flows[pkt.flow as usize].acked() {
             return;
         }
+        let port = &self.ports[out as usize];
         let hop = HopRecord { queue_bytes: port.queued_bytes, tx_bytes: port.tx_bytes, at: self.now, rate: port.rate() };
         self.acking.probes.record(probe, hop);
     }

@@ -63,10 +63,12 @@ impl Simulation {
         let seed = generator.seed;
         let line_rate = self.ports[self.hosts[spec.src].as_ref().expect("a host").nic as usize].rate();
         let index = self.flows.len() as u32;
-        let acks = self.config.scheme_for(spec.scheme).acks();
+        let scheme = self.config.scheme_for(spec.scheme);
+        let acks = scheme.acks();
         let mut init = RpInit::of(&spec, line_rate, index);
-        init.base_rtt = self.path_base_rtt(spec.src as u32, spec.dst as u32, index, spec.frame_bytes, acks);
-        let rp = self.config.scheme_for(spec.scheme).reaction_point(init, Rng::stream(seed, &format!("rp:{stream}")));
+        let ends = (spec.src as u32, spec.dst as u32, index);
+        init.base_rtt = super::acks::base_rtt(&self.routes, &self.ports, ends, spec.frame_bytes, acks);
+        let rp = scheme.reaction_point(init, Rng::stream(seed, &format!("rp:{stream}")));
         self.acking.register(index, acks);
         let mut flow = Flow::new(&spec, rp, line_rate, Rng::stream(seed, &format!("flow:{stream}")));
         flow.generator = Some(g);

@@ -396,7 +396,8 @@ impl Simulation {
                 hosts[node] = Some(Host::new(ports[0].0));
             }
         }
-        if any_telemetry(&config) {
+        let telemetry = any_telemetry(&config);
+        if telemetry {
             for port in w.ports.iter_mut().filter(|p| !p.is_host) {
                 port.telemetry = true;
             }
@@ -409,10 +410,8 @@ impl Simulation {
                 _ => {
                     let scheme = config.scheme_for(spec.scheme);
                     let mut init = RpInit::of(spec, line_rate, i as u32);
-                    if let Some(a) = scheme.acks() {
-                        let (src, dst, frame) = (spec.src as u32, spec.dst as u32, spec.frame_bytes + a.header_bytes);
-                        init.base_rtt = super::acks::base_rtt(&routes, &w.ports, src, dst, i as u32, frame, a.ack_bytes);
-                    }
+                    let ends = (spec.src as u32, spec.dst as u32, i as u32);
+                    init.base_rtt = super::acks::base_rtt(&routes, &w.ports, ends, spec.frame_bytes, scheme.acks());
                     scheme.reaction_point(init, Rng::stream(seed, &format!("rp:{}", spec.name)))
                 }
             };
@@ -469,7 +468,7 @@ impl Simulation {
             pfc: super::PfcState { on: pfc_on, shared, mtu: super::pfc::frame_limit(&config) },
             tracing: super::Tracing { traces: Vec::new(), trace_of: Vec::new() },
             changes: super::Changes { timeline, scheme: scheme_changes },
-            acking: super::acks::Acking::new(any_telemetry(&config)),
+            acking: super::acks::Acking::new(telemetry),
             fetch_ahead: false,
             early_flows: Vec::new(),
             now: crate::units::Time::ZERO,

@@ -262,11 +262,13 @@ impl Simulation {
             self.rp_changed(f as u32);
         }
         self.notes.receiver_answer = scheme.receiver_answer();
-        let runs_it =
-            |f: &crate::traffic::Flow, spec: &crate::config::FlowSpec| f.acked() && spec.scheme.is_none_or(|n| n == scheme.name());
-        let flows = self.flows.iter().enumerate().filter(|&(i, f)| runs_it(f, self.spec_of(i))).map(|(i, _)| i as u32);
-        let flows: Vec<u32> = flows.collect();
-        self.acking.reregister(flows.into_iter(), scheme.acks());
+        // The flows that run this scheme take its acknowledgement sizes (HPCC's INT
+        // header grows with `int_hops`).
+        for f in 0..self.flows.len() {
+            if self.flows[f].acked() && self.spec_of(f).scheme.is_none_or(|n| n == scheme.name()) {
+                self.acking.register(f as u32, scheme.acks());
+            }
+        }
         self.config.scheme = scheme;
     }
 
