@@ -2,6 +2,7 @@
 
 pub mod ets;
 mod host;
+pub mod partition;
 pub mod pfc;
 mod port;
 mod route_search;
