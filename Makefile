@@ -78,6 +78,8 @@ bench:
 	$(BENCH) python/dcbsim/scenarios/bench/incast_jitter.toml --repeat 3 --set topology.servers=4096 --set 'flows[0].rate_gbps=0.0030517578125' --set run.sample_interval_us=100000
 	$(BENCH) python/dcbsim/scenarios/bench/long_run.toml --repeat 2
 	$(BENCH) python/dcbsim/scenarios/bench/fat_tree_k8.toml --repeat 2
+	$(BENCH) python/dcbsim/scenarios/bench/fat_tree_k8_dctcp.toml --repeat 2
+	$(BENCH) python/dcbsim/scenarios/bench/fat_tree_k16_dctcp.toml --repeat 2
 	$(BENCH) python/dcbsim/scenarios/bench/hpcc_16.toml --repeat 3
 	$(BENCH) python/dcbsim/scenarios/bench/fat_tree_k8.toml --repeat 2 --set 'pfc.priorities=[3]' --set 'flows[0].priority=3'
 	$(BENCH) python/dcbsim/scenarios/bench/dctcp_16.toml --repeat 5
