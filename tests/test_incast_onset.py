@@ -58,10 +58,13 @@ def test_dctcp_onset_doubles_with_the_buffer():
 
 def test_tcp_onset_grows_with_the_buffer():
     """TCP's rise moves with the buffer and pipe, (B + C·RTT)/n: with 100 frames most
-    queries time out at 24 servers, with 200 frames few do (the full runs, 3 seeds and
-    2 s: 100 % and 2 %); with 50 frames most do already at 10 servers, with 100 few
-    (84 % and 4 %)."""
+    queries time out at 24 servers, with 200 frames only the tail-loss floor does (a
+    server whose last segment is dropped gets no duplicate ACK: 7–16 % of queries at 8
+    and 12 servers, 10–15 % at 24, seeds 1–3, 1 s) and the rise comes by 32 servers
+    (about half); with 50 frames most do already at 10 servers, with 100 few (84 % and
+    4 %). (Under insertion order of simultaneous events the floor at 24 servers was 2–4 %.)"""
     assert timeout_share(24, "tcp", 100) >= 0.5
-    assert timeout_share(24, "tcp", 200) <= 0.10
+    assert timeout_share(24, "tcp", 200) <= 0.2
+    assert timeout_share(32, "tcp", 200) >= 0.3
     assert timeout_share(10, "tcp", 50) >= 0.5
     assert timeout_share(10, "tcp", 100) <= 0.10

@@ -6,8 +6,8 @@
 //! A run is described by a [`config::SimConfig`] (nodes, links, flows, timeline,
 //! scheme), executed by a [`sim::Simulation`] and summarised in a
 //! [`report::RunReport`]. Time is integer picoseconds ([`units::Time`]); the event
-//! queue orders events by (time, sequence number), so the same configuration and seed
-//! always give the same result.
+//! queue orders events by (time, event), so the same configuration and seed always
+//! give the same result.
 //!
 //! ```
 //! use dcbsim_core::config::{FlowKind, FlowSpec, LinkSpec, NodeKind, NodeSpec, SimConfig};

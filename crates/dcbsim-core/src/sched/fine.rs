@@ -11,41 +11,40 @@
 //! heap one at a time: a heap of hundreds of events in random order cost a dozen
 //! mispredicted branches per event.
 //!
-//! Order is kept exactly: a sub-bucket keeps its events in insertion order, every
-//! event in the heap lies in an earlier sub-bucket than any still waiting here (a push
-//! into the sub-bucket last poured, or before it, goes to the heap, or to the finer
-//! cut of that sub-bucket if it is after the finer sub-buckets poured), and a
-//! sub-bucket is poured only into an empty heap, numbered afresh in its order.
+//! Order is kept exactly: every event in the heap lies in an earlier sub-bucket than
+//! any still waiting here (a push into the sub-bucket last poured, or before it, goes
+//! to the heap, or to the finer cut of that sub-bucket if it is after the finer
+//! sub-buckets poured), and a sub-bucket is poured only into an empty heap, which
+//! orders it by (time, key).
 //!
 //! A crowded bucket may instead be sorted whole into the heap's run
 //! ([`Fine::sort_into`]): its events are placed sub-bucket after sub-bucket in one
-//! buffer, each sub-bucket's in insertion order, then sorted by time (equal times keep
-//! their order) and numbered as they join the run. Only equal times need the numbers,
-//! and those share a sub-bucket, so the run pops in (time, insertion) order.
+//! buffer, then each sub-bucket sorted by (time, key), so the run pops in that
+//! order.
 
 use super::heap::{Heap, Pending};
 
-/// The most events sorted by insertion (more take a stable sort).
+/// The most events sorted by insertion (more take a library sort).
 const SORT_BY_INSERTION_UP_TO: usize = 16;
 
-/// Sorts `events` by time, keeping the order of equal times: by insertion where few,
-/// by a stable sort where many.
+/// Sorts `events` by (time, key): by insertion where few, by the library's stable
+/// sort (which finds the runs of events that come almost in order) where many.
 #[inline]
 fn sort_by_time(events: &mut [Pending]) {
     if events.len() > SORT_BY_INSERTION_UP_TO {
-        events.sort_by_key(|&(time, _)| time);
+        events.sort();
     } else {
         sort_by_insertion(events);
     }
 }
 
-/// Sorts `events` by time by insertion, keeping the order of equal times.
+/// Sorts `events` by (time, key) by insertion.
 #[inline]
 fn sort_by_insertion(events: &mut [Pending]) {
     for i in 1..events.len() {
         let e = events[i];
         let mut hole = i;
-        while hole > 0 && events[hole - 1].0 > e.0 {
+        while hole > 0 && events[hole - 1] > e {
             events[hole] = events[hole - 1];
             hole -= 1;
         }
@@ -148,7 +147,7 @@ impl Fine {
         true
     }
 
-    /// Cuts `bucket`, whose events (in insertion order) are `events`, which it empties;
+    /// Cuts `bucket`, whose events are `events`, which it empties;
     /// the sub-buckets must be empty.
     pub fn cut(&mut self, bucket: u64, events: &mut Vec<Pending>) {
         debug_assert_eq!(self.occupied, 0);
@@ -160,14 +159,13 @@ impl Fine {
         events.clear();
     }
 
-    /// Sorts a bucket's events `events` (in insertion order; it empties them) by
-    /// (time, insertion) into the run of the empty heap `heap`, numbering them from
-    /// `next_seq` on: counted by sub-bucket, placed in one buffer sub-bucket after
-    /// sub-bucket (each in insertion order), each sub-bucket then sorted by time
-    /// (equal times keep their order) and the whole appended to the run. (Spread over
+    /// Sorts a bucket's events `events` (it empties them) by (time, key) into the
+    /// run of the empty heap `heap`: counted by sub-bucket, placed in one buffer
+    /// sub-bucket after sub-bucket, each sub-bucket then sorted and the whole
+    /// appended to the run. (Spread over
     /// the 64 sub-buckets' own vectors instead, the sort took a ninth of the run at
     /// 4,096 senders.)
-    pub fn sort_into(&mut self, events: &mut Vec<Pending>, heap: &mut Heap, next_seq: &mut u64) {
+    pub fn sort_into(&mut self, events: &mut Vec<Pending>, heap: &mut Heap) {
         debug_assert!(self.occupied == 0 && self.bucket == u64::MAX);
         let mut ends = [0u32; SUBS as usize];
         for &(time, _) in events.iter() {
@@ -200,15 +198,14 @@ impl Fine {
             // before its own, whose events all come earlier.
             sort_by_insertion(sorted);
         }
-        heap.extend_run(sorted, next_seq);
+        heap.extend_run(sorted);
     }
 
-    /// Pours the next sub-bucket into the empty heap `heap`, numbering its events
-    /// from `next_seq` on; false (and no bucket cut any more) when none is left. A
+    /// Pours the next sub-bucket into the empty heap `heap`; false (and no bucket cut any more) when none is left. A
     /// crowded sub-bucket is cut into `finer` (which must be empty) and its first
     /// finer sub-bucket poured.
     #[inline]
-    pub fn pour_next(&mut self, heap: &mut Heap, next_seq: &mut u64, finer: Option<&mut Fine>) -> bool {
+    pub fn pour_next(&mut self, heap: &mut Heap, finer: Option<&mut Fine>) -> bool {
         debug_assert_eq!(heap.len(), 0);
         if self.occupied == 0 {
             self.bucket = u64::MAX;
@@ -220,10 +217,10 @@ impl Fine {
         let events = &mut self.subs[sub as usize];
         match finer {
             Some(finer) if events.len() > CUT_FINER_ABOVE => {
-                finer.cut_and_pour((self.bucket << SUBS.trailing_zeros()) | sub as u64, events, heap, next_seq);
+                finer.cut_and_pour((self.bucket << SUBS.trailing_zeros()) | sub as u64, events, heap);
             }
             _ => {
-                heap.fill(events, next_seq);
+                heap.fill(events);
                 events.clear();
             }
         }
@@ -233,12 +230,12 @@ impl Fine {
     /// Cuts `bucket` (see [`Fine::cut`]) and pours its first sub-bucket: out of line,
     /// as only a crowded stretch comes here.
     #[inline(never)]
-    fn cut_and_pour(&mut self, bucket: u64, events: &mut Vec<Pending>, heap: &mut Heap, next_seq: &mut u64) {
+    fn cut_and_pour(&mut self, bucket: u64, events: &mut Vec<Pending>, heap: &mut Heap) {
         self.cut(bucket, events);
-        self.pour_next(heap, next_seq, None);
+        self.pour_next(heap, None);
     }
 
-    /// The events (in insertion order) of the next sub-bucket to pour, if any.
+    /// The events (in no order) of the next sub-bucket to pour, if any.
     #[inline(always)]
     pub fn next_waiting(&self) -> &[Pending] {
         if self.occupied == 0 {

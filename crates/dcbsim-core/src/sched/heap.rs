@@ -1,35 +1,49 @@
 //! The event queue's heaps (the current stretch and the far events): sorted runs of
-//! packed events keyed by (time, sequence), beside binary min-heaps for the events
-//! pushed out of order.
+//! packed events keyed by (time, packed event), beside binary min-heaps for the
+//! events pushed out of order.
 
 /// An event waiting outside the heap: its time and its packed form.
 pub(super) type Pending = (u64, u64);
 
-/// One pending event: its time, its insertion number and its packed form.
+/// One pending event: its time and its key, which orders events due at the same
+/// time (see `sched/mod.rs`).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Entry {
     /// Picoseconds.
     pub time: u64,
-    /// Insertion number: equal times pop in insertion order.
-    pub seq: u64,
-    /// The packed event.
+    /// The event's key (its packed form, scrambled: see `Event::key`).
     pub event: u64,
 }
 
 impl Entry {
-    #[inline]
+    #[inline(always)]
     fn before(&self, other: &Entry) -> bool {
-        (self.time, self.seq) < (other.time, other.seq)
+        (self.time, self.event) < (other.time, other.event)
     }
 }
 
-/// `events` as entries numbered from `next_seq` on, in their order (`next_seq` moves
-/// past them).
+impl From<Pending> for Entry {
+    #[inline(always)]
+    fn from((time, event): Pending) -> Entry {
+        Entry { time, event }
+    }
+}
+
+/// The most entries of equal times ordered by insertion (more take a library sort).
+const SORT_BY_INSERTION_UP_TO: usize = 16;
+
+/// Sorts a few `entries` by (time, key) by insertion.
 #[inline]
-fn numbered<'a>(events: &'a [Pending], next_seq: &mut u64) -> impl Iterator<Item = Entry> + 'a {
-    let first = *next_seq;
-    *next_seq += events.len() as u64;
-    events.iter().zip(first..).map(|(&(time, event), seq)| Entry { time, seq, event })
+fn insertion_sort(entries: &mut [Entry]) {
+    for i in 1..entries.len() {
+        let entry = entries[i];
+        let mut hole = i;
+        while hole > 0 && entry.before(&entries[hole - 1]) {
+            entries[hole] = entries[hole - 1];
+            hole -= 1;
+        }
+        entries[hole] = entry;
+    }
 }
 
 /// A stretch poured at once whose events after the first few come in time order
@@ -48,8 +62,8 @@ const INSERT_BELOW: usize = 16;
 /// compacted before an insertion.
 const COMPACT_AT: usize = 256;
 
-/// A sorted run of entries popped from its front, beside a binary min-heap of 24-byte
-/// entries ordered by (time, seq) for what cannot join the run cheaply; the earlier of
+/// A sorted run of entries popped from its front, beside a binary min-heap of 16-byte
+/// entries ordered by (time, event) for what cannot join the run cheaply; the earlier of
 /// the two fronts pops first.
 ///
 /// Events mostly come in time order (each sender's next frame after the others'
@@ -62,7 +76,7 @@ const COMPACT_AT: usize = 256;
 #[derive(Debug, Default)]
 pub(super) struct Heap {
     heap: Vec<Entry>,
-    /// Entries sorted by (time, seq), popped from `run_next` on (empty once all have
+    /// Entries sorted by (time, event), popped from `run_next` on (empty once all have
     /// popped).
     run: Vec<Entry>,
     run_next: usize,
@@ -78,7 +92,7 @@ impl Heap {
     #[inline(always)]
     pub fn push(&mut self, entry: Entry) {
         match self.run.last() {
-            Some(last) if entry.before(last) => self.push_out_of_order(entry.time, entry.seq, entry.event),
+            Some(last) if entry.before(last) => self.push_out_of_order(entry.time, entry.event),
             _ => self.run.push(entry),
         }
     }
@@ -90,9 +104,9 @@ impl Heap {
     /// profile's hottest instruction of the send; 1.3 M fewer instructions per
     /// 200 ms of the dumbbell without it, no wall-time change measurable here).
     #[inline(never)]
-    fn push_out_of_order(&mut self, time: u64, seq: u64, event: u64) {
+    fn push_out_of_order(&mut self, time: u64, event: u64) {
         self.out_of_order += 1;
-        let entry = Entry { time, seq, event };
+        let entry = Entry { time, event };
         if !self.heap.is_empty() || self.run.len() - self.run_next >= INSERT_BELOW {
             return self.push_heap(entry);
         }
@@ -202,8 +216,8 @@ impl Heap {
         heap[hole] = entry;
     }
 
-    /// Adds the events `events`, in insertion order, to an empty heap at once,
-    /// numbering them from `next_seq` on. Those after the first [`HEAP_UP_TO`] or
+    /// Adds the events `events` to an empty heap at once. Those after the first
+    /// [`HEAP_UP_TO`] or
     /// fewer, if in time order, become the run and the first ones go to the heap (an
     /// event pushed long before the others, as a sample is, comes first and lies later
     /// than the rest); otherwise they all become the run, sorted. (Heaped whole when
@@ -211,48 +225,73 @@ impl Heap {
     /// while it held entries went to it, and every pop sifted: sixteen incast senders,
     /// whose 67 µs buckets come up a dozen events deep and jittered, cost 57 ns per
     /// event against 50.6 now, and the k = 8 fat-tree under PFC 0.77 s against 0.68.)
-    pub fn fill(&mut self, events: &[Pending], next_seq: &mut u64) {
+    pub fn fill(&mut self, events: &[Pending]) {
         debug_assert_eq!(self.len(), 0);
         if events.len() <= SORT_UP_TO {
-            return self.fill_few(events, next_seq);
+            return self.fill_few(events);
         }
         let in_order = events.windows(2).rev().take_while(|w| w[0].0 <= w[1].0).count() + 1;
         let ahead = events.len() - in_order;
         if ahead > HEAP_UP_TO {
-            self.run.extend(numbered(events, next_seq));
+            self.run.extend(events.iter().map(|&e| Entry::from(e)));
             return self.sort_run();
         }
-        let mut entries = numbered(events, next_seq);
+        let mut entries = events.iter().map(|&e| Entry::from(e));
         for entry in entries.by_ref().take(ahead) {
             self.push_heap(entry);
         }
         self.run.extend(entries);
+        self.order_ties();
+    }
+
+    /// Orders by key the entries of the run (in time order) due together, each group
+    /// of equal times on its own (a group of hundreds, as a fabric's flows starting
+    /// together make, takes the library's sort).
+    #[inline]
+    fn order_ties(&mut self) {
+        let run = &mut self.run[self.run_next..];
+        let mut from = 0;
+        while from + 1 < run.len() {
+            let time = run[from].time;
+            if run[from + 1].time != time {
+                from += 1;
+                continue;
+            }
+            let to = from + run[from..].iter().take_while(|e| e.time == time).count();
+            let ties = &mut run[from..to];
+            if ties.len() > SORT_BY_INSERTION_UP_TO {
+                ties.sort_unstable_by_key(|e| e.event);
+            } else {
+                insertion_sort(ties);
+            }
+            from = to;
+        }
     }
 
     /// [`Heap::fill`] of at most [`SORT_UP_TO`] events: sorted into the run as they
     /// come (a sparse cut's sub-buckets, one or two events each, skip the check of
     /// their order and the heap).
     #[inline]
-    fn fill_few(&mut self, events: &[Pending], next_seq: &mut u64) {
-        for &(time, event) in events {
-            self.insert_in_run(Entry { time, seq: *next_seq, event });
-            *next_seq += 1;
+    fn fill_few(&mut self, events: &[Pending]) {
+        for &e in events {
+            self.insert_in_run(Entry::from(e));
         }
     }
 
-    /// The packed event `d` places behind the run's front, if the run holds one.
+    /// The time and key of the event `d` places behind the run's front, if the run
+    /// holds one.
     #[inline(always)]
-    pub fn run_ahead(&self, d: usize) -> Option<u64> {
-        self.run.get(self.run_next + d).map(|e| e.event)
+    pub fn run_ahead(&self, d: usize) -> Option<Pending> {
+        self.run.get(self.run_next + d).map(|e| (e.time, e.event))
     }
 
-    /// Appends events that come after every entry held, in (time, insertion) order,
-    /// numbering them from `next_seq` on, to the run of an empty heap.
+    /// Appends events that come after every entry held, in (time, event) order, to
+    /// the run of an empty heap.
     #[inline]
-    pub fn extend_run(&mut self, events: &[Pending], next_seq: &mut u64) {
+    pub fn extend_run(&mut self, events: &[Pending]) {
         debug_assert!(self.heap.is_empty());
-        debug_assert!(events.windows(2).all(|w| w[0].0 <= w[1].0));
-        self.run.extend(numbered(events, next_seq));
+        debug_assert!(events.windows(2).all(|w| w[0] <= w[1]));
+        self.run.extend(events.iter().map(|&e| Entry::from(e)));
     }
 
     /// Whether a sorted run is being popped.
@@ -271,7 +310,7 @@ impl Heap {
     /// stretch poured in order, the common case, does not come here).
     #[inline(never)]
     fn sort_run(&mut self) {
-        self.run.sort_unstable_by_key(|e| (e.time, e.seq));
+        self.run.sort_unstable_by_key(|e| (e.time, e.event));
     }
 
     /// Number of entries.
@@ -296,14 +335,14 @@ mod tests {
         let (mut heaped, mut inserted, mut compacted) = (false, false, false);
         for _ in 0..20_000 {
             if rng.chance(pops) {
-                let popped = heap.pop().map(|e| (e.time, e.seq));
+                let popped = heap.pop().map(|e| (e.time, e.event));
                 assert_eq!(popped, set.pop_first());
                 now = popped.map_or(now, |(t, _)| t);
             } else {
                 let time = now + ahead + rng.next_u64() % (spread + 1);
                 let (run_len, run_next) = (heap.run.len(), heap.run_next);
                 let out_of_order = heap.run.last().is_some_and(|last| time < last.time);
-                heap.push(Entry { time, seq, event: seq });
+                heap.push(Entry { time, event: seq });
                 set.insert((time, seq));
                 seq += 1;
                 heaped |= !heap.heap.is_empty();
@@ -313,7 +352,7 @@ mod tests {
             assert_eq!(heap.len(), set.len());
         }
         while let Some(e) = heap.pop() {
-            assert_eq!(Some((e.time, e.seq)), set.pop_first());
+            assert_eq!(Some((e.time, e.event)), set.pop_first());
         }
         assert!(set.is_empty());
         (heaped, inserted, compacted)
@@ -334,25 +373,24 @@ mod tests {
     }
 
     #[test]
-    fn crowds_of_few_or_many_times_pop_in_time_then_insertion_order() {
+    fn crowds_of_few_or_many_times_pop_in_time_then_event_order() {
         let mut rng = crate::rng::Rng::stream(9, "crowd");
         let mut heap = Heap::default();
-        let mut seq = 0;
         for (size, times) in [(33, 1), (40, 2), (42, 4), (133, 6), (200, 16), (200, 17), (500, 300), (64, 64)] {
             // Times in runs, as a crowd comes: each run a random one of `times` values.
             let mut events: Vec<Pending> = Vec::new();
+            // Events of equal times are pushed in no particular order of their own.
             while events.len() < size {
                 let time = 1000 + 7 * (rng.next_u64() % times);
                 for _ in 0..1 + rng.next_u64() % 5 {
-                    events.push((time, events.len() as u64));
+                    events.push((time, rng.next_u64() % 1000));
                 }
             }
             events.truncate(size);
-            let first = seq;
-            heap.fill(&events, &mut seq);
-            let mut expected: Vec<(u64, u64)> = events.iter().map(|&(t, e)| (t, first + e)).collect();
+            heap.fill(&events);
+            let mut expected = events.clone();
             expected.sort();
-            let popped: Vec<(u64, u64)> = std::iter::from_fn(|| heap.pop()).map(|e| (e.time, e.seq)).collect();
+            let popped: Vec<(u64, u64)> = std::iter::from_fn(|| heap.pop()).map(|e| (e.time, e.event)).collect();
             assert_eq!(popped, expected, "{size} events at {times} times");
         }
     }
@@ -360,30 +398,27 @@ mod tests {
     #[test]
     fn a_crowd_filled_out_of_order_pops_sorted() {
         let mut heap = Heap::default();
-        let events: Vec<Pending> = [5u64, 3, 3, 9, 1].iter().zip(0..).map(|(&t, e)| (t, e)).collect();
-        let mut seq = 10;
-        heap.fill(&events, &mut seq);
+        let events: Vec<Pending> = [(5u64, 0u64), (3, 2), (3, 1), (9, 3), (1, 4)].to_vec();
+        heap.fill(&events);
         let popped: Vec<(u64, u64)> = std::iter::from_fn(|| heap.pop()).map(|e| (e.time, e.event)).collect();
         assert_eq!(popped, vec![(1, 4), (3, 1), (3, 2), (5, 0), (9, 3)]);
-        assert_eq!(seq, 15);
     }
 
-    /// A heap filled with events at `times` (each event its index), and the next
-    /// insertion number.
-    fn filled(times: &[u64]) -> (Heap, u64) {
-        let (mut heap, mut seq) = (Heap::default(), 0);
+    /// A heap filled with events at `times` (each event its index).
+    fn filled(times: &[u64]) -> Heap {
+        let mut heap = Heap::default();
         let events: Vec<Pending> = times.iter().zip(0..).map(|(&t, e)| (t, e)).collect();
-        heap.fill(&events, &mut seq);
-        (heap, seq)
+        heap.fill(&events);
+        heap
     }
 
     #[test]
     fn a_stretch_poured_out_of_order_becomes_the_sorted_run() {
-        let (mut heap, seq) = filled(&[50, 30, 90, 10, 70, 20]);
+        let mut heap = filled(&[50, 30, 90, 10, 70, 20]);
         assert!(heap.heap.is_empty());
         assert!(heap.run.windows(2).all(|w| w[0].before(&w[1])));
         // A push out of order then goes into the run too, not to a heap of its own.
-        heap.push(Entry { time: 60, seq, event: 6 });
+        heap.push(Entry { time: 60, event: 6 });
         assert!(heap.heap.is_empty());
         let popped: Vec<u64> = std::iter::from_fn(|| heap.pop()).map(|e| e.time).collect();
         assert_eq!(popped, vec![10, 20, 30, 50, 60, 70, 90]);
@@ -392,10 +427,10 @@ mod tests {
     #[test]
     fn a_few_early_pushes_lying_later_wait_in_the_heap() {
         // A sample pushed long before (at 95), then arrivals in time order.
-        let (mut heap, seq) = filled(&[95, 10, 20, 20, 40, 50]);
+        let mut heap = filled(&[95, 10, 20, 20, 40, 50]);
         assert_eq!((heap.heap.len(), heap.run.len()), (1, 5));
         // Later arrivals still join the run's back.
-        heap.push(Entry { time: 60, seq, event: 6 });
+        heap.push(Entry { time: 60, event: 6 });
         assert_eq!((heap.heap.len(), heap.run.len(), heap.out_of_order), (1, 6, 0));
         let popped: Vec<(u64, u64)> = std::iter::from_fn(|| heap.pop()).map(|e| (e.time, e.event)).collect();
         assert_eq!(popped, vec![(10, 1), (20, 2), (20, 3), (40, 4), (50, 5), (60, 6), (95, 0)]);

@@ -3,24 +3,23 @@
 //!
 //! Time is cut into buckets of 2^SHIFT ps (67 µs). Events of the current bucket (and
 //! before) wait in a sorted run beside a small binary heap, ordered by (time,
-//! insertion) (`heap.rs`: an event pushed after the others joins the run's back):
+//! event) (`heap.rs`: an event pushed after the others joins the run's back):
 //! almost every event is scheduled a few microseconds ahead, so they hold the few
 //! dozen events of a busy stretch, not the thousands of far wake-ups of a large run.
-//! Events of the next SLOTS buckets wait on the wheel, each bucket a vector in
-//! insertion order (read in one sequential pass, not a chain of nodes to chase
-//! through memory); when the heap empties, the wheel turns to the next bucket with events (found by an occupancy
-//! bitmap) and pours it into the heap, numbered afresh in list order. A bucket that
+//! Events of the next SLOTS buckets wait on the wheel, each bucket a vector (read in
+//! one sequential pass, not a chain of nodes to chase through memory); when the heap
+//! empties, the wheel turns to the next bucket with events (found by an occupancy
+//! bitmap) and pours it into the heap, which orders it. A bucket that
 //! arrives crowded (more than 16 events, as when thousands of senders each wake every
 //! few milliseconds) is first cut into 64 sub-buckets (`fine.rs`), poured into the
 //! heap one at a time, and a crowded sub-bucket into 64 finer ones; or, when the
 //! last crowded bucket took few pushes while it popped, sorted whole into the run
-//! (counted by sub-bucket, then sorted by insertion), which then pops without a pour
+//! (counted by sub-bucket, then each sorted), which then pops without a pour
 //! per sub-bucket and names the events a few pops ahead for the loop to fetch (at
 //! 4,096 incast senders 0.81-0.83 of the time; a fat-tree's stretches, whose events
-//! push many more into them, stay cut). Events beyond
-//! the wheel wait in a second heap and move onto the wheel as it turns, before any
-//! event of their bucket can be pushed directly. The queue thus pops exactly in
-//! (time, insertion) order, as one heap would.
+//! push many more into them, stay cut). Events beyond the wheel wait in a second heap
+//! and move onto the wheel as it turns. The queue thus pops exactly in (time, key)
+//! order, as one heap would.
 
 use super::Event;
 use super::fine::{CUT_ABOVE, Fine};
@@ -40,7 +39,8 @@ const SUMMARY: usize = WORDS.div_ceil(64);
 /// The deepest heap behind which [`EventQueue::near_after`] names events.
 pub const NEAR_AFTER_BELOW: usize = 2;
 
-/// A priority queue of events keyed by (time, insertion order).
+/// A priority queue of events keyed by (time, key): see `sched/mod.rs` for why
+/// events due together are ordered by what they are, not by when they were pushed.
 #[derive(Debug)]
 pub struct EventQueue {
     /// Events of the current bucket and before (of its sub-buckets poured, when
@@ -65,7 +65,6 @@ pub struct EventQueue {
     far: Heap,
     /// The bucket number of the earliest far event (`u64::MAX`: none).
     far_bucket: u64,
-    next_seq: u64,
     /// The size of the last crowded bucket poured, and the heap's count of pushes out
     /// of order then (see [`EventQueue::sort_crowds`]).
     crowd: usize,
@@ -94,7 +93,6 @@ impl EventQueue {
             wheel: 0,
             far: Heap::default(),
             far_bucket: u64::MAX,
-            next_seq: 0,
             crowd: 0,
             out_of_order_at_pour: 0,
             pushed_into_cut: 0,
@@ -104,16 +102,14 @@ impl EventQueue {
     /// Schedules `event` at `time`.
     #[inline(always)]
     pub fn push(&mut self, time: Time, event: Event) {
-        let seq = self.next_seq;
-        self.next_seq += 1;
         let bucket = time.0 >> SHIFT;
         if bucket <= self.cur {
-            let packed = event.pack();
+            let packed = event.key(time.0);
             if !(self.fine.cuts(bucket) && self.keep_in_cut(time.0, packed)) {
-                self.now.push(Entry { time: time.0, seq, event: packed });
+                self.now.push(Entry { time: time.0, event: packed });
             }
         } else {
-            self.push_later(bucket, time.0, seq, event.pack());
+            self.push_later(bucket, time.0, event.key(time.0));
         }
     }
 
@@ -136,17 +132,16 @@ impl EventQueue {
     /// Puts an event of a later bucket on the wheel or, beyond it, in the far heap.
     /// (The entry's fields come apart, as for [`Heap::push`]'s cold path.)
     #[inline(never)]
-    fn push_later(&mut self, bucket: u64, time: u64, seq: u64, event: u64) {
+    fn push_later(&mut self, bucket: u64, time: u64, event: u64) {
         if bucket - self.cur < SLOTS as u64 {
             self.insert(bucket, time, event);
         } else {
             self.far_bucket = self.far_bucket.min(bucket);
-            self.far.push(Entry { time, seq, event });
+            self.far.push(Entry { time, event });
         }
     }
 
-    /// Appends an event to bucket `bucket`. A bucket is in insertion order: far
-    /// events join it before anything can be pushed into it directly.
+    /// Appends an event to bucket `bucket` (a bucket is sorted when it is poured).
     #[inline]
     fn insert(&mut self, bucket: u64, time: u64, event: u64) {
         let slot = (bucket & MASK) as usize;
@@ -228,12 +223,12 @@ impl EventQueue {
     /// next to pop once more are pushed): what the loop may fetch ahead.
     #[inline(always)]
     pub fn peek_near(&self) -> Option<Event> {
-        self.now.peek().map(|e| Event::unpack(e.event))
+        self.now.peek().map(|e| Event::from_key(e.event, e.time))
     }
 
     /// When the heap holds at most [`NEAR_AFTER_BELOW`] events and the current bucket
     /// is cut, the events of the next stretch to reach the heap (its next sub-bucket,
-    /// in insertion order): what the loop may fetch further ahead. (Further back in a
+    /// unordered): what the loop may fetch further ahead. (Further back in a
     /// deeper heap, they are too far ahead to fetch.)
     #[inline(always)]
     pub fn near_after(&self) -> impl Iterator<Item = Event> + '_ {
@@ -242,7 +237,7 @@ impl EventQueue {
             true if self.finer.is_empty() => self.fine.next_waiting(),
             true => self.finer.next_waiting(),
         };
-        next.iter().map(|&(_, event)| Event::unpack(event))
+        next.iter().map(|&(time, key)| Event::from_key(key, time))
     }
 
     /// The event `d` places behind the next of the current stretch's sorted run.
@@ -251,7 +246,7 @@ impl EventQueue {
         if self.fine.cuts(self.cur) {
             return None;
         }
-        self.now.run_ahead(d).map(Event::unpack)
+        self.now.run_ahead(d).map(|(time, key)| Event::from_key(key, time))
     }
 
     /// Removes and returns the earliest event.
@@ -273,7 +268,7 @@ impl EventQueue {
             return None;
         }
         let e = self.now.pop_through(last)?;
-        Some((Time(e.time), Event::unpack(e.event)))
+        Some((Time(e.time), Event::from_key(e.event, e.time)))
     }
 
     /// With the heap empty, pours the current bucket's next sub-bucket, if it is cut
@@ -283,9 +278,7 @@ impl EventQueue {
     /// not poured yet.)
     #[inline(never)]
     fn turn(&mut self) -> bool {
-        if self.finer.pour_next(&mut self.now, &mut self.next_seq, None)
-            || self.fine.pour_next(&mut self.now, &mut self.next_seq, Some(&mut self.finer))
-        {
+        if self.finer.pour_next(&mut self.now, None) || self.fine.pour_next(&mut self.now, Some(&mut self.finer)) {
             return true;
         }
         self.cur = if self.wheel != 0 {
@@ -303,8 +296,8 @@ impl EventQueue {
         true
     }
 
-    /// Moves bucket `bucket`'s events into the (empty) heap, numbered afresh in
-    /// insertion order: the heap sorts them by time. A crowded bucket is cut, or
+    /// Moves bucket `bucket`'s events into the (empty) heap, which sorts them by
+    /// (time, event). A crowded bucket is cut, or
     /// sorted whole (see [`EventQueue::sort_crowds`]).
     fn pour(&mut self, bucket: u64) {
         let slot = (bucket & MASK) as usize;
@@ -315,13 +308,13 @@ impl EventQueue {
         self.unmark(slot);
         self.wheel -= events.len();
         if events.len() <= CUT_ABOVE {
-            self.now.fill(&events, &mut self.next_seq);
+            self.now.fill(&events);
             events.clear();
         } else if self.sort_crowds(events.len()) {
-            self.fine.sort_into(&mut events, &mut self.now, &mut self.next_seq);
+            self.fine.sort_into(&mut events, &mut self.now);
         } else {
             self.fine.cut(bucket, &mut events);
-            self.fine.pour_next(&mut self.now, &mut self.next_seq, Some(&mut self.finer));
+            self.fine.pour_next(&mut self.now, Some(&mut self.finer));
         }
         // The emptied vector keeps its room for the bucket's next turn.
         self.buckets[slot] = events;
@@ -342,8 +335,7 @@ impl EventQueue {
         sorted
     }
 
-    /// Moves the far events that the wheel now reaches onto it, in (time, insertion)
-    /// order, before anything else can be pushed into their buckets.
+    /// Moves the far events that the wheel now reaches onto it.
     fn admit_far(&mut self) {
         let horizon = self.cur + SLOTS as u64;
         while self.far.peek().is_some_and(|e| e.time >> SHIFT < horizon) {
@@ -382,12 +374,12 @@ mod tests {
                 3 => (SLOTS as u64) << SHIFT,
                 _ => rng.next_u64() % (spread << SHIFT),
             };
-            let event = Event::Timeline { entry: i };
+            let event = Event::Timeline { entry: i * 7919 % 1009 };
             wheel.push(Time(now + ahead), event);
-            heap.push(Entry { time: now + ahead, seq: i as u64, event: event.pack() });
+            heap.push(Entry { time: now + ahead, event: event.key(now + ahead) });
             if rng.chance(0.45) {
                 let until = now + rng.next_u64() % (2 << SHIFT);
-                let expected = heap.peek().filter(|e| e.time < until).map(|e| (Time(e.time), Event::unpack(e.event)));
+                let expected = heap.peek().filter(|e| e.time < until).map(|e| (Time(e.time), Event::from_key(e.event, e.time)));
                 let got = wheel.pop_before(Time(until));
                 assert_eq!(got, expected, "pop {i}");
                 if got.is_some() {
@@ -398,7 +390,7 @@ mod tests {
             }
         }
         while let Some(e) = heap.pop() {
-            assert_eq!(wheel.pop(), Some((Time(e.time), Event::unpack(e.event))));
+            assert_eq!(wheel.pop(), Some((Time(e.time), Event::from_key(e.event, e.time))));
         }
         assert!(wheel.is_empty() && wheel.pop().is_none());
     }
@@ -422,10 +414,12 @@ mod tests {
             Twin { wheel: EventQueue::new(), heap: Heap::default(), seq: 0 }
         }
 
+        /// Pushes an event at `time`, its id scrambled so that events due together are
+        /// pushed out of their order.
         fn push(&mut self, time: u64) {
-            let event = Event::Timeline { entry: self.seq as u32 };
+            let event = Event::Timeline { entry: (self.seq * 7919 % 1009) as u32 };
             self.wheel.push(Time(time), event);
-            self.heap.push(Entry { time, seq: self.seq, event: event.pack() });
+            self.heap.push(Entry { time, event: event.key(time) });
             self.seq += 1;
         }
 
@@ -433,7 +427,7 @@ mod tests {
         /// next; the time popped, if any.
         fn pop(&mut self) -> Option<u64> {
             let e = self.heap.pop()?;
-            assert_eq!(self.wheel.pop(), Some((Time(e.time), Event::unpack(e.event))));
+            assert_eq!(self.wheel.pop(), Some((Time(e.time), Event::from_key(e.event, e.time))));
             Some(e.time)
         }
 

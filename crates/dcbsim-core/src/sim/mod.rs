@@ -1,7 +1,7 @@
 //! The simulation: the event loop and what each event does.
 //!
 //! [`Simulation::new`] (in `build.rs`) wires the network; [`Simulation::run_until`]
-//! executes events in (time, sequence) order; [`Simulation::finish`] (in
+//! executes events in (time, event) order; [`Simulation::finish`] (in
 //! `report.rs`) turns the monitors into a [`RunReport`].
 
 mod acks;
