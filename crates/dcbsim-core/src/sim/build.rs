@@ -476,6 +476,8 @@ impl Simulation {
             events: 0,
             wall_seconds: 0.0,
             seed,
+            #[cfg(feature = "part-profile")]
+            profile: None,
             config,
         };
         for f in 0..sim.config.flows.len() {

@@ -13,6 +13,8 @@ mod fair;
 mod incast;
 mod notification_point;
 mod pfc;
+#[cfg(feature = "part-profile")]
+mod profile;
 mod report;
 mod shared_buffer;
 mod sources;
@@ -31,6 +33,9 @@ use crate::report::RunReport;
 use crate::sched::{Event, EventQueue};
 use crate::traffic::{ACKED, Flow, NO_CONN, Source};
 use crate::units::Time;
+
+#[cfg(feature = "part-profile")]
+pub use profile::EventProfile;
 
 /// How many events of the next stretch the loop fetches ahead (a few: a crowded
 /// stretch, as a fat-tree's bursts make, would otherwise be read whole at every event).
@@ -90,6 +95,9 @@ pub struct Simulation {
     events: u64,
     wall_seconds: f64,
     seed: u64,
+    /// Events per node per window, when asked (`part-profile` builds only).
+    #[cfg(feature = "part-profile")]
+    profile: Option<Box<profile::EventProfile>>,
 }
 
 /// Notifications on their way: what congestion points ask for, the generation
@@ -170,6 +178,21 @@ impl Simulation {
         self.events
     }
 
+    /// The network as [`crate::net::partition::partition`] reads it: per node whether
+    /// it is a host, and each link with the smaller of its two directions' delays.
+    pub fn links_to_cut(&self) -> (Vec<bool>, Vec<crate::net::partition::CutLink>) {
+        let is_host = self.config.nodes.iter().map(|n| n.kind == crate::config::NodeKind::Host).collect();
+        let mut links: Vec<crate::net::partition::CutLink> = Vec::new();
+        for p in &self.ports {
+            let (a, b) = (p.node.min(p.peer), p.node.max(p.peer));
+            match links.iter_mut().rev().find(|l| (l.a, l.b) == (a, b)) {
+                Some(l) => l.delay = l.delay.min(p.delay),
+                None => links.push(crate::net::partition::CutLink { a, b, delay: p.delay }),
+            }
+        }
+        (is_host, links)
+    }
+
     /// Executes every event before `until` (capped at the run's end). A run covers
     /// `[0, duration)`; reaching the end also takes the last sample, at `duration`.
     /// The state is then the run's at `until`, to be read or changed.
@@ -201,6 +224,8 @@ impl Simulation {
             if self.fetch_ahead {
                 self.fetch_ahead();
             }
+            #[cfg(feature = "part-profile")]
+            self.profile_event(t, event);
             self.dispatch(event);
         }
         self.now = self.now.max(until);
