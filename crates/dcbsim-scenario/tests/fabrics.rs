@@ -126,3 +126,24 @@ fn the_dynamic_threshold_is_read_and_checked() {
     let e = error_with(&pfc, "alpha = 0.5\n", "");
     assert_at(&e, 15, "pfc.shared_buffer_kb", "set alpha too");
 }
+
+/// A built fat-tree, as the partitioner reads it, splits by pods: its links once each
+/// with their delay, hosts marked, and only aggregation–core links crossing.
+#[test]
+fn a_built_fat_tree_splits_by_pods() {
+    let scenario = load_str(FAT_TREE, "fabric.toml", &["topology.delay_us=2".to_string()]).expect("valid");
+    let sim = scenario.build(scenario.seed).expect("builds");
+    let (is_host, links) = sim.links_to_cut();
+    // k = 4: 16 hosts, 20 switches; 16 host links, 16 edge–aggregation, 16 aggregation–core.
+    assert_eq!((is_host.len(), is_host.iter().filter(|&&h| h).count(), links.len()), (36, 16, 48));
+    assert!(links.iter().all(|l| l.delay == dcbsim_core::units::Time::from_us(2)));
+    let split = dcbsim_core::net::partition::partition(&is_host, &links, 2);
+    assert_eq!((split.parts, split.lookahead), (2, dcbsim_core::units::Time::from_us(2)));
+    let names: Vec<&str> = sim.config().nodes.iter().map(|n| n.name.as_str()).collect();
+    for l in &links {
+        let (a, b) = (names[l.a as usize], names[l.b as usize]);
+        if split.part_of[l.a as usize] != split.part_of[l.b as usize] {
+            assert!(a.starts_with("core") || b.starts_with("core"), "{a}–{b} crosses");
+        }
+    }
+}
