@@ -35,6 +35,17 @@ def _seed(text: str) -> int:
         raise argparse.ArgumentTypeError(f"must be an integer in 0..={dcbsim.MAX_SEED} (got {text!r})") from None
 
 
+def _threads(text: str) -> int:
+    """``--threads``: an integer in 0..=1024."""
+    try:
+        n = int(text)
+    except ValueError:
+        n = -1
+    if not 0 <= n <= 1024:
+        raise argparse.ArgumentTypeError(f"must be an integer in 0..=1024 (got {text!r})")
+    return n
+
+
 def _memory_gb(text: str) -> float:
     """``--max-memory-gb``: a finite number > 0."""
     try:
@@ -80,6 +91,8 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--overwrite", action="store_true", help="replace the contents of a non-empty --out")
     run.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a scenario key")
     run.add_argument("--seed", type=_seed, help="seed (default: the scenario's)")
+    run.add_argument("--threads", type=_threads, metavar="N",
+                     help="threads for one run (run.threads; 0: every core): a fabric splits into parts, with the same results")
     run.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
     run.add_argument("--pcap", action="append", default=[], metavar="PORT[,PORT...]",
                      help="write a packet trace (pcap) of the frames each port node:peer sends, as OUT/node-peer.pcap")
@@ -155,7 +168,8 @@ def _import_meanwhile(module: str) -> threading.Thread:
 
 def _run(args: argparse.Namespace) -> int:
     plots = None if args.no_plots else _import_meanwhile("dcbsim.plot")
-    scenario = dcbsim.load(args.file, args.set, args.max_memory_gb, keep_built=True)
+    sets = args.set + ([] if args.threads is None else [f"run.threads={args.threads}"])
+    scenario = dcbsim.load(args.file, sets, args.max_memory_gb, keep_built=True)
     ports = [p for text in args.pcap for p in traces.split_ports(text)]
     # The space first: check_out makes --out's parent, which a refusal should not leave.
     outputs.check_space(args.out, scenario.output_bytes)

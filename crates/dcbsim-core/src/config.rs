@@ -58,6 +58,10 @@ pub struct SimConfig {
     /// results with fewer events, except that simultaneous events may be ordered
     /// differently (see `net/timed.rs`).
     pub departure_timing: bool,
+    /// Threads the run may use (0: every core): a network that splits into parts runs
+    /// each part on a thread of its own (`sim/parallel.rs`), with the same results as
+    /// on one.
+    pub threads: usize,
     /// Simulated duration of the run.
     pub duration: Time,
 }
@@ -93,6 +97,7 @@ impl SimConfig {
             ets: EtsSpec::default(),
             routing: RoutingSpec::default(),
             departure_timing: true,
+            threads: 1,
             duration,
         }
     }

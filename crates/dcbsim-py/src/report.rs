@@ -21,6 +21,19 @@ pub(crate) fn finish<'py>(py: Python<'py>, sim: Simulation) -> PyResult<Bound<'p
     report_dict(py, &report, flows, &mut names)
 }
 
+/// The dict of a report made whole (a split run's, `sim/parallel.rs`), its flows'
+/// entries made from its flows.
+pub(crate) fn from_report<'py>(py: Python<'py>, report: RunReport, nodes: usize) -> PyResult<Bound<'py, PyDict>> {
+    let mut names = Names::new(py, 3 * nodes);
+    let _paused = CollectorPaused::new(py)?;
+    let flows = PyList::empty(py);
+    let mut shape = Shape(None);
+    for f in &report.flows {
+        flows.append(flow_entry(py, f, false, &mut names, &mut shape)?)?;
+    }
+    report_dict(py, &report, flows, &mut names)
+}
+
 /// Python's cyclic garbage collector paused while the report's objects are made (an
 /// object or more per port and flow), resumed when this is dropped if it ran: see
 /// `dcbsim.bulk.collector_paused`. (At 327,680 ports the collector's passes took a

@@ -201,6 +201,7 @@ fn read(doc: &Node, file: &str, limits: &Limits) -> Result<Read, ScenarioError> 
     config.notification_bytes = run.notification_bytes;
     config.notification_latency = run.notification_latency;
     config.departure_timing = run.departure_timing;
+    config.threads = run.threads;
     config.monitor = MonitorSpec { sample_interval: run.sample_interval, ports: monitor_ports };
     port_names::check(doc, file, &config)?;
     Ok((config, run.seed, run.name, flows.origin, output))

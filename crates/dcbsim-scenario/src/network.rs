@@ -30,6 +30,8 @@ pub struct RunSection {
     pub notification_latency: TimeDist,
     /// Whether FIFO switch ports are departure-timed (`departure_timing`).
     pub departure_timing: bool,
+    /// Threads to run on (`threads`; 0: every core).
+    pub threads: usize,
 }
 
 const RUN_KEYS: &[&str] = &[
@@ -41,6 +43,7 @@ const RUN_KEYS: &[&str] = &[
     "notification_bytes",
     "notification_latency_us",
     "departure_timing",
+    "threads",
 ];
 
 /// Reads `[run]`.
@@ -56,6 +59,7 @@ pub fn read_run(run: &Table) -> Result<RunSection> {
         notification_bytes: run.integer("notification_bytes", 64, 1500)?.unwrap_or(64) as u32,
         notification_latency: run.time_dist_us("notification_latency_us")?.unwrap_or(TimeDist::Fixed(Time::ZERO)),
         departure_timing: run.boolean("departure_timing")?.unwrap_or(true),
+        threads: run.integer("threads", 0, 1024)?.unwrap_or(1) as usize,
     };
     if section.sample_interval > section.duration {
         return Err(match run.get("sample_interval_us") {

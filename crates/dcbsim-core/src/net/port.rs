@@ -129,6 +129,9 @@ pub struct Port {
     /// Whether frames that need nothing at their arrival but counting are delivered
     /// without an event of their own (see `sim/delivery.rs`; ports facing a host).
     pub quiet_delivery: bool,
+    /// Whether its link crosses from this part of a split run to another (see
+    /// `sim/parallel.rs`): its frames are handed over at the window's barrier.
+    pub crosses: bool,
     /// Whether a sample must look at the port, and whether it is listed to.
     pub watch: Watch,
     /// The node that owns the port.
@@ -229,6 +232,7 @@ impl Port {
             free_pending: false,
             timed: false,
             quiet_delivery: false,
+            crosses: false,
             watch: Watch::Unwatched,
             loud_on_link: 0,
             deliver_at: QUIET_BACKLOG,

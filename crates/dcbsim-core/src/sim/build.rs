@@ -474,8 +474,10 @@ impl Simulation {
             now: crate::units::Time::ZERO,
             early_limit: crate::units::Time::ZERO,
             events: 0,
+            shared_events: 0,
             wall_seconds: 0.0,
             seed,
+            part: None,
             #[cfg(feature = "part-profile")]
             profile: None,
             config,

@@ -12,6 +12,7 @@ mod early;
 mod fair;
 mod incast;
 mod notification_point;
+pub mod parallel;
 mod pfc;
 #[cfg(feature = "part-profile")]
 mod profile;
@@ -93,8 +94,13 @@ pub struct Simulation {
     /// [`Simulation::run_slice`]).
     early_limit: Time,
     events: u64,
+    /// Of `events`, the timeline entries and samples (every part of a split run
+    /// executes them).
+    shared_events: u64,
     wall_seconds: f64,
     seed: u64,
+    /// This run's part of a split run (`sim/parallel.rs`), if it is one.
+    part: Option<Box<parallel::Part>>,
     /// Events per node per window, when asked (`part-profile` builds only).
     #[cfg(feature = "part-profile")]
     profile: Option<Box<profile::EventProfile>>,
@@ -239,6 +245,9 @@ impl Simulation {
 
     /// Runs to the end and reports.
     pub fn run(mut self) -> RunReport {
+        if let Some(split) = parallel::split_for(&self) {
+            return parallel::run(self, split);
+        }
         self.run_until(self.config.duration);
         self.finish()
     }
@@ -318,7 +327,10 @@ impl Simulation {
                     }
                 }
             }
-            Event::Timeline { entry } => self.apply(entry as usize),
+            Event::Timeline { entry } => {
+                self.shared_events += 1;
+                self.apply(entry as usize);
+            }
             Event::Source { source, generation } => self.on_source_event(source, generation),
             Event::NotificationReady { slot } => {
                 let (switch, note) = self.notes.pending[slot as usize];
@@ -326,7 +338,10 @@ impl Simulation {
                 let back = self.routes.next_port(switch, note.dst, note.flow);
                 self.enqueue(back, note);
             }
-            Event::Sample => self.sample(),
+            Event::Sample => {
+                self.shared_events += 1;
+                self.sample();
+            }
             Event::ConnTimer { conn, generation } => self.on_conn_timer(conn, generation),
             Event::PauseEnd { port, generation } => self.on_pause_end(port, generation),
         }

@@ -222,6 +222,11 @@ impl Simulation {
                     self.ports[p as usize].set_rate(rate);
                 }
             }
+            // Another part of a split run sends it: only what every part reads (fair
+            // shares) changes here.
+            Action::FlowStart { flow } if !self.sends(entry) => self.flows[flow].active = true,
+            Action::FlowStop { flow } if !self.sends(entry) => self.flows[flow].active = false,
+            Action::FlowMaxRate { flow, rate } if !self.sends(entry) => self.flows[flow].max_rate = rate,
             Action::FlowStart { flow } => {
                 let f = &mut self.flows[flow];
                 let was_active = std::mem::replace(&mut f.active, true);

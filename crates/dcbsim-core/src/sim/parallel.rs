@@ -1,0 +1,307 @@
+//! One run on several threads: the network split into parts (`net/partition.rs`),
+//! each part run by a thread of its own, in conservative windows.
+//!
+//! Every part is a whole [`Simulation`] built from the same configuration, which
+//! sends only its own hosts' flows and so only ever handles events at its own nodes.
+//! A frame put on a link that leaves the part (a crossing port, between switches) is
+//! mailed, not scheduled; it arrives no sooner than the link's delay after it was
+//! sent. Parts therefore advance together in windows no longer than the smallest delay
+//! of a crossing link (the lookahead): each runs the window's events, then at the
+//! barrier hands over the frames it sent across, which arrive in a later window. The
+//! receiving part puts each on its copy of the link and schedules its arrival when the
+//! link was empty, which is the very event one queue would hold; as events due
+//! together pop in an order of their own (`sched/mod.rs`), each part pops its events
+//! in the order one queue pops them all, and the merged report is the one-thread run's
+//! bit for bit, whatever the threads.
+//!
+//! The sending part keeps its crossing frames on its own copy of the link until they
+//! have arrived, for its departure-timed accounting (`net/timed.rs`), and takes them
+//! off at the barrier after their arrival.
+//!
+//! A run splits only where nothing acts across parts without a frame: runs with PFC,
+//! traces, streamed samples, the incast application, arrival sources, flows other
+//! than greedy or constant ones (a finite flow's completion changes every flow's fair
+//! share; ON-OFF and Poisson sources), acknowledged flows (HPCC, TIMELY), capacity or
+//! parameter changes in the timeline, or a crossing link of zero delay run on one
+//! thread.
+
+use super::Simulation;
+use crate::config::{Action, FlowKind};
+use crate::net::partition::{Partitioning, partition};
+use crate::packet::Packet;
+use crate::report::RunReport;
+use crate::sched::Event;
+use crate::units::Time;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// A frame handed over at a barrier: the crossing port it left by, when it reaches
+/// the far end, and the frame.
+#[derive(Clone, Copy, Debug)]
+pub struct Mail {
+    port: u32,
+    arrival: Time,
+    pkt: Packet,
+}
+
+/// What a part of a split run knows of the split.
+#[derive(Debug)]
+pub struct Part {
+    /// This part.
+    id: u16,
+    /// Per node, its part.
+    part_of: Arc<[u16]>,
+    /// The crossing ports this part owns (it sends on them).
+    crossing: Vec<u32>,
+    /// Frames sent across in the window being run.
+    outbox: Vec<Mail>,
+}
+
+/// How a run splits, when it does.
+pub struct Split {
+    parts: Partitioning,
+}
+
+/// The threads a run asks for: `config.threads`, 0 meaning every core.
+fn threads_asked(sim: &Simulation) -> usize {
+    match sim.config.threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    }
+}
+
+/// How `sim`, built and not run yet, splits for the threads it asks for, or `None`
+/// when it runs on one.
+pub fn split_for(sim: &Simulation) -> Option<Split> {
+    let threads = threads_asked(sim);
+    if threads < 2 || sim.part.is_some() || sim.events != 0 || !splits(sim) {
+        return None;
+    }
+    let (is_host, links) = sim.links_to_cut();
+    let parts = partition(&is_host, &links, threads);
+    (parts.parts > 1 && parts.lookahead != Time::NEVER && parts.lookahead > Time::ZERO).then_some(Split { parts })
+}
+
+/// Whether nothing in `sim` acts across parts without a frame (see the module's
+/// documentation).
+fn splits(sim: &Simulation) -> bool {
+    let c = &sim.config;
+    let plain_flows = c.flows.iter().all(|f| matches!(f.kind, FlowKind::Greedy | FlowKind::Constant));
+    let plain_timeline = c.timeline.iter().all(|e| matches!(e.action, Action::FlowStart { .. } | Action::FlowStop { .. }));
+    plain_flows
+        && plain_timeline
+        && c.arrivals.is_empty()
+        && c.incast.is_none()
+        && !sim.pfc.on
+        && sim.tracing.traces.is_empty()
+        && !sim.sampler.streams()
+        && sim.flows.iter().all(|f| !f.acked())
+}
+
+impl Simulation {
+    /// Whether this run sends the flow timeline entry `entry` concerns (a part of a
+    /// split run sends only its own hosts' flows).
+    pub(super) fn sends(&self, entry: usize) -> bool {
+        let Some(part) = self.part.as_ref() else { return true };
+        let flow = match self.changes.timeline[entry].action {
+            Action::FlowStart { flow } | Action::FlowStop { flow } | Action::FlowMaxRate { flow, .. } => flow,
+            _ => return true,
+        };
+        part.part_of[self.flows[flow].src as usize] == part.id
+    }
+
+    /// Hands frame `pkt`, just put on crossing port `out`'s link and arriving at
+    /// `arrival`, over to the part at the far end (out of line: only crossing ports).
+    #[inline(never)]
+    pub(super) fn mail(&mut self, out: u32, pkt: &Packet, arrival: Time) {
+        if let Some(part) = self.part.as_mut() {
+            part.outbox.push(Mail { port: out, arrival, pkt: *pkt });
+        }
+    }
+
+    /// Makes this run part `id` of `split`: marks the ports that cross.
+    fn become_part(&mut self, id: u16, part_of: Arc<[u16]>) {
+        let mut crossing = Vec::new();
+        for (p, port) in self.ports.iter_mut().enumerate() {
+            let (mine, theirs) = (part_of[port.node as usize], part_of[port.peer as usize]);
+            port.crosses = mine != theirs;
+            if port.crosses && mine == id {
+                crossing.push(p as u32);
+            }
+        }
+        self.part = Some(Box::new(Part { id, part_of, crossing, outbox: Vec::new() }));
+    }
+
+    /// At the barrier ending a window at `end`: takes the frames that have reached the
+    /// far end off this part's crossing links, and returns the frames it sent across.
+    fn close_window(&mut self, end: Time) -> Vec<Mail> {
+        let part = self.part.as_mut().expect("a part");
+        let sent = std::mem::take(&mut part.outbox);
+        for i in 0..part.crossing.len() {
+            let p = self.part.as_ref().expect("a part").crossing[i] as usize;
+            while self.ports[p].link.front().is_some_and(|&(at, _)| at < end) {
+                self.ports[p].pop_arrived(end);
+            }
+        }
+        sent
+    }
+
+    /// Puts frames handed over onto this part's copies of their links.
+    fn receive_mail(&mut self, mail: &[Mail]) {
+        for m in mail {
+            let link = &mut self.ports[m.port as usize].link;
+            let was_empty = link.is_empty();
+            link.push_back((m.arrival, m.pkt));
+            if was_empty {
+                self.queue.push(m.arrival, Event::LinkArrival { port: m.port });
+            }
+        }
+    }
+
+    /// The time of this part's next event (`Time::NEVER`: none).
+    fn next_event(&self) -> Time {
+        self.queue.peek_time().unwrap_or(Time::NEVER)
+    }
+}
+
+/// Threads meeting between windows: a counter each arrival adds one to, spun on (a
+/// sleeping barrier costs 12-19 µs a round here, against windows of tens of µs of
+/// work; docs/speed.md).
+struct Barrier {
+    arrived: AtomicUsize,
+    threads: usize,
+}
+
+impl Barrier {
+    /// Waits for every thread's `round`-th arrival (rounds count from 0).
+    fn wait(&self, round: usize) {
+        let target = (round + 1) * self.threads;
+        self.arrived.fetch_add(1, Ordering::AcqRel);
+        while self.arrived.load(Ordering::Acquire) < target {
+            std::hint::spin_loop();
+        }
+    }
+}
+
+/// What the threads share, twice over (a window writes the set of its parity, which
+/// no thread reads again before the next barrier but one): a mailbox per part, and
+/// each part's next event after the window (its own, or a frame it sent across).
+struct Exchange {
+    mailboxes: [Vec<Mutex<Vec<Mail>>>; 2],
+    next: [Vec<AtomicU64>; 2],
+    barrier: Barrier,
+}
+
+impl Exchange {
+    fn new(parts: usize) -> Exchange {
+        let mailboxes = || (0..parts).map(|_| Mutex::new(Vec::new())).collect();
+        let next = || (0..parts).map(|_| AtomicU64::new(u64::MAX)).collect();
+        Exchange {
+            mailboxes: [mailboxes(), mailboxes()],
+            next: [next(), next()],
+            barrier: Barrier { arrived: AtomicUsize::new(0), threads: parts },
+        }
+    }
+}
+
+/// Runs `sim` split as `split`, one thread per part, and merges the parts' reports.
+pub fn run(sim: Simulation, split: Split) -> RunReport {
+    let started = std::time::Instant::now();
+    let n = split.parts.parts;
+    let lookahead = split.parts.lookahead;
+    let part_of: Arc<[u16]> = split.parts.part_of.into();
+    let (config, seed) = (sim.config.clone(), sim.seed);
+    let mut parts = vec![sim];
+    for _ in 1..n {
+        parts.push(Simulation::new(config.clone(), seed).expect("the same configuration built before"));
+    }
+    for (id, p) in parts.iter_mut().enumerate() {
+        p.become_part(id as u16, part_of.clone());
+    }
+    let exchange = Exchange::new(n);
+    let end = config.duration;
+    let parts: Vec<Simulation> = std::thread::scope(|s| {
+        let handles: Vec<_> = parts
+            .into_iter()
+            .enumerate()
+            .map(|(id, part)| {
+                let (exchange, part_of) = (&exchange, &part_of);
+                s.spawn(move || run_part(part, id, exchange, part_of, lookahead, end))
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().expect("a part's thread")).collect()
+    });
+    let wall = started.elapsed().as_secs_f64();
+    merge(parts, &part_of, wall)
+}
+
+/// One thread's loop: windows until the run's end, one barrier each.
+fn run_part(mut sim: Simulation, id: usize, ex: &Exchange, part_of: &[u16], lookahead: Time, end: Time) -> Simulation {
+    let mut start = Time::ZERO;
+    for round in 0.. {
+        let until = Time(start.0.saturating_add(lookahead.0)).min(end);
+        sim.run_slice(until);
+        let sent = sim.close_window(until);
+        let parity = round % 2;
+        let mut next = sim.next_event();
+        let mut by_part: Vec<Vec<Mail>> = vec![Vec::new(); ex.next[0].len()];
+        for m in sent {
+            next = next.min(m.arrival);
+            by_part[part_of[sim.ports[m.port as usize].peer as usize] as usize].push(m);
+        }
+        for (to, mail) in by_part.into_iter().enumerate().filter(|(_, m)| !m.is_empty()) {
+            ex.mailboxes[parity][to].lock().expect("a mailbox").extend(mail);
+        }
+        ex.next[parity][id].store(next.0, Ordering::Release);
+        ex.barrier.wait(round);
+        let mail = std::mem::take(&mut *ex.mailboxes[parity][id].lock().expect("a mailbox"));
+        sim.receive_mail(&mail);
+        if until >= end {
+            break;
+        }
+        let next = ex.next[parity].iter().map(|t| t.load(Ordering::Acquire)).min().unwrap_or(u64::MAX);
+        start = Time(next).max(until).min(end);
+    }
+    sim
+}
+
+/// The one-thread report from the parts' reports: each port's from the part that
+/// owns it, each flow's sending side from its source's part and its receiving side
+/// from its destination's, drops added up.
+fn merge(parts: Vec<Simulation>, part_of: &[u16], wall: f64) -> RunReport {
+    let shared = parts[0].shared_events;
+    let events: u64 = parts.iter().map(|p| p.events).sum::<u64>() - shared * (parts.len() as u64 - 1);
+    let port_owner: Vec<usize> = parts[0].ports.iter().filter(|p| !p.is_host).map(|p| part_of[p.node as usize] as usize).collect();
+    let flow_ends: Vec<(usize, usize)> = parts[0].flows[..parts[0].config.flows.len()]
+        .iter()
+        .map(|f| (part_of[f.src as usize] as usize, part_of[f.dst as usize] as usize))
+        .collect();
+    let reports: Vec<RunReport> = parts.into_iter().map(Simulation::finish).collect();
+    let mut merged = reports[0].clone();
+    for (i, &owner) in port_owner.iter().enumerate() {
+        merged.ports[i] = reports[owner].ports[i].clone();
+    }
+    for (i, &(src, dst)) in flow_ends.iter().enumerate() {
+        let mut f = reports[src].flows[i].clone();
+        let receiving = &reports[dst].flows[i];
+        f.delivered_frames = receiving.delivered_frames;
+        f.delivered_bytes = receiving.delivered_bytes;
+        f.completion_time = receiving.completion_time;
+        f.throughput_bps = receiving.throughput_bps.clone();
+        f.dropped_frames = reports.iter().map(|r| r.flows[i].dropped_frames).sum();
+        f.dropped_bytes = reports.iter().map(|r| r.flows[i].dropped_bytes).sum();
+        f.in_network_frames = f.sent_frames - f.delivered_frames - f.dropped_frames;
+        merged.flows[i] = f;
+    }
+    for (k, class) in merged.classes.iter_mut().enumerate() {
+        class.counters = crate::traffic::FlowCounters::default();
+        for r in &reports {
+            class.counters.add(&r.classes[k].counters);
+        }
+        let seconds = merged.simulated.as_secs_f64();
+        class.throughput_bps = if seconds > 0.0 { class.counters.delivered_bytes as f64 * 8.0 / seconds } else { 0.0 };
+    }
+    merged.events = events;
+    merged.wall_seconds = wall;
+    merged
+}

@@ -1,0 +1,64 @@
+//! A run split over threads (`run.threads`) reports exactly what the one-thread run
+//! reports, whatever the number of threads, for every shipped scenario.
+
+use dcbsim_core::sim::parallel::split_for;
+use std::path::{Path, PathBuf};
+
+/// Every shipped scenario file (sweep files are not scenarios), sorted.
+fn shipped() -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).expect("the scenarios").flatten() {
+            let path = entry.path();
+            if path.is_dir() && !path.ends_with("sweeps") {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "toml") {
+                out.push(path);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../python/dcbsim/scenarios"), &mut files);
+    files.sort();
+    files
+}
+
+/// Whether `file` splits when it asks for `threads` threads.
+fn splits(file: &Path, threads: usize) -> bool {
+    let scenario = dcbsim_scenario::load_file(file, &[format!("run.threads={threads}")]).expect("a shipped scenario loads");
+    split_for(&scenario.build(scenario.seed).expect("a shipped scenario builds")).is_some()
+}
+
+/// The report of `file` on `threads` threads, as text, its wall time left out: its
+/// first 2 ms sampled every 100 µs, or the whole run where its timeline reaches past
+/// 2 ms.
+fn report(file: &Path, threads: usize) -> String {
+    let short = ["run.duration_ms=2".to_string(), "run.sample_interval_us=100".to_string(), format!("run.threads={threads}")];
+    let scenario = dcbsim_scenario::load_file(file, &short)
+        .or_else(|_| dcbsim_scenario::load_file(file, &short[2..]))
+        .expect("a shipped scenario loads");
+    let mut report = scenario.build(scenario.seed).expect("a shipped scenario builds").run();
+    report.wall_seconds = 0.0;
+    format!("{report:?}")
+}
+
+#[test]
+fn every_shipped_scenario_reports_alike_on_one_two_and_three_threads() {
+    let mut split = Vec::new();
+    for file in shipped() {
+        assert!(!splits(&file, 1), "{}: one thread never splits", file.display());
+        if !splits(&file, 2) {
+            // It runs on one thread whatever is asked (the golden digests hold that run).
+            continue;
+        }
+        let name = file.file_name().expect("a file").to_string_lossy().to_string();
+        let one = report(&file, 1);
+        assert!(one == report(&file, 2), "{name}: 2 threads report otherwise than 1");
+        assert!(one == report(&file, 3), "{name}: 3 threads report otherwise than 1");
+        split.push(name);
+    }
+    // The fabrics do split (so the comparisons above ran).
+    for name in ["fat_tree_k8.toml", "fat_tree_k8_dctcp.toml", "fat_tree_k16_dctcp.toml"] {
+        assert!(split.iter().any(|s| s == name), "{name} did not split: {split:?}");
+    }
+    eprintln!("split and compared: {split:?}");
+}
