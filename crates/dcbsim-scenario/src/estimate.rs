@@ -217,11 +217,20 @@ impl Estimate {
         let flows = (config.flows.len() + config.arrivals.len()) as f64;
         let seconds = config.duration.as_secs_f64();
         let frames: f64 = config.links.iter().map(|l| 2.0 * l.rate.as_f64() * seconds / (8.0 * 1500.0)).sum();
+        // A run split over threads holds a whole engine per part (`sim/parallel.rs`),
+        // at most one per thread; its report is made once.
+        let parts = match config.threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
+        } as f64;
+        let samples_bytes = samples * series * 8.0;
+        let routes_bytes = dcbsim_core::net::Routes::table_bytes(&config.nodes, &config.links) as f64;
+        let engine = ports * PORT_BYTES + flows * FLOW_BYTES + nodes * NODE_BYTES;
         Estimate {
-            samples_bytes: samples * series * 8.0,
+            samples_bytes,
             sample_times_bytes: samples * 8.0,
-            routes_bytes: dcbsim_core::net::Routes::table_bytes(&config.nodes, &config.links) as f64,
-            state_bytes: ports * PORT_BYTES + flows * FLOW_BYTES + nodes * NODE_BYTES,
+            routes_bytes: routes_bytes * parts,
+            state_bytes: engine * parts + samples_bytes * (parts - 1.0),
             arrivals_bytes: arrived_flows(config) * ARRIVED_FLOW_BYTES,
             results_base_bytes: RESULT_BASE_BYTES + ports * RESULT_PORT_BYTES + flows * RESULT_FLOW_BYTES,
             events: 2.0 * frames,

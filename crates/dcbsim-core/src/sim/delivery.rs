@@ -35,9 +35,6 @@ impl Simulation {
     pub(super) fn on_link_push(&mut self, out: u32, pkt: &Packet, arrival: Time, was_empty: bool) {
         let port = &self.ports[out as usize];
         if !port.quiet_delivery {
-            if port.crosses {
-                return self.mail(out, pkt, arrival);
-            }
             if was_empty {
                 self.queue.push(arrival, Event::LinkArrival { port: out });
             }

@@ -415,7 +415,7 @@ impl Simulation {
         };
         match admission {
             Admission::SendNow => self.transmit_at_switch(out, pkt),
-            Admission::Departs { arrival, was_empty } => self.on_link_push(out, &pkt, arrival, was_empty),
+            Admission::Departs { arrival, was_empty } => self.on_switch_link_push(out, &pkt, arrival, was_empty),
             Admission::Queued => {
                 if !port.free_pending {
                     port.free_pending = true;
@@ -494,22 +494,41 @@ impl Simulation {
     /// jittered dumbbell's time stalled there (0.94-0.96 of the time without).
     #[inline(always)]
     fn transmit(&mut self, out: u32, pkt: Packet) {
-        if !self.tracing.traces.is_empty() {
-            self.trace_frame(out, pkt, self.now);
-        }
-        let (arrival, was_empty) = self.ports[out as usize].transmit(self.now, pkt);
+        let (arrival, was_empty) = self.put_on_link(out, pkt);
         self.on_link_push(out, &pkt, arrival, was_empty);
     }
 
+    /// Starts `pkt` on port `out`'s link now (tracing it if the port is traced): when
+    /// it arrives, and whether the link held nothing before.
+    #[inline(always)]
+    fn put_on_link(&mut self, out: u32, pkt: Packet) -> (Time, bool) {
+        if !self.tracing.traces.is_empty() {
+            self.trace_frame(out, pkt, self.now);
+        }
+        self.ports[out as usize].transmit(self.now, pkt)
+    }
+
     /// [`Simulation::transmit`] at a switch port, which first adds its in-band
-    /// telemetry to a probed frame when the run's switches do (a NIC adds none, and
-    /// its frames, most of a run's, skip the test).
+    /// telemetry to a probed frame when the run's switches do, and hands a frame on a
+    /// link that crosses to another part of a split run over (a NIC does neither, and
+    /// its frames, most of a run's, skip both tests).
     #[inline(always)]
     fn transmit_at_switch(&mut self, out: u32, pkt: Packet) {
         if self.acking.telemetry {
             self.stamp(out, &pkt);
         }
-        self.transmit(out, pkt);
+        let (arrival, was_empty) = self.put_on_link(out, pkt);
+        self.on_switch_link_push(out, &pkt, arrival, was_empty);
+    }
+
+    /// [`Simulation::on_link_push`] at a switch port, whose link may cross to another
+    /// part of a split run.
+    #[inline(always)]
+    fn on_switch_link_push(&mut self, out: u32, pkt: &Packet, arrival: Time, was_empty: bool) {
+        if self.ports[out as usize].crosses {
+            return self.mail(out, pkt, arrival);
+        }
+        self.on_link_push(out, pkt, arrival, was_empty);
     }
 
     fn on_port_free(&mut self, out: u32) {

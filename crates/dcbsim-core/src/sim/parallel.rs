@@ -164,6 +164,9 @@ impl Simulation {
     }
 }
 
+/// How long a thread spins at the barrier before it yields its core (a few µs).
+const SPINS_BEFORE_YIELD: u32 = 1 << 12;
+
 /// Threads meeting between windows: a counter each arrival adds one to, spun on (a
 /// sleeping barrier costs 12-19 µs a round here, against windows of tens of µs of
 /// work; docs/speed.md).
@@ -177,8 +180,16 @@ impl Barrier {
     fn wait(&self, round: usize) {
         let target = (round + 1) * self.threads;
         self.arrived.fetch_add(1, Ordering::AcqRel);
+        let mut spins = 0u32;
         while self.arrived.load(Ordering::Acquire) < target {
-            std::hint::spin_loop();
+            // More threads than free cores: a spinner would hold the core the thread it
+            // waits for needs, so after a while it yields.
+            if spins < SPINS_BEFORE_YIELD {
+                spins += 1;
+                std::hint::spin_loop();
+            } else {
+                std::thread::yield_now();
+            }
         }
     }
 }
