@@ -433,6 +433,8 @@ class Result:
         #: frames sent and received and paused time, each a list over priorities 0..7.
         self.pfc: dict[str, dict[str, Any]] = {p["name"]: {k: v for k, v in p.items() if k != "name"} for p in raw.get("pfc", [])}
         self.run_stats = {k: raw[k] for k in ("simulated_s", "events", "wall_s", "sim_speed")}
+        # The threads the run went on (a split run's parts; 1 when it was not split).
+        self.run_stats["parts"] = raw.get("parts", 1)
         self._monitored: list[PortResult] | None = None
 
     @property

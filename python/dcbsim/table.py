@@ -150,7 +150,8 @@ def summary_table(summary: dict[str, Any], max_rows: int | None = 20) -> str:
             f"{summary['scenario']} ({summary['scheme']}, seed {summary['seed']}): "
             f"sent {totals['sent_frames']}, delivered {totals['delivered_frames']}, dropped {totals['dropped_frames']} frames; "
             f"{summary['events']} events, {summary['simulated_s']:.3f} s simulated in {summary['wall_s']:.3f} s "
-            f"({_speed(summary['sim_speed'])} simulated s per s)"
+            f"({_speed(summary['sim_speed'])} simulated s per s"
+            + (f", on {summary['parts']} threads)" if summary.get("parts", 1) > 1 else ")")
         ),
     ]
     return "\n".join(parts)

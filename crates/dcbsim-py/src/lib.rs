@@ -224,12 +224,13 @@ impl Scenario {
         if let Some(split) = dcbsim_core::sim::parallel::split_for(&sim) {
             // A split run goes in one piece (its parts meet every window): the progress
             // bar moves once, at the end.
-            let nodes = sim.config().nodes.len();
+            let (nodes, parts) = (sim.config().nodes.len(), split.parts());
             let result = py.detach(|| dcbsim_core::sim::parallel::run(sim, split));
             if let Some(cb) = &progress {
                 cb.call1((1.0,))?;
             }
             let d = report::from_report(py, result, nodes)?;
+            d.set_item(intern!(py, "parts"), parts)?;
             d.set_item(intern!(py, "sample_columns"), columns)?;
             d.set_item(intern!(py, "sample_chunk_rows"), chunk_rows)?;
             return Ok(d);

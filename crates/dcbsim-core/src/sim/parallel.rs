@@ -62,6 +62,13 @@ pub struct Split {
     parts: Partitioning,
 }
 
+impl Split {
+    /// How many parts (threads) the run goes on.
+    pub fn parts(&self) -> usize {
+        self.parts.parts
+    }
+}
+
 /// The threads a run asks for: `config.threads`, 0 meaning every core.
 fn threads_asked(sim: &Simulation) -> usize {
     match sim.config.threads {
@@ -133,17 +140,17 @@ impl Simulation {
     }
 
     /// At the barrier ending a window at `end`: takes the frames that have reached the
-    /// far end off this part's crossing links, and returns the frames it sent across.
-    fn close_window(&mut self, end: Time) -> Vec<Mail> {
+    /// far end off this part's crossing links, and swaps the frames it sent across into
+    /// `sent` (empty, its room kept for the next window's).
+    fn close_window(&mut self, end: Time, sent: &mut Vec<Mail>) {
         let part = self.part.as_mut().expect("a part");
-        let sent = std::mem::take(&mut part.outbox);
+        std::mem::swap(&mut part.outbox, sent);
         for i in 0..part.crossing.len() {
             let p = self.part.as_ref().expect("a part").crossing[i] as usize;
             while self.ports[p].link.front().is_some_and(|&(at, _)| at < end) {
                 self.ports[p].pop_arrived(end);
             }
         }
-        sent
     }
 
     /// Puts frames handed over onto this part's copies of their links.
@@ -199,14 +206,19 @@ impl Barrier {
 /// each part's next event after the window (its own, or a frame it sent across).
 struct Exchange {
     mailboxes: [Vec<Mutex<Vec<Mail>>>; 2],
-    next: [Vec<AtomicU64>; 2],
+    next: [Vec<Padded>; 2],
     barrier: Barrier,
 }
+
+/// An atomic on a cache line of its own: parts write theirs at every window, and
+/// neighbours on one line would take it from each other.
+#[repr(align(64))]
+struct Padded(AtomicU64);
 
 impl Exchange {
     fn new(parts: usize) -> Exchange {
         let mailboxes = || (0..parts).map(|_| Mutex::new(Vec::new())).collect();
-        let next = || (0..parts).map(|_| AtomicU64::new(u64::MAX)).collect();
+        let next = || (0..parts).map(|_| Padded(AtomicU64::new(u64::MAX))).collect();
         Exchange {
             mailboxes: [mailboxes(), mailboxes()],
             next: [next(), next()],
@@ -215,8 +227,22 @@ impl Exchange {
     }
 }
 
+/// What a split run did besides its report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SplitStats {
+    /// Parts, one thread each.
+    pub parts: usize,
+    /// Windows run (barriers met).
+    pub windows: u64,
+}
+
 /// Runs `sim` split as `split`, one thread per part, and merges the parts' reports.
 pub fn run(sim: Simulation, split: Split) -> RunReport {
+    run_with_stats(sim, split).0
+}
+
+/// [`run`], with how many windows it took.
+pub fn run_with_stats(sim: Simulation, split: Split) -> (RunReport, SplitStats) {
     let started = std::time::Instant::now();
     let n = split.parts.parts;
     let lookahead = split.parts.lookahead;
@@ -231,7 +257,7 @@ pub fn run(sim: Simulation, split: Split) -> RunReport {
     }
     let exchange = Exchange::new(n);
     let end = config.duration;
-    let parts: Vec<Simulation> = std::thread::scope(|s| {
+    let ran: Vec<(Simulation, u64)> = std::thread::scope(|s| {
         let handles: Vec<_> = parts
             .into_iter()
             .enumerate()
@@ -243,37 +269,45 @@ pub fn run(sim: Simulation, split: Split) -> RunReport {
         handles.into_iter().map(|h| h.join().expect("a part's thread")).collect()
     });
     let wall = started.elapsed().as_secs_f64();
-    merge(parts, &part_of, wall)
+    let windows = ran[0].1;
+    let parts = ran.into_iter().map(|(sim, _)| sim).collect();
+    (merge(parts, &part_of, wall), SplitStats { parts: n, windows })
 }
 
-/// One thread's loop: windows until the run's end, one barrier each.
-fn run_part(mut sim: Simulation, id: usize, ex: &Exchange, part_of: &[u16], lookahead: Time, end: Time) -> Simulation {
+/// One thread's loop: windows until the run's end, one barrier each; the part and
+/// the windows it ran.
+fn run_part(mut sim: Simulation, id: usize, ex: &Exchange, part_of: &[u16], lookahead: Time, end: Time) -> (Simulation, u64) {
     let mut start = Time::ZERO;
+    let mut windows = 0;
+    // Kept from window to window for their room.
+    let mut by_part: Vec<Vec<Mail>> = vec![Vec::new(); ex.next[0].len()];
+    let (mut mail, mut sent) = (Vec::new(), Vec::new());
     for round in 0.. {
+        windows += 1;
         let until = Time(start.0.saturating_add(lookahead.0)).min(end);
         sim.run_slice(until);
-        let sent = sim.close_window(until);
+        sim.close_window(until, &mut sent);
         let parity = round % 2;
         let mut next = sim.next_event();
-        let mut by_part: Vec<Vec<Mail>> = vec![Vec::new(); ex.next[0].len()];
-        for m in sent {
+        for m in sent.drain(..) {
             next = next.min(m.arrival);
             by_part[part_of[sim.ports[m.port as usize].peer as usize] as usize].push(m);
         }
-        for (to, mail) in by_part.into_iter().enumerate().filter(|(_, m)| !m.is_empty()) {
-            ex.mailboxes[parity][to].lock().expect("a mailbox").extend(mail);
+        for (to, sent) in by_part.iter_mut().enumerate().filter(|(_, m)| !m.is_empty()) {
+            ex.mailboxes[parity][to].lock().expect("a mailbox").append(sent);
         }
-        ex.next[parity][id].store(next.0, Ordering::Release);
+        ex.next[parity][id].0.store(next.0, Ordering::Release);
         ex.barrier.wait(round);
-        let mail = std::mem::take(&mut *ex.mailboxes[parity][id].lock().expect("a mailbox"));
+        std::mem::swap(&mut mail, &mut *ex.mailboxes[parity][id].lock().expect("a mailbox"));
         sim.receive_mail(&mail);
+        mail.clear();
         if until >= end {
             break;
         }
-        let next = ex.next[parity].iter().map(|t| t.load(Ordering::Acquire)).min().unwrap_or(u64::MAX);
+        let next = ex.next[parity].iter().map(|t| t.0.load(Ordering::Acquire)).min().unwrap_or(u64::MAX);
         start = Time(next).max(until).min(end);
     }
-    sim
+    (sim, windows)
 }
 
 /// The one-thread report from the parts' reports: each port's from the part that
