@@ -1,30 +1,14 @@
 //! What a window barrier costs on this machine, for the speed-up model of
 //! `--example parts`: `threads` threads meet `rounds` times at a `std::sync::Barrier`
-//! (which sleeps) and at a barrier that spins on an atomic counter.
+//! (which sleeps) and at the parallel engine's own, which spins on an atomic counter.
 //!
 //! ```text
 //! cargo run --release -p dcbsim-bench --example barrier -- [threads] [rounds]
 //! ```
 
+use dcbsim_core::sim::parallel::Barrier as Spinning;
 use std::sync::Barrier;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
-
-/// A barrier that spins: each arrival adds one; the last of a round opens the next.
-struct Spin {
-    arrived: AtomicUsize,
-    threads: usize,
-}
-
-impl Spin {
-    fn wait(&self, round: usize) {
-        let target = (round + 1) * self.threads;
-        self.arrived.fetch_add(1, Ordering::AcqRel);
-        while self.arrived.load(Ordering::Acquire) < target {
-            std::hint::spin_loop();
-        }
-    }
-}
 
 fn main() {
     let mut args = std::env::args().skip(1).map(|a| a.parse::<usize>().expect("a number"));
@@ -42,7 +26,7 @@ fn main() {
         }
     });
     let sleep_ns = started.elapsed().as_secs_f64() * 1e9 / rounds as f64;
-    let spin = Spin { arrived: AtomicUsize::new(0), threads };
+    let spin = Spinning::new(threads);
     let started = Instant::now();
     std::thread::scope(|s| {
         for _ in 0..threads {

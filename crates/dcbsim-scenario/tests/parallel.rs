@@ -62,3 +62,61 @@ fn every_shipped_scenario_reports_alike_on_one_two_and_three_threads() {
     }
     eprintln!("split and compared: {split:?}");
 }
+
+/// A fabric under QCN whose flows start late, stop and have their rates capped by the
+/// timeline: the flows' sides live in different parts, and every part applies the
+/// entries (a part that does not send a flow changes only what fair shares read:
+/// `rival`, sent from another pod than `late`, shares `late`'s last link, so its fair
+/// share moves with `late`'s cap).
+const TIMELINE_FABRIC: &str = r#"
+[run]
+duration_ms = 4.0
+sample_interval_us = 100.0
+[topology]
+kind = "fat_tree"
+k = 4
+rate_gbps = 10.0
+delay_us = 1.0
+[scheme]
+name = "qcn"
+[[flows]]
+name = "p"
+src = "h*"
+dst = "h*"
+pairing = "permutation"
+[[flows]]
+name = "late"
+src = "h0_0_0"
+dst = "h3_1_1"
+start_ms = 1.0
+[[flows]]
+name = "rival"
+src = "h3_0_0"
+dst = "h3_1_1"
+[[timeline]]
+at_ms = 2.0
+flow = "late"
+max_rate_gbps = 2.0
+[[timeline]]
+at_ms = 3.0
+flow = "p"
+action = "stop"
+"#;
+
+#[test]
+fn timeline_entries_and_notifications_cross_parts_alike() {
+    let run = |threads: usize| {
+        let scenario = dcbsim_scenario::load_str(TIMELINE_FABRIC, "fabric.toml", &[format!("run.threads={threads}")]).expect("valid");
+        let sim = scenario.build(scenario.seed).expect("builds");
+        let split = split_for(&sim).is_some();
+        let mut report = sim.run();
+        report.wall_seconds = 0.0;
+        (format!("{report:?}"), split)
+    };
+    let (one, _) = run(1);
+    for threads in [2, 3] {
+        let (many, split) = run(threads);
+        assert!(split, "{threads} threads split the fabric");
+        assert!(one == many, "{threads} threads report otherwise than 1");
+    }
+}

@@ -94,7 +94,8 @@ pub fn split_for(sim: &Simulation) -> Option<Split> {
 fn splits(sim: &Simulation) -> bool {
     let c = &sim.config;
     let plain_flows = c.flows.iter().all(|f| matches!(f.kind, FlowKind::Greedy | FlowKind::Constant));
-    let plain_timeline = c.timeline.iter().all(|e| matches!(e.action, Action::FlowStart { .. } | Action::FlowStop { .. }));
+    let plain_timeline =
+        c.timeline.iter().all(|e| matches!(e.action, Action::FlowStart { .. } | Action::FlowStop { .. } | Action::FlowMaxRate { .. }));
     plain_flows
         && plain_timeline
         && c.arrivals.is_empty()
@@ -126,7 +127,7 @@ impl Simulation {
         }
     }
 
-    /// Makes this run part `id` of `split`: marks the ports that cross.
+    /// Makes this run part `id` of the split `part_of`: marks the ports that cross.
     fn become_part(&mut self, id: u16, part_of: Arc<[u16]>) {
         let mut crossing = Vec::new();
         for (p, port) in self.ports.iter_mut().enumerate() {
@@ -145,10 +146,10 @@ impl Simulation {
     fn close_window(&mut self, end: Time, sent: &mut Vec<Mail>) {
         let part = self.part.as_mut().expect("a part");
         std::mem::swap(&mut part.outbox, sent);
-        for i in 0..part.crossing.len() {
-            let p = self.part.as_ref().expect("a part").crossing[i] as usize;
-            while self.ports[p].link.front().is_some_and(|&(at, _)| at < end) {
-                self.ports[p].pop_arrived(end);
+        for &p in &part.crossing {
+            let port = &mut self.ports[p as usize];
+            while port.link.front().is_some_and(|&(at, _)| at < end) {
+                port.pop_arrived(end);
             }
         }
     }
@@ -176,15 +177,22 @@ const SPINS_BEFORE_YIELD: u32 = 1 << 12;
 
 /// Threads meeting between windows: a counter each arrival adds one to, spun on (a
 /// sleeping barrier costs 12-19 µs a round here, against windows of tens of µs of
-/// work; docs/speed.md).
-struct Barrier {
+/// work; docs/speed.md). Public for `--example barrier`, which measures it.
+#[derive(Debug)]
+pub struct Barrier {
     arrived: AtomicUsize,
     threads: usize,
 }
 
 impl Barrier {
-    /// Waits for every thread's `round`-th arrival (rounds count from 0).
-    fn wait(&self, round: usize) {
+    /// A barrier for `threads` threads.
+    pub fn new(threads: usize) -> Barrier {
+        Barrier { arrived: AtomicUsize::new(0), threads }
+    }
+
+    /// Waits for every thread's `round`-th arrival (rounds count from 0, each thread
+    /// counting its own).
+    pub fn wait(&self, round: usize) {
         let target = (round + 1) * self.threads;
         self.arrived.fetch_add(1, Ordering::AcqRel);
         let mut spins = 0u32;
@@ -219,11 +227,7 @@ impl Exchange {
     fn new(parts: usize) -> Exchange {
         let mailboxes = || (0..parts).map(|_| Mutex::new(Vec::new())).collect();
         let next = || (0..parts).map(|_| Padded(AtomicU64::new(u64::MAX))).collect();
-        Exchange {
-            mailboxes: [mailboxes(), mailboxes()],
-            next: [next(), next()],
-            barrier: Barrier { arrived: AtomicUsize::new(0), threads: parts },
-        }
+        Exchange { mailboxes: [mailboxes(), mailboxes()], next: [next(), next()], barrier: Barrier::new(parts) }
     }
 }
 
