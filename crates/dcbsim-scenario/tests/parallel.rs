@@ -120,3 +120,57 @@ fn timeline_entries_and_notifications_cross_parts_alike() {
         assert!(one == many, "{threads} threads report otherwise than 1");
     }
 }
+
+/// Hosts of every pod of a k = 4 fat-tree send to one host under PFC: the pauses spread from
+/// its pod's switches to the cores and on to the other pods, over links between parts.
+const PFC_FABRIC: &str = r#"
+[run]
+duration_ms = 3.0
+sample_interval_us = 100.0
+[topology]
+kind = "fat_tree"
+k = 4
+rate_gbps = 10.0
+delay_us = 1.0
+buffer_kb = 256.0
+[pfc]
+priorities = [3]
+xoff_kb = 64.0
+[[flows]]
+name = "incast"
+src = ["h1_0_0", "h1_1_1", "h2_0_1", "h2_1_0", "h3_0_0", "h3_1_1", "h0_1_0"]
+dst = "h0_0_0"
+priority = 3
+[[flows]]
+name = "p"
+src = "h*"
+dst = "h*"
+pairing = "permutation"
+"#;
+
+#[test]
+fn pauses_cross_parts_alike() {
+    let run = |threads: usize| {
+        let scenario = dcbsim_scenario::load_str(PFC_FABRIC, "pfc.toml", &[format!("run.threads={threads}")]).expect("valid");
+        let sim = scenario.build(scenario.seed).expect("builds");
+        let split = split_for(&sim).is_some();
+        let mut report = sim.run();
+        report.wall_seconds = 0.0;
+        (report, split)
+    };
+    let (one, _) = run(1);
+    // Cores pause aggregation switches of other pods, which the split puts elsewhere.
+    let paused_by_cores: u64 =
+        one.pfc.iter().filter(|p| p.name.starts_with("agg") && p.name.contains(":core")).map(|p| p.pause_received[3]).sum();
+    assert!(
+        paused_by_cores > 0,
+        "the cores paused no aggregation switch: {:?}",
+        one.pfc.iter().map(|p| (&p.name, p.pause_received[3])).collect::<Vec<_>>()
+    );
+    let one = format!("{one:?}");
+    for threads in [2, 3] {
+        let (many, split) = run(threads);
+        assert!(split, "{threads} threads split the fabric");
+        assert!(one == format!("{many:?}"), "{threads} threads report otherwise than 1");
+    }
+}

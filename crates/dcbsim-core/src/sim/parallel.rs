@@ -18,7 +18,10 @@
 //! have arrived, for its departure-timed accounting (`net/timed.rs`), and takes them
 //! off at the barrier after their arrival.
 //!
-//! A run splits only where nothing acts across parts without a frame: runs with PFC,
+//! PFC works across parts as the frames do: a PAUSE is a frame on the link, and the
+//! ingress accounting of a link is kept on its copy in the part its frames arrive at.
+//!
+//! A run splits only where nothing acts across parts without a frame: runs with
 //! traces, streamed samples, the incast application, arrival sources, flows other
 //! than greedy or constant ones (a finite flow's completion changes every flow's fair
 //! share; ON-OFF and Poisson sources), acknowledged flows (HPCC, TIMELY), capacity or
@@ -100,7 +103,6 @@ fn splits(sim: &Simulation) -> bool {
         && plain_timeline
         && c.arrivals.is_empty()
         && c.incast.is_none()
-        && !sim.pfc.on
         && sim.tracing.traces.is_empty()
         && !sim.sampler.streams()
         && sim.flows.iter().all(|f| !f.acked())
@@ -321,6 +323,9 @@ fn merge(parts: Vec<Simulation>, part_of: &[u16], wall: f64) -> RunReport {
     let shared = parts[0].shared_events;
     let events: u64 = parts.iter().map(|p| p.events).sum::<u64>() - shared * (parts.len() as u64 - 1);
     let port_owner: Vec<usize> = parts[0].ports.iter().filter(|p| !p.is_host).map(|p| part_of[p.node as usize] as usize).collect();
+    // A port's PFC ingress accounting is kept where its frames arrive (the peer's part).
+    let port_ends: Vec<(usize, usize)> =
+        parts[0].ports.iter().map(|p| (part_of[p.node as usize] as usize, part_of[p.peer as usize] as usize)).collect();
     let flow_ends: Vec<(usize, usize)> = parts[0].flows[..parts[0].config.flows.len()]
         .iter()
         .map(|f| (part_of[f.src as usize] as usize, part_of[f.dst as usize] as usize))
@@ -329,6 +334,12 @@ fn merge(parts: Vec<Simulation>, part_of: &[u16], wall: f64) -> RunReport {
     let mut merged = reports[0].clone();
     for (i, &owner) in port_owner.iter().enumerate() {
         merged.ports[i] = reports[owner].ports[i].clone();
+    }
+    for (p, pfc) in merged.pfc.iter_mut().enumerate() {
+        let (owner, receiver) = port_ends[p];
+        *pfc = reports[owner].pfc[p].clone();
+        pfc.ingress_bytes = reports[receiver].pfc[p].ingress_bytes;
+        pfc.headroom_drops = reports[receiver].pfc[p].headroom_drops;
     }
     for (i, &(src, dst)) in flow_ends.iter().enumerate() {
         let mut f = reports[src].flows[i].clone();

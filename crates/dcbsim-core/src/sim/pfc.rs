@@ -207,7 +207,9 @@ impl Simulation {
         port.sync_pfc();
         let ingress = port.reverse;
         let pkt = Packet::new(ingress, PAUSE_FRAME_BYTES, port.peer, 7, PacketKind::Pause { mask, quanta });
-        self.transmit(out, pkt);
+        // A switch's PAUSE may cross to another part of a split run, as its frames do.
+        let (arrival, was_empty) = self.put_on_link(out, pkt);
+        self.on_switch_link_push(out, &pkt, arrival, was_empty);
         if quanta != 0 {
             // Refresh the XOFF while it is needed: the next one must reach the
             // upstream port (one frame, the PAUSE and the propagation delay away)
