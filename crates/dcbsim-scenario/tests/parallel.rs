@@ -174,3 +174,63 @@ fn pauses_cross_parts_alike() {
         assert!(one == format!("{many:?}"), "{threads} threads report otherwise than 1");
     }
 }
+
+/// Finite flows complete in every pod of a k = 4 fat-tree, under TCP and DCTCP,
+/// beside constant-rate ones: each completion moves the fair shares of flows sent
+/// from other parts.
+const FINITE_FABRIC: &str = r#"
+[run]
+duration_ms = 3.0
+sample_interval_us = 50.0
+[topology]
+kind = "fat_tree"
+k = 4
+rate_gbps = 10.0
+delay_us = 1.0
+buffer_kb = 256.0
+[[flows]]
+name = "bulk"
+src = "h*"
+dst = "h*"
+pairing = "permutation"
+kind = "constant"
+rate_gbps = 3.0
+[[flows]]
+name = "short"
+src = ["h0_0_1", "h1_1_0", "h2_0_0", "h3_1_1"]
+dst = ["h3_0_0", "h2_1_1", "h1_0_1", "h0_1_0"]
+kind = "finite"
+transport = "tcp"
+size_kb = { uniform = [20, 400] }
+[[flows]]
+name = "tcp"
+src = ["h1_0_0", "h2_1_0"]
+dst = ["h0_0_0", "h3_0_1"]
+kind = "finite"
+transport = "dctcp"
+size_kb = 300
+"#;
+
+#[test]
+fn completions_move_fair_shares_across_parts_alike() {
+    let run = |threads: usize| {
+        let scenario = dcbsim_scenario::load_str(FINITE_FABRIC, "finite.toml", &[format!("run.threads={threads}")]).expect("valid");
+        let sim = scenario.build(scenario.seed).expect("builds");
+        let split = split_for(&sim).is_some();
+        let mut report = sim.run();
+        report.wall_seconds = 0.0;
+        (report, split)
+    };
+    let (one, _) = run(1);
+    let completed = one.flows.iter().filter(|f| f.completion_time.is_some()).count();
+    assert!(completed >= 5, "only {completed} flows completed");
+    // A constant-rate flow's share moves as finite flows complete.
+    let moved = one.flows.iter().filter(|f| f.name.starts_with("bulk")).any(|f| f.fair_share_bps.windows(2).any(|w| w[0] != w[1]));
+    assert!(moved, "no constant-rate flow's fair share moved");
+    let one = format!("{one:?}");
+    for threads in [2, 3] {
+        let (many, split) = run(threads);
+        assert!(split, "{threads} threads split the fabric");
+        assert!(one == format!("{many:?}"), "{threads} threads report otherwise than 1");
+    }
+}

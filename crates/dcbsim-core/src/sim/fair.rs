@@ -7,9 +7,11 @@
 //! So each sample reports the time average of the share over its interval, exactly.
 
 use super::Simulation;
-use crate::config::FlowKind;
+use crate::config::{Action, FlowKind, FlowSpec, TimelineEntry};
 use crate::fairshare::{Paths, weighted_max_min};
-use crate::units::Time;
+use crate::net::Port;
+use crate::traffic::Flow;
+use crate::units::{Rate, Time};
 
 /// The fair shares of the configured flows and their integrals since the last sample.
 #[derive(Clone, Debug, Default)]
@@ -58,93 +60,207 @@ impl FairShares {
 
 impl FairShares {
     /// The first `n` flows' mean shares over the interval just taken (after
-    /// [`Simulation::take_fair_shares`]), bits/s.
+    /// [`FairShares::take`]), bits/s.
     pub(super) fn means(&self, n: usize) -> &[f64] {
         &self.means[..n]
     }
-}
 
-impl Simulation {
-    /// What flow `i` would send if the network let it: 0 when it is not sending.
-    fn demand(&self, i: usize) -> f64 {
-        let f = &self.flows[i];
-        if !f.active || f.completed_at.is_some() {
-            return 0.0;
-        }
-        let cap = f.max_rate.map_or(f64::INFINITY, |r| r.as_f64());
-        let wanted = match self.config.flows[i].kind {
-            FlowKind::Constant => f.rp.rate().as_f64(),
-            FlowKind::Greedy | FlowKind::Finite { .. } => f.line_rate.as_f64(),
-            // A dynamic source is counted at its mean offered load.
-            FlowKind::OnOff { .. } | FlowKind::Poisson { .. } => self.config.flows[i].offered_bps().unwrap_or(f64::INFINITY),
-        };
-        wanted.min(cap)
-    }
-
-    /// Integrates the shares up to now, recomputing them first if they are stale.
-    fn integrate_fair_shares(&mut self) {
-        let now = self.now;
-        if now <= self.fair.last {
+    /// Integrates the shares up to `now`, recomputing them first, from each flow's
+    /// `demand`, the ports' capacities and the flows' weights, if they are stale.
+    fn integrate(&mut self, now: Time, on: &Network, demand: impl Fn(usize) -> f64) {
+        if now <= self.last {
             return;
         }
-        if self.fair.dirty {
-            let demand: Vec<f64> = (0..self.fair.paths.len()).map(|i| self.demand(i)).collect();
-            let fair = &mut self.fair;
-            fair.demand = demand;
-            for (c, p) in fair.capacity.iter_mut().zip(&self.ports) {
+        if self.dirty {
+            self.demand = (0..self.paths.len()).map(demand).collect();
+            for (c, p) in self.capacity.iter_mut().zip(on.ports) {
                 // A frame-rate-limited port carries at most one frame per service time.
                 let per_frame = p.frame_service().as_secs_f64();
-                let frames = if per_frame > 0.0 { fair.frame_bits / per_frame } else { f64::INFINITY };
+                let frames = if per_frame > 0.0 { self.frame_bits / per_frame } else { f64::INFINITY };
                 *c = p.rate().as_f64().min(frames);
             }
-            weighted_max_min(&fair.capacity, &fair.paths, &self.weights, &fair.demand, &mut fair.shares);
-            fair.dirty = false;
+            weighted_max_min(&self.capacity, &self.paths, on.weights, &self.demand, &mut self.shares);
+            self.dirty = false;
         }
-        let fair = &mut self.fair;
-        let dt = (now - fair.last).0 as f64;
-        for (acc, share) in fair.integral.iter_mut().zip(&fair.shares) {
+        let dt = (now - self.last).0 as f64;
+        for (acc, share) in self.integral.iter_mut().zip(&self.shares) {
             *acc += share * dt;
         }
-        fair.last = now;
+        self.last = now;
+    }
+
+    /// Something the shares depend on changes at `now` (call it before the change).
+    pub(super) fn change(&mut self, now: Time, on: &Network, demand: impl Fn(usize) -> f64) {
+        self.integrate(now, on, demand);
+        self.dirty = true;
+        self.moved = 2;
     }
 
     /// Checks that integrating would give each mean again (debug builds).
-    fn check_means_held(&self) {
-        let (dt, span) = ((self.now - self.fair.last).0 as f64, self.sampler.interval.0 as f64);
-        for (share, mean) in self.fair.shares.iter().zip(&self.fair.means) {
+    fn check_means_held(&self, now: Time, interval: Time) {
+        let (dt, span) = ((now - self.last).0 as f64, interval.0 as f64);
+        for (share, mean) in self.shares.iter().zip(&self.means) {
             assert_eq!(((0.0 + share * dt) / span).to_bits(), mean.to_bits(), "a fair share's mean held");
         }
     }
 
-    /// Something the shares depend on changes now (call it before the change).
-    pub(super) fn fair_shares_change(&mut self) {
-        self.integrate_fair_shares();
-        self.fair.dirty = true;
-        self.fair.moved = 2;
-    }
-
-    /// At a sample: turns each flow's integral since the last sample (one interval
-    /// ago) into its mean share over the interval, bits/s ([`FairShares::means`]),
-    /// and restarts the integrals. Where nothing moved the shares since the sample
-    /// before the last, the means are the last ones and nothing is integrated (at
-    /// thousands of flows sampled every millisecond, the integration and division
-    /// cost a few nanoseconds per event).
-    pub(super) fn take_fair_shares(&mut self) {
-        if self.fair.moved == 0 {
-            debug_assert!(!self.fair.dirty);
+    /// At a sample at `now`: turns each flow's integral since the last sample (one
+    /// `interval` ago) into its mean share over the interval, bits/s
+    /// ([`FairShares::means`]), and restarts the integrals. Where nothing moved the
+    /// shares since the sample before the last, the means are the last ones and
+    /// nothing is integrated (at thousands of flows sampled every millisecond, the
+    /// integration and division cost a few nanoseconds per event).
+    pub(super) fn take(&mut self, now: Time, interval: Time, on: &Network, demand: impl Fn(usize) -> f64) {
+        if self.moved == 0 {
+            debug_assert!(!self.dirty);
             if cfg!(debug_assertions) {
-                self.check_means_held();
+                self.check_means_held(now, interval);
             }
-            self.fair.last = self.now;
+            self.last = now;
             return;
         }
-        self.fair.moved -= 1;
-        self.integrate_fair_shares();
-        let span = self.sampler.interval.0 as f64;
-        let fair = &mut self.fair;
-        for (acc, mean) in fair.integral.iter_mut().zip(fair.means.iter_mut()) {
+        self.moved -= 1;
+        self.integrate(now, on, demand);
+        let span = interval.0 as f64;
+        for (acc, mean) in self.integral.iter_mut().zip(self.means.iter_mut()) {
             *mean = *acc / span;
             *acc = 0.0;
         }
+    }
+}
+
+/// What the shares are worked out over: the ports (their capacities) and the flows'
+/// weights.
+pub(super) struct Network<'a> {
+    /// Every port.
+    pub ports: &'a [Port],
+    /// Per flow, its weight.
+    pub weights: &'a [f64],
+}
+
+/// What a flow would send if the network let it: nothing while it is not sending
+/// (not started, stopped or complete), else what it `wants`, up to its cap.
+pub(super) fn demand(wants: f64, active: bool, complete: bool, cap: Option<Rate>) -> f64 {
+    if !active || complete {
+        return 0.0;
+    }
+    wants.min(cap.map_or(f64::INFINITY, |r| r.as_f64()))
+}
+
+/// What flow `f`, configured as `spec`, sends when it sends and the network lets it.
+pub(super) fn wants(f: &Flow, spec: &FlowSpec) -> f64 {
+    match spec.kind {
+        FlowKind::Constant => f.rp.rate().as_f64(),
+        FlowKind::Greedy | FlowKind::Finite { .. } => f.line_rate.as_f64(),
+        // A dynamic source is counted at its mean offered load.
+        FlowKind::OnOff { .. } | FlowKind::Poisson { .. } => spec.offered_bps().unwrap_or(f64::INFINITY),
+    }
+}
+
+impl Simulation {
+    /// Something the shares depend on changes now (call it before the change).
+    pub(super) fn fair_shares_change(&mut self) {
+        let (flows, specs) = (&self.flows, &self.config.flows);
+        let on = Network { ports: &self.ports, weights: &self.weights };
+        self.fair.change(self.now, &on, |i| live_demand(&flows[i], &specs[i]));
+    }
+
+    /// At a sample: the fair shares' means over the interval just ended
+    /// ([`FairShares::take`]).
+    pub(super) fn take_fair_shares(&mut self) {
+        let (flows, specs) = (&self.flows, &self.config.flows);
+        let on = Network { ports: &self.ports, weights: &self.weights };
+        self.fair.take(self.now, self.sampler.interval, &on, |i| live_demand(&flows[i], &specs[i]));
+    }
+}
+
+/// What flow `f` would send now if the network let it.
+fn live_demand(f: &Flow, spec: &FlowSpec) -> f64 {
+    demand(wants(f, spec), f.active, f.completed_at.is_some(), f.max_rate)
+}
+
+/// What moves or reads the fair shares, as each part of a split run logs it with its
+/// time (a part sees only its own flows complete, so the shares are worked out again
+/// after the run from every part's log: [`Replay`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum FairOp {
+    /// Timeline entry `.0` is applied.
+    Timeline(u32),
+    /// A sample is taken.
+    Sample,
+    /// Configured flow `.0` completes.
+    Completion(u32),
+}
+
+impl FairOp {
+    /// Where the op falls among those at the same time: timeline entries, then the
+    /// sample, then the network's events (`sched/mod.rs`).
+    fn rank(self) -> u8 {
+        match self {
+            FairOp::Timeline(_) => 0,
+            FairOp::Sample => 1,
+            FairOp::Completion(_) => 2,
+        }
+    }
+}
+
+/// The configured flows' fair shares worked out from a log of what moved them, as
+/// the live run works them out (the same arithmetic, in the same order).
+pub(super) struct Replay {
+    fair: FairShares,
+    wants: Vec<f64>,
+    active: Vec<bool>,
+    cap: Vec<Option<Rate>>,
+    complete: Vec<bool>,
+}
+
+impl Replay {
+    /// A replay from `sim`'s state before it runs.
+    pub(super) fn of(sim: &Simulation) -> Replay {
+        let flows = &sim.flows[..sim.fair.paths.len()];
+        Replay {
+            fair: sim.fair.clone(),
+            wants: flows.iter().zip(&sim.config.flows).map(|(f, spec)| wants(f, spec)).collect(),
+            active: flows.iter().map(|f| f.active).collect(),
+            cap: flows.iter().map(|f| f.max_rate).collect(),
+            complete: flows.iter().map(|f| f.completed_at.is_some()).collect(),
+        }
+    }
+
+    /// Each configured flow's mean share over each sample interval, from `log` (the
+    /// first part's timeline entries and samples in the order it took them, beside
+    /// every part's completions; any order within a time) and `timeline` (the
+    /// entries the log names), over network `on` sampled every `interval`.
+    pub(super) fn run(mut self, log: &mut [(Time, FairOp)], timeline: &[TimelineEntry], on: &Network, interval: Time) -> Vec<Vec<f64>> {
+        log.sort_by_key(|&(t, op)| (t, op.rank()));
+        let n = self.wants.len();
+        let mut series = vec![Vec::new(); n];
+        for &(now, op) in log.iter() {
+            let (fair, state) = (&mut self.fair, (&self.wants, &self.active, &self.complete, &self.cap));
+            let demand = |i: usize| demand(state.0[i], state.1[i], state.2[i], state.3[i]);
+            match op {
+                FairOp::Sample => {
+                    fair.take(now, interval, on, demand);
+                    for (s, &mean) in series.iter_mut().zip(fair.means(n)) {
+                        s.push(mean);
+                    }
+                }
+                FairOp::Completion(f) => {
+                    fair.change(now, on, demand);
+                    self.complete[f as usize] = true;
+                }
+                FairOp::Timeline(entry) => {
+                    fair.change(now, on, demand);
+                    match timeline[entry as usize].action {
+                        Action::FlowStart { flow } => self.active[flow] = true,
+                        Action::FlowStop { flow } => self.active[flow] = false,
+                        Action::FlowMaxRate { flow, rate } => self.cap[flow] = rate,
+                        // Nothing else that moves shares splits (`parallel::splits`).
+                        _ => {}
+                    }
+                }
+            }
+        }
+        series
     }
 }

@@ -600,6 +600,7 @@ impl Simulation {
         if flow.completed_at.is_none() && flow.is_complete() {
             let configured = (f as usize) < self.config.flows.len();
             if configured {
+                self.log_fair(fair::FairOp::Completion(f));
                 self.fair_shares_change();
             }
             self.flows[f as usize].completed_at = Some(self.now);

@@ -29,6 +29,7 @@
 //! thread.
 
 use super::Simulation;
+use super::fair::{FairOp, Network, Replay};
 use crate::config::{Action, FlowKind};
 use crate::net::partition::{Partitioning, partition};
 use crate::packet::Packet;
@@ -58,6 +59,8 @@ pub struct Part {
     crossing: Vec<u32>,
     /// Frames sent across in the window being run.
     outbox: Vec<Mail>,
+    /// What moved or read the fair shares, when (see [`Replay`]).
+    fair_log: Vec<(Time, FairOp)>,
 }
 
 /// How a run splits, when it does.
@@ -96,7 +99,7 @@ pub fn split_for(sim: &Simulation) -> Option<Split> {
 /// documentation).
 fn splits(sim: &Simulation) -> bool {
     let c = &sim.config;
-    let plain_flows = c.flows.iter().all(|f| matches!(f.kind, FlowKind::Greedy | FlowKind::Constant));
+    let plain_flows = c.flows.iter().all(|f| matches!(f.kind, FlowKind::Greedy | FlowKind::Constant | FlowKind::Finite { .. }));
     let plain_timeline =
         c.timeline.iter().all(|e| matches!(e.action, Action::FlowStart { .. } | Action::FlowStop { .. } | Action::FlowMaxRate { .. }));
     plain_flows
@@ -120,6 +123,13 @@ impl Simulation {
         part.part_of[self.flows[flow].src as usize] == part.id
     }
 
+    /// Logs `op` at this time, in a part of a split run (for [`Replay`]).
+    pub(super) fn log_fair(&mut self, op: FairOp) {
+        if let Some(part) = self.part.as_mut() {
+            part.fair_log.push((self.now, op));
+        }
+    }
+
     /// Hands frame `pkt`, just put on crossing port `out`'s link and arriving at
     /// `arrival`, over to the part at the far end (out of line: only crossing ports).
     #[inline(never)]
@@ -139,7 +149,7 @@ impl Simulation {
                 crossing.push(p as u32);
             }
         }
-        self.part = Some(Box::new(Part { id, part_of, crossing, outbox: Vec::new() }));
+        self.part = Some(Box::new(Part { id, part_of, crossing, outbox: Vec::new(), fair_log: Vec::new() }));
     }
 
     /// At the barrier ending a window at `end`: takes the frames that have reached the
@@ -254,6 +264,7 @@ pub fn run_with_stats(sim: Simulation, split: Split) -> (RunReport, SplitStats) 
     let lookahead = split.parts.lookahead;
     let part_of: Arc<[u16]> = split.parts.part_of.into();
     let (config, seed) = (sim.config.clone(), sim.seed);
+    let replay = Replay::of(&sim);
     let mut parts = vec![sim];
     for _ in 1..n {
         parts.push(Simulation::new(config.clone(), seed).expect("the same configuration built before"));
@@ -277,7 +288,7 @@ pub fn run_with_stats(sim: Simulation, split: Split) -> (RunReport, SplitStats) 
     let wall = started.elapsed().as_secs_f64();
     let windows = ran[0].1;
     let parts = ran.into_iter().map(|(sim, _)| sim).collect();
-    (merge(parts, &part_of, wall), SplitStats { parts: n, windows })
+    (merge(parts, &part_of, replay, wall), SplitStats { parts: n, windows })
 }
 
 /// One thread's loop: windows until the run's end, one barrier each; the part and
@@ -316,10 +327,24 @@ fn run_part(mut sim: Simulation, id: usize, ex: &Exchange, part_of: &[u16], look
     (sim, windows)
 }
 
+/// Each configured flow's fair shares at each sample, from every part's log: the
+/// first part's timeline entries and samples, and each part's completions.
+fn fair_shares(parts: &mut [Simulation], replay: Replay) -> Vec<Vec<f64>> {
+    let mut log = std::mem::take(&mut parts[0].part.as_mut().expect("a part").fair_log);
+    for p in &parts[1..] {
+        let theirs = &p.part.as_ref().expect("a part").fair_log;
+        log.extend(theirs.iter().filter(|(_, op)| matches!(op, FairOp::Completion(_))));
+    }
+    let first = &parts[0];
+    let on = Network { ports: &first.ports, weights: &first.weights };
+    replay.run(&mut log, &first.changes.timeline, &on, first.sampler.interval)
+}
+
 /// The one-thread report from the parts' reports: each port's from the part that
 /// owns it, each flow's sending side from its source's part and its receiving side
 /// from its destination's, drops added up.
-fn merge(parts: Vec<Simulation>, part_of: &[u16], wall: f64) -> RunReport {
+fn merge(mut parts: Vec<Simulation>, part_of: &[u16], replay: Replay, wall: f64) -> RunReport {
+    let mut fair = fair_shares(&mut parts, replay);
     let shared = parts[0].shared_events;
     let events: u64 = parts.iter().map(|p| p.events).sum::<u64>() - shared * (parts.len() as u64 - 1);
     let port_owner: Vec<usize> = parts[0].ports.iter().filter(|p| !p.is_host).map(|p| part_of[p.node as usize] as usize).collect();
@@ -351,6 +376,7 @@ fn merge(parts: Vec<Simulation>, part_of: &[u16], wall: f64) -> RunReport {
         f.dropped_frames = reports.iter().map(|r| r.flows[i].dropped_frames).sum();
         f.dropped_bytes = reports.iter().map(|r| r.flows[i].dropped_bytes).sum();
         f.in_network_frames = f.sent_frames - f.delivered_frames - f.dropped_frames;
+        f.fair_share_bps = std::mem::take(&mut fair[i]);
         merged.flows[i] = f;
     }
     for (k, class) in merged.classes.iter_mut().enumerate() {

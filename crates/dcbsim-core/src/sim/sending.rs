@@ -2,6 +2,7 @@
 //! reaction-point updates, timeline entries and periodic samples.
 
 use super::Simulation;
+use super::fair::FairOp;
 use crate::config::{Action, PortRef};
 use crate::packet::{Packet, PacketKind};
 use crate::sched::Event;
@@ -214,6 +215,7 @@ impl Simulation {
 
     /// Applies timeline entry `entry`.
     pub(super) fn apply(&mut self, entry: usize) {
+        self.log_fair(FairOp::Timeline(entry as u32));
         self.fair_shares_change();
         match self.changes.timeline[entry].action.clone() {
             Action::PortRate { port, rate } => {
@@ -279,6 +281,7 @@ impl Simulation {
 
     /// Takes the periodic sample and schedules the next one.
     pub(super) fn sample(&mut self) {
+        self.log_fair(FairOp::Sample);
         self.sampler.begin(self.now);
         self.catch_up_watched();
         let ports = &self.ports;
