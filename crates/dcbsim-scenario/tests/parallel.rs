@@ -234,3 +234,61 @@ fn completions_move_fair_shares_across_parts_alike() {
         assert!(one == format!("{many:?}"), "{threads} threads report otherwise than 1");
     }
 }
+
+/// Flows arrive between pods of a k = 4 fat-tree over DCTCP, and ON-OFF and Poisson
+/// sources feed flows of their own: every part draws every arrival, and only the
+/// source's part sends it.
+const ARRIVALS_FABRIC: &str = r#"
+[run]
+duration_ms = 4.0
+sample_interval_us = 100.0
+[topology]
+kind = "fat_tree"
+k = 4
+rate_gbps = 10.0
+delay_us = 1.0
+buffer_kb = 128.0
+[[arrivals]]
+name = "web"
+src = ["h0_0_0", "h1_1_1", "h2_0_1", "h3_1_0"]
+dst = ["h2_1_1", "h3_0_0", "h0_1_0", "h1_0_1"]
+load_gbps = 3.0
+size_kb = { pareto = [20, 1.2] }
+transport = "dctcp"
+[[flows]]
+name = "onoff"
+src = "h1_0_0"
+dst = "h2_1_0"
+kind = "on_off"
+burst_kb = 40.0
+load_gbps = 4.0
+off = "exponential"
+[[flows]]
+name = "dynamic"
+src = "h3_0_1"
+dst = "h2_1_0"
+kind = "poisson"
+load_gbps = 3.0
+size_kb = { uniform = [10, 200] }
+"#;
+
+#[test]
+fn arrivals_and_dynamic_sources_cross_parts_alike() {
+    let run = |threads: usize| {
+        let scenario = dcbsim_scenario::load_str(ARRIVALS_FABRIC, "arrivals.toml", &[format!("run.threads={threads}")]).expect("valid");
+        let sim = scenario.build(scenario.seed).expect("builds");
+        let split = split_for(&sim).is_some();
+        let mut report = sim.run();
+        report.wall_seconds = 0.0;
+        (report, split)
+    };
+    let (one, _) = run(1);
+    let completed: usize = one.arrivals.iter().map(|a| a.completion_s.len()).sum();
+    assert!(completed >= 20, "only {completed} arrived flows completed");
+    let one = format!("{one:?}");
+    for threads in [2, 3] {
+        let (many, split) = run(threads);
+        assert!(split, "{threads} threads split the fabric");
+        assert!(one == format!("{many:?}"), "{threads} threads report otherwise than 1");
+    }
+}

@@ -7,8 +7,18 @@ use crate::dist::SizeDist;
 use crate::report::{ArrivalReport, ArrivedFlow};
 use crate::rng::Rng;
 use crate::sched::Event;
-use crate::traffic::Flow;
+use crate::traffic::{Flow, FlowCounters};
 use crate::units::Time;
+
+/// What became of a flow: its counters, when it completed, and how often its
+/// transport sent again and timed out.
+#[derive(Clone, Debug)]
+pub(super) struct Outcome {
+    pub counters: FlowCounters,
+    pub completed_at: Option<Time>,
+    pub retransmits: u64,
+    pub timeouts: u64,
+}
 
 /// The state of one arrival source.
 #[derive(Clone, Debug)]
@@ -77,28 +87,51 @@ impl Simulation {
         self.flows.push(flow);
         self.weights.push(spec.weight);
         self.attach_conn(index, spec.transport, None);
-        self.rp_changed(index);
-        self.make_ready(index);
+        // Every part of a split run makes every flow, drawing what one run draws; only
+        // the source's part sends it.
+        if self.sends_from(spec.src as u32) {
+            self.rp_changed(index);
+            self.make_ready(index);
+        }
         if let Some(at) = self.apps.generators[g as usize].next_after(now, self.config.duration) {
             self.queue.push(at, Event::Source { source: g, generation: 0 });
         }
     }
 
+    /// What became of flow `i` in this run.
+    pub(super) fn outcome(&self, i: usize) -> Outcome {
+        let f = &self.flows[i];
+        let conn = self.apps.conns.get(f.conn as usize);
+        Outcome {
+            counters: f.counters.clone(),
+            completed_at: f.completed_at,
+            retransmits: conn.map_or(0, |c| c.sender.retransmits),
+            timeouts: conn.map_or(0, |c| c.sender.timeouts),
+        }
+    }
+
     /// What each arrival source's flows did.
     pub(super) fn arrival_reports(&self, in_network: &[u64]) -> Vec<ArrivalReport> {
+        self.arrival_reports_of(|i| self.outcome(i), in_network)
+    }
+
+    /// What each arrival source's flows did, `outcome` telling what became of each
+    /// flow and `in_network` how many of its frames are still on their way.
+    pub(super) fn arrival_reports_of(&self, outcome: impl Fn(usize) -> Outcome, in_network: &[u64]) -> Vec<ArrivalReport> {
         let mut reports: Vec<ArrivalReport> =
             self.apps.generators.iter().map(|g| ArrivalReport { name: g.spec.name.clone(), ..ArrivalReport::default() }).collect();
         for (i, f) in self.flows.iter().enumerate() {
             let Some(g) = f.generator else { continue };
+            let Outcome { counters, completed_at, retransmits, timeouts } = outcome(i);
             let r = &mut reports[g as usize];
             r.flows += 1;
-            r.sent_frames += f.counters.sent_frames;
-            r.delivered_frames += f.counters.delivered_frames;
-            r.delivered_bytes += f.counters.delivered_bytes;
-            r.dropped_frames += f.counters.dropped_frames;
+            r.sent_frames += counters.sent_frames;
+            r.delivered_frames += counters.delivered_frames;
+            r.delivered_bytes += counters.delivered_bytes;
+            r.dropped_frames += counters.dropped_frames;
             r.in_network_frames += in_network[i];
             let ideal_s = self.ideal_completion(i).map_or(0.0, |t| t.as_secs_f64());
-            let completion_s = f.completed_at.map(|done| (done - f.start).as_secs_f64());
+            let completion_s = completed_at.map(|done| (done - f.start).as_secs_f64());
             if let Some(fct) = completion_s {
                 r.completion_s.push(fct);
                 r.completed_bytes.push(f.size().unwrap_or(0));
@@ -107,14 +140,12 @@ impl Simulation {
             r.each.push(ArrivedFlow {
                 start_s: f.start.as_secs_f64(),
                 bytes: f.size().unwrap_or(0),
-                delivered_bytes: f.counters.delivered_bytes,
+                delivered_bytes: counters.delivered_bytes,
                 completion_s,
                 ideal_s,
             });
-            if let Some(conn) = self.apps.conns.get(f.conn as usize) {
-                r.retransmits += conn.sender.retransmits;
-                r.timeouts += conn.sender.timeouts;
-            }
+            r.retransmits += retransmits;
+            r.timeouts += timeouts;
         }
         reports
     }

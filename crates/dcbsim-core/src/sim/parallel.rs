@@ -21,19 +21,25 @@
 //! PFC works across parts as the frames do: a PAUSE is a frame on the link, and the
 //! ingress accounting of a link is kept on its copy in the part its frames arrive at.
 //!
-//! A run splits only where nothing acts across parts without a frame: runs with
-//! traces, streamed samples, the incast application, arrival sources, flows other
-//! than greedy or constant ones (a finite flow's completion changes every flow's fair
-//! share; ON-OFF and Poisson sources), acknowledged flows (HPCC, TIMELY), capacity or
-//! parameter changes in the timeline, or a crossing link of zero delay run on one
-//! thread.
+//! Every part draws every arrival of `[[arrivals]]` as one run draws them and makes
+//! the flow, and only the source's part sends it. A part sees only its own flows
+//! complete, and a completion moves every flow's fair share: each part logs what
+//! moves or reads the shares, and the merge works them out again from the logs
+//! (`fair.rs`, [`Replay`]).
+//!
+//! A run splits only where nothing acts across parts without a frame, or at once:
+//! runs with traces, streamed samples, the incast application (a block's end at the
+//! client sets every server sending at that instant), acknowledged flows (HPCC,
+//! TIMELY: their probes' telemetry is kept beside the sender), capacity or parameter
+//! changes in the timeline, or a crossing link of zero delay run on one thread.
 
 use super::Simulation;
+use super::arrivals::Outcome;
 use super::fair::{FairOp, Network, Replay};
-use crate::config::{Action, FlowKind};
+use crate::config::Action;
 use crate::net::partition::{Partitioning, partition};
 use crate::packet::Packet;
-use crate::report::RunReport;
+use crate::report::{ArrivalReport, RunReport};
 use crate::sched::Event;
 use crate::units::Time;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -99,28 +105,29 @@ pub fn split_for(sim: &Simulation) -> Option<Split> {
 /// documentation).
 fn splits(sim: &Simulation) -> bool {
     let c = &sim.config;
-    let plain_flows = c.flows.iter().all(|f| matches!(f.kind, FlowKind::Greedy | FlowKind::Constant | FlowKind::Finite { .. }));
     let plain_timeline =
         c.timeline.iter().all(|e| matches!(e.action, Action::FlowStart { .. } | Action::FlowStop { .. } | Action::FlowMaxRate { .. }));
-    plain_flows
-        && plain_timeline
-        && c.arrivals.is_empty()
-        && c.incast.is_none()
-        && sim.tracing.traces.is_empty()
-        && !sim.sampler.streams()
-        && sim.flows.iter().all(|f| !f.acked())
+    // Flows yet to arrive are acknowledged if their scheme acknowledges frames.
+    let acked = sim.flows.iter().any(|f| f.acked()) || c.arrivals.iter().any(|a| c.scheme_for(a.flow.scheme).acks().is_some());
+    plain_timeline && c.incast.is_none() && sim.tracing.traces.is_empty() && !sim.sampler.streams() && !acked
 }
 
 impl Simulation {
     /// Whether this run sends the flow timeline entry `entry` concerns (a part of a
     /// split run sends only its own hosts' flows).
     pub(super) fn sends(&self, entry: usize) -> bool {
-        let Some(part) = self.part.as_ref() else { return true };
-        let flow = match self.changes.timeline[entry].action {
-            Action::FlowStart { flow } | Action::FlowStop { flow } | Action::FlowMaxRate { flow, .. } => flow,
-            _ => return true,
-        };
-        part.part_of[self.flows[flow].src as usize] == part.id
+        match self.changes.timeline[entry].action {
+            Action::FlowStart { flow } | Action::FlowStop { flow } | Action::FlowMaxRate { flow, .. } => {
+                self.sends_from(self.flows[flow].src)
+            }
+            _ => true,
+        }
+    }
+
+    /// Whether this run sends the flows of host `node` (a part of a split run sends
+    /// only its own hosts' flows).
+    pub(super) fn sends_from(&self, node: u32) -> bool {
+        self.part.as_ref().is_none_or(|part| part.part_of[node as usize] == part.id)
     }
 
     /// Logs `op` at this time, in a part of a split run (for [`Replay`]).
@@ -327,6 +334,33 @@ fn run_part(mut sim: Simulation, id: usize, ex: &Exchange, part_of: &[u16], look
     (sim, windows)
 }
 
+/// What each arrival source's flows did: each flow's sending side from its source's
+/// part, its receiving side from its destination's, its drops from every part.
+fn arrival_reports(parts: &[Simulation], part_of: &[u16]) -> Vec<ArrivalReport> {
+    let first = &parts[0];
+    let outcomes: Vec<Option<Outcome>> = first
+        .flows
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            f.generator?;
+            let mut o = parts[part_of[f.src as usize] as usize].outcome(i);
+            let received = parts[part_of[f.dst as usize] as usize].outcome(i);
+            o.counters.delivered_frames = received.counters.delivered_frames;
+            o.counters.delivered_bytes = received.counters.delivered_bytes;
+            o.completed_at = received.completed_at;
+            o.counters.dropped_frames = parts.iter().map(|p| p.flows[i].counters.dropped_frames).sum();
+            o.counters.dropped_bytes = parts.iter().map(|p| p.flows[i].counters.dropped_bytes).sum();
+            Some(o)
+        })
+        .collect();
+    let in_network: Vec<u64> = outcomes
+        .iter()
+        .map(|o| o.as_ref().map_or(0, |o| o.counters.sent_frames - o.counters.delivered_frames - o.counters.dropped_frames))
+        .collect();
+    first.arrival_reports_of(|i| outcomes[i].clone().expect("an arrived flow"), &in_network)
+}
+
 /// Each configured flow's fair shares at each sample, from every part's log: the
 /// first part's timeline entries and samples, and each part's completions.
 fn fair_shares(parts: &mut [Simulation], replay: Replay) -> Vec<Vec<f64>> {
@@ -345,6 +379,7 @@ fn fair_shares(parts: &mut [Simulation], replay: Replay) -> Vec<Vec<f64>> {
 /// from its destination's, drops added up.
 fn merge(mut parts: Vec<Simulation>, part_of: &[u16], replay: Replay, wall: f64) -> RunReport {
     let mut fair = fair_shares(&mut parts, replay);
+    let arrivals = arrival_reports(&parts, part_of);
     let shared = parts[0].shared_events;
     let events: u64 = parts.iter().map(|p| p.events).sum::<u64>() - shared * (parts.len() as u64 - 1);
     let port_owner: Vec<usize> = parts[0].ports.iter().filter(|p| !p.is_host).map(|p| part_of[p.node as usize] as usize).collect();
@@ -387,6 +422,7 @@ fn merge(mut parts: Vec<Simulation>, part_of: &[u16], replay: Replay, wall: f64)
         let seconds = merged.simulated.as_secs_f64();
         class.throughput_bps = if seconds > 0.0 { class.counters.delivered_bytes as f64 * 8.0 / seconds } else { 0.0 };
     }
+    merged.arrivals = arrivals;
     merged.events = events;
     merged.wall_seconds = wall;
     merged

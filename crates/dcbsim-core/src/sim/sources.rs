@@ -70,7 +70,11 @@ impl Simulation {
     /// each incast server's delayed answer.
     pub(super) fn on_source_event(&mut self, id: u32, generation: u32) {
         match id.checked_sub(self.apps.generators.len() as u32) {
-            None => self.on_arrival(id),
+            None => {
+                // Every part of a split run draws every arrival (`on_arrival`).
+                self.shared_events += 1;
+                self.on_arrival(id)
+            }
             Some(s) if (s as usize) < self.apps.sources.len() => self.on_source(s, generation),
             Some(s) if s as usize == self.apps.sources.len() => self.incast_request(),
             Some(s) => self.incast_answer(s - self.apps.sources.len() as u32 - 1),
