@@ -29,7 +29,7 @@ use super::Simulation;
 use crate::config::{Action, FlowKind};
 use crate::net::partition::{Partitioning, partition};
 use crate::packet::Packet;
-use crate::report::RunReport;
+use crate::report::{FlowReport, RunReport};
 use crate::sched::Event;
 use crate::units::Time;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -251,16 +251,9 @@ pub fn run_with_stats(sim: Simulation, split: Split) -> (RunReport, SplitStats) 
     let n = split.parts.parts;
     let lookahead = split.parts.lookahead;
     let part_of: Arc<[u16]> = split.parts.part_of.into();
-    let (config, seed) = (sim.config.clone(), sim.seed);
-    let mut parts = vec![sim];
-    for _ in 1..n {
-        parts.push(Simulation::new(config.clone(), seed).expect("the same configuration built before"));
-    }
-    for (id, p) in parts.iter_mut().enumerate() {
-        p.become_part(id as u16, part_of.clone());
-    }
+    let end = sim.config.duration;
+    let parts = build_parts(sim, n, &part_of);
     let exchange = Exchange::new(n);
-    let end = config.duration;
     let ran: Vec<(Simulation, u64)> = std::thread::scope(|s| {
         let handles: Vec<_> = parts
             .into_iter()
@@ -314,9 +307,31 @@ fn run_part(mut sim: Simulation, id: usize, ex: &Exchange, part_of: &[u16], look
     (sim, windows)
 }
 
+/// The parts of a split run, `first` the first: each built from its configuration and
+/// made its part (dropping what the part never reads) before the next is built.
+fn build_parts(first: Simulation, n: usize, part_of: &Arc<[u16]>) -> Vec<Simulation> {
+    let seed = first.seed;
+    // The last part takes this copy of the configuration: none is held besides the
+    // parts' own.
+    let mut config = (n > 1).then(|| first.config.clone());
+    let mut parts = Vec::with_capacity(n);
+    parts.push(first);
+    parts[0].become_part(0, part_of.clone());
+    for id in 1..n {
+        let config = if id + 1 == n { config.take() } else { config.clone() };
+        let config = config.expect("the configuration of the parts after the first");
+        let mut part = Simulation::new(config, seed).expect("the same configuration built before");
+        part.become_part(id as u16, part_of.clone());
+        parts.push(part);
+    }
+    parts
+}
+
 /// The one-thread report from the parts' reports: each port's from the part that
 /// owns it, each flow's sending side from its source's part and its receiving side
-/// from its destination's, drops added up.
+/// from its destination's, drops added up. Parts are finished one at a time, each
+/// dropped once its report is read, and only the flow reports the merged report keeps
+/// are held (all the parts' reports held at once took as much again as a part).
 fn merge(parts: Vec<Simulation>, part_of: &[u16], wall: f64) -> RunReport {
     let shared = parts[0].shared_events;
     let events: u64 = parts.iter().map(|p| p.events).sum::<u64>() - shared * (parts.len() as u64 - 1);
@@ -325,32 +340,74 @@ fn merge(parts: Vec<Simulation>, part_of: &[u16], wall: f64) -> RunReport {
         .iter()
         .map(|f| (part_of[f.src as usize] as usize, part_of[f.dst as usize] as usize))
         .collect();
-    let reports: Vec<RunReport> = parts.into_iter().map(Simulation::finish).collect();
-    let mut merged = reports[0].clone();
-    for (i, &owner) in port_owner.iter().enumerate() {
-        merged.ports[i] = reports[owner].ports[i].clone();
-    }
-    for (i, &(src, dst)) in flow_ends.iter().enumerate() {
-        let mut f = reports[src].flows[i].clone();
-        let receiving = &reports[dst].flows[i];
-        f.delivered_frames = receiving.delivered_frames;
-        f.delivered_bytes = receiving.delivered_bytes;
-        f.completion_time = receiving.completion_time;
-        f.throughput_bps = receiving.throughput_bps.clone();
-        f.dropped_frames = reports.iter().map(|r| r.flows[i].dropped_frames).sum();
-        f.dropped_bytes = reports.iter().map(|r| r.flows[i].dropped_bytes).sum();
-        f.in_network_frames = f.sent_frames - f.delivered_frames - f.dropped_frames;
-        merged.flows[i] = f;
-    }
-    for (k, class) in merged.classes.iter_mut().enumerate() {
-        class.counters = crate::traffic::FlowCounters::default();
-        for r in &reports {
-            class.counters.add(&r.classes[k].counters);
+    let mut flows: Vec<FlowReport> = Vec::new();
+    flows.resize_with(flow_ends.len(), FlowReport::default);
+    // Per flow, its receiving side (from its destination's part) and its drops
+    // (from every part).
+    let mut received: Vec<Received> = vec![Received::default(); flow_ends.len()];
+    let mut merged: Option<RunReport> = None;
+    let mut classes: Vec<crate::traffic::FlowCounters> = Vec::new();
+    for (k, part) in parts.into_iter().enumerate() {
+        let mut i = 0;
+        let report = part.finish_with(|mut f| {
+            let (src, dst) = flow_ends[i];
+            let r = &mut received[i];
+            r.dropped_frames += f.dropped_frames;
+            r.dropped_bytes += f.dropped_bytes;
+            if dst == k {
+                r.delivered_frames = f.delivered_frames;
+                r.delivered_bytes = f.delivered_bytes;
+                r.completion_time = f.completion_time;
+                r.throughput_bps = std::mem::take(&mut f.throughput_bps);
+            }
+            if src == k {
+                flows[i] = f;
+            }
+            i += 1;
+        });
+        classes.resize_with(report.classes.len(), Default::default);
+        for (sum, class) in classes.iter_mut().zip(&report.classes) {
+            sum.add(&class.counters);
         }
-        let seconds = merged.simulated.as_secs_f64();
+        match merged.as_mut() {
+            None => merged = Some(report),
+            Some(m) => {
+                for (p, port) in report.ports.into_iter().enumerate() {
+                    if port_owner[p] == k {
+                        m.ports[p] = port;
+                    }
+                }
+            }
+        }
+    }
+    for (f, r) in flows.iter_mut().zip(received) {
+        f.delivered_frames = r.delivered_frames;
+        f.delivered_bytes = r.delivered_bytes;
+        f.completion_time = r.completion_time;
+        f.throughput_bps = r.throughput_bps;
+        f.dropped_frames = r.dropped_frames;
+        f.dropped_bytes = r.dropped_bytes;
+        f.in_network_frames = f.sent_frames - f.delivered_frames - f.dropped_frames;
+    }
+    let mut merged = merged.expect("a part");
+    merged.flows = flows;
+    let seconds = merged.simulated.as_secs_f64();
+    for (class, counters) in merged.classes.iter_mut().zip(classes) {
+        class.counters = counters;
         class.throughput_bps = if seconds > 0.0 { class.counters.delivered_bytes as f64 * 8.0 / seconds } else { 0.0 };
     }
     merged.events = events;
     merged.wall_seconds = wall;
     merged
+}
+
+/// A flow's receiving side and drops, gathered from the parts for [`merge`].
+#[derive(Clone, Debug, Default)]
+struct Received {
+    delivered_frames: u64,
+    delivered_bytes: u64,
+    completion_time: Option<Time>,
+    throughput_bps: Vec<f64>,
+    dropped_frames: u64,
+    dropped_bytes: u64,
 }
