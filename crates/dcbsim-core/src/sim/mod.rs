@@ -13,6 +13,7 @@ mod fair;
 mod incast;
 mod notification_point;
 pub mod parallel;
+mod part_state;
 mod pfc;
 #[cfg(feature = "part-profile")]
 mod profile;

@@ -127,7 +127,8 @@ impl Simulation {
         }
     }
 
-    /// Makes this run part `id` of the split `part_of`: marks the ports that cross.
+    /// Makes this run part `id` of the split `part_of`: marks the ports that cross, and
+    /// drops what the part never reads (`part_state.rs`).
     fn become_part(&mut self, id: u16, part_of: Arc<[u16]>) {
         let mut crossing = Vec::new();
         for (p, port) in self.ports.iter_mut().enumerate() {
@@ -137,6 +138,7 @@ impl Simulation {
                 crossing.push(p as u32);
             }
         }
+        self.keep_own_state(id, &part_of);
         self.part = Some(Box::new(Part { id, part_of, crossing, outbox: Vec::new() }));
     }
 
