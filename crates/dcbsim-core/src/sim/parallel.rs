@@ -310,20 +310,15 @@ fn run_part(mut sim: Simulation, id: usize, ex: &Exchange, part_of: &[u16], look
     (sim, windows)
 }
 
-/// The parts of a split run, `first` the first: each built from its configuration and
-/// made its part (dropping what the part never reads) before the next is built.
+/// The parts of a split run, `first` the first: the others built like it, sharing
+/// what no run changes, and each made its part (dropping what the part never reads)
+/// before the next is built.
 fn build_parts(first: Simulation, n: usize, part_of: &Arc<[u16]>) -> Vec<Simulation> {
-    let seed = first.seed;
-    // The last part takes this copy of the configuration: none is held besides the
-    // parts' own.
-    let mut config = (n > 1).then(|| first.config.clone());
     let mut parts = Vec::with_capacity(n);
     parts.push(first);
     parts[0].become_part(0, part_of.clone());
     for id in 1..n {
-        let config = if id + 1 == n { config.take() } else { config.clone() };
-        let config = config.expect("the configuration of the parts after the first");
-        let mut part = Simulation::new(config, seed).expect("the same configuration built before");
+        let mut part = Simulation::like(&parts[0]);
         part.become_part(id as u16, part_of.clone());
         parts.push(part);
     }

@@ -274,7 +274,7 @@ impl Simulation {
                 self.acking.register(f as u32, scheme.acks());
             }
         }
-        self.config.scheme = scheme;
+        std::sync::Arc::make_mut(&mut self.config).scheme = scheme;
     }
 
     /// Takes the periodic sample and schedules the next one.
