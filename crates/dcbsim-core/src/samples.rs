@@ -165,6 +165,9 @@ pub struct Sampler {
     store: Store,
     /// The rates of the rows held in memory (`None` once a sink took them).
     rates: Option<Rates>,
+    /// The configured flows whose series the rows hold, in order, when not every
+    /// flow's (see [`Sampler::keep_only`]).
+    kept_flows: Option<Vec<u32>>,
 }
 
 impl std::fmt::Debug for Sampler {
@@ -194,7 +197,46 @@ impl Sampler {
             store: Store::Memory(Vec::new(), samples),
             rates: Some(Rates::new(&layout, interval)),
             layout,
+            kept_flows: None,
         }
+    }
+
+    /// Keeps only the queues of the ports `port` selects and the series of the
+    /// configured flows `flow` selects (by index): a part of a split run samples what
+    /// the merged report takes from it alone. Call it before the first sample; the
+    /// rows then hold the kept flows only, which [`Sampler::record_kept_flows`]
+    /// records.
+    pub fn keep_only(&mut self, port: impl Fn(u32) -> bool, flow: impl Fn(usize) -> bool) {
+        debug_assert!(self.times.is_empty() && !self.streams());
+        let kept: Vec<u32> = (0..self.layout.flows.len()).filter(|&f| flow(f)).map(|f| f as u32).collect();
+        let layout = SampleLayout {
+            ports: self.layout.ports.iter().copied().filter(|&p| port(p)).collect(),
+            flows: kept.iter().map(|&f| self.layout.flows[f as usize]).collect(),
+        };
+        let samples = match self.store {
+            Store::Memory(_, expected) => expected,
+            Store::Sink(_) => 0,
+        };
+        *self = Sampler { kept_flows: Some(kept), ..Sampler::new(self.interval, layout, samples) };
+    }
+
+    /// The configured flows whose series the rows hold, when not every flow's (see
+    /// [`Sampler::keep_only`]).
+    pub fn kept_flows(&self) -> Option<&[u32]> {
+        self.kept_flows.as_deref()
+    }
+
+    /// Records the flow part of the row when the sampler keeps some flows only
+    /// (`false`, recording nothing, when it keeps them all): `record` records each
+    /// kept flow's values in turn, given the flow's index.
+    #[inline]
+    pub fn record_kept_flows(&mut self, mut record: impl FnMut(usize, &mut Sampler)) -> bool {
+        let Some(kept) = self.kept_flows.take() else { return false };
+        for &f in &kept {
+            record(f as usize, self);
+        }
+        self.kept_flows = Some(kept);
+        true
     }
 
     /// Hands every later chunk to `sink` instead of keeping it (call it before the

@@ -13,6 +13,7 @@ use crate::sched::{Event, EventQueue};
 use crate::traffic::{Flow, Source};
 use crate::transport::{EcnMarking, Transport};
 use crate::units::Time;
+use std::sync::Arc;
 
 /// The ports of a network and how to find them.
 struct Wiring {
@@ -326,7 +327,19 @@ fn collect_sized<T, E>(n: usize, items: impl Iterator<Item = Result<T, E>>) -> R
 
 impl Simulation {
     /// Builds the network; fails when the configuration cannot run.
-    pub fn new(mut config: SimConfig, seed: u64) -> Result<Simulation, ConfigError> {
+    pub fn new(config: SimConfig, seed: u64) -> Result<Simulation, ConfigError> {
+        Simulation::build(Arc::new(config), seed, None)
+    }
+
+    /// Another run of `first`'s configuration and seed, not started, sharing with it
+    /// what no run changes (the configuration, the timeline, the flows' paths)
+    /// instead of holding copies: the parts of a split run (`parallel.rs`).
+    pub(super) fn like(first: &Simulation) -> Simulation {
+        Simulation::build(first.config.clone(), first.seed, Some(first)).expect("the same configuration built before")
+    }
+
+    /// [`Simulation::new`], taking what it shares from `like` when given.
+    fn build(mut config: Arc<SimConfig>, seed: u64, like: Option<&Simulation>) -> Result<Simulation, ConfigError> {
         if config.duration.0 == 0 {
             return Err(ConfigError::new("run.duration_ms", "must be > 0"));
         }
@@ -338,8 +351,14 @@ impl Simulation {
         let is_host: Vec<bool> = config.nodes.iter().map(|n| n.kind == NodeKind::Host).collect();
         let routes = Routes::compute(&w.ports_of, &is_host, config.routing.ecmp_salt(seed));
         check_flows(&config, &routes, &w)?;
-        complete_flow_schemes(&mut config);
-        let (timeline, scheme_changes) = timeline(&config)?;
+        let (timeline, scheme_changes) = match like {
+            Some(like) => (like.changes.timeline.clone(), like.changes.scheme.clone()),
+            None => {
+                complete_flow_schemes(Arc::make_mut(&mut config));
+                let (timeline, changes) = timeline(&config)?;
+                (timeline.into(), changes)
+            }
+        };
         config.tcp.check().map_err(|m| ConfigError::new("transport", m))?;
         check_incast(&config)?;
         ecn_thresholds(&config, &mut w)?;
@@ -422,11 +441,17 @@ impl Simulation {
             Ok(Flow::new(spec, rp, line_rate, Rng::stream(seed, &format!("flow:{}", spec.name))))
         });
         let flows = collect_sized(config.flows.len(), flows)?;
-        let mut paths = Paths::new();
-        for (i, f) in config.flows.iter().enumerate() {
-            let peer_of = |p: u32| w.ports[p as usize].peer;
-            paths.push(&routes.path(f.src as u32, f.dst as u32, i as u32, peer_of).expect("checked above"));
-        }
+        let paths = match like {
+            Some(like) => like.fair.paths(),
+            None => {
+                let mut paths = Paths::new();
+                for (i, f) in config.flows.iter().enumerate() {
+                    let peer_of = |p: u32| w.ports[p as usize].peer;
+                    paths.push(&routes.path(f.src as u32, f.dst as u32, i as u32, peer_of).expect("checked above"));
+                }
+                Arc::new(paths)
+            }
+        };
         let frame_bytes = config.flows.iter().map(|f| f.frame_bytes).max().unwrap_or(1500);
         let fair = super::fair::FairShares::new(paths, w.ports.len(), frame_bytes);
         let (sources, source_of) = dynamic_sources(&config, &flows, seed);
@@ -457,6 +482,7 @@ impl Simulation {
                 pending: Vec::new(),
                 free_slots: Vec::new(),
                 receiver_answer: config.scheme.receiver_answer(),
+                bytes: config.notification_bytes,
             },
             apps: super::Apps {
                 generators: config.arrivals.iter().map(|a| super::arrivals::Generator::new(a.clone(), seed)).collect(),
@@ -464,6 +490,7 @@ impl Simulation {
                 incast: None,
                 sources,
                 source_of,
+                ack_bytes: config.tcp.ack_bytes,
             },
             pfc: super::PfcState { on: pfc_on, shared, mtu: super::pfc::frame_limit(&config) },
             tracing: super::Tracing { traces: Vec::new(), trace_of: Vec::new() },

@@ -123,7 +123,7 @@ impl Simulation {
         let mut flows = vec![Time::NEVER; self.flows.len()];
         let mut ports = vec![Time::NEVER; self.ports.len()];
         let mut scheme = Time::NEVER;
-        for e in &self.changes.timeline {
+        for e in self.changes.timeline.iter() {
             match &e.action {
                 Action::FlowStart { flow } if e.at == self.flows[*flow].start => {}
                 Action::FlowStart { flow } | Action::FlowStop { flow } | Action::FlowMaxRate { flow, .. } => {

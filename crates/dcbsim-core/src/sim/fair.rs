@@ -12,11 +12,13 @@ use crate::fairshare::{Paths, weighted_max_min};
 use crate::net::Port;
 use crate::traffic::Flow;
 use crate::units::{Rate, Time};
+use std::sync::Arc;
 
 /// The fair shares of the configured flows and their integrals since the last sample.
 #[derive(Clone, Debug, Default)]
 pub struct FairShares {
-    paths: Paths,
+    /// Shared by the parts of a split run.
+    paths: Arc<Paths>,
     demand: Vec<f64>,
     capacity: Vec<f64>,
     /// The largest frame of the configured flows, bits: with a port's per-frame
@@ -41,7 +43,7 @@ pub struct FairShares {
 impl FairShares {
     /// Shares for flows along `paths`, through a network of `ports` ports, the flows'
     /// largest frame being `frame_bytes`.
-    pub fn new(paths: Paths, ports: usize, frame_bytes: u32) -> FairShares {
+    pub fn new(paths: Arc<Paths>, ports: usize, frame_bytes: u32) -> FairShares {
         let n = paths.len();
         FairShares {
             paths,
@@ -59,6 +61,11 @@ impl FairShares {
 }
 
 impl FairShares {
+    /// The flows' paths.
+    pub(super) fn paths(&self) -> Arc<Paths> {
+        self.paths.clone()
+    }
+
     /// The first `n` flows' mean shares over the interval just taken (after
     /// [`FairShares::take`]), bits/s.
     pub(super) fn means(&self, n: usize) -> &[f64] {

@@ -13,6 +13,7 @@ mod fair;
 mod incast;
 mod notification_point;
 pub mod parallel;
+mod part_state;
 mod pfc;
 #[cfg(feature = "part-profile")]
 mod profile;
@@ -51,7 +52,9 @@ const RUN_AHEAD: usize = 4;
 /// is recorded, and the machinery of notifications, applications, PFC, traces and
 /// scheduled changes.
 pub struct Simulation {
-    config: SimConfig,
+    /// Shared by the parts of a split run (a timeline entry changing it makes a run's
+    /// own copy first; such runs do not split).
+    config: std::sync::Arc<SimConfig>,
     ports: Vec<Port>,
     port_names: Vec<String>,
     hosts: Vec<Option<Host>>,
@@ -119,6 +122,9 @@ struct Notifications {
     free_slots: Vec<u32>,
     /// How receivers answer congestion marks, if the scheme's do.
     receiver_answer: Option<crate::cc::ReceiverAnswer>,
+    /// The size of a notification (the configuration's, read here rather than
+    /// through the shared configuration).
+    bytes: u32,
 }
 
 /// What makes traffic besides the flows themselves.
@@ -134,6 +140,9 @@ struct Apps {
     /// Per configured flow, the index of its dynamic source (kept out of [`Flow`],
     /// which every frame touches).
     source_of: Vec<Option<u32>>,
+    /// The size of a transport's acknowledgements (the configuration's, read here
+    /// with the connections rather than through the shared configuration).
+    ack_bytes: u32,
 }
 
 /// PFC's run-wide state.
@@ -157,8 +166,8 @@ struct Tracing {
 
 /// Scheduled changes.
 struct Changes {
-    /// The run's timeline, sorted by time.
-    timeline: Vec<TimelineEntry>,
+    /// The run's timeline, sorted by time (shared by the parts of a split run).
+    timeline: std::sync::Arc<[TimelineEntry]>,
     /// The scheme's configuration after each entry that changes a parameter.
     scheme: build::SchemeChanges,
 }
@@ -452,7 +461,7 @@ impl Simulation {
         }
         port.notifications += self.notes.out.len() as u64;
         let switch = port.node;
-        let bytes = self.config.notification_bytes;
+        let bytes = self.notes.bytes;
         for i in 0..self.notes.out.len() {
             let Notify { flow, feedback } = self.notes.out[i];
             self.flows[flow as usize].notes_in_flight += 1;
@@ -598,7 +607,9 @@ impl Simulation {
         flow.counters.delivered_frames += 1;
         flow.counters.delivered_bytes += bytes as u64;
         if flow.completed_at.is_none() && flow.is_complete() {
-            let configured = (f as usize) < self.config.flows.len();
+            // `source_of` has an entry per configured flow, and is read here without
+            // going through the shared configuration.
+            let configured = (f as usize) < self.apps.source_of.len();
             if configured {
                 self.log_fair(fair::FairOp::Completion(f));
                 self.fair_shares_change();

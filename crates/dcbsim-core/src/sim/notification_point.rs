@@ -23,7 +23,7 @@ impl Simulation {
         flow.last_cnp = Some(now);
         flow.notes_in_flight += 1;
         let kind = PacketKind::Notification { cpid: CNP_CPID, feedback: answer.feedback };
-        let pkt = Packet::new(f, self.config.notification_bytes, flow.src, 7, kind);
+        let pkt = Packet::new(f, self.notes.bytes, flow.src, 7, kind);
         let node = flow.dst;
         self.send_control(node, pkt);
     }

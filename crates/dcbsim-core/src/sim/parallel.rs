@@ -39,7 +39,7 @@ use super::fair::{FairOp, Network, Replay};
 use crate::config::Action;
 use crate::net::partition::{Partitioning, partition};
 use crate::packet::Packet;
-use crate::report::{ArrivalReport, RunReport};
+use crate::report::{ArrivalReport, FlowReport, RunReport};
 use crate::sched::Event;
 use crate::units::Time;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -146,7 +146,8 @@ impl Simulation {
         }
     }
 
-    /// Makes this run part `id` of the split `part_of`: marks the ports that cross.
+    /// Makes this run part `id` of the split `part_of`: marks the ports that cross, and
+    /// drops what the part never reads (`part_state.rs`).
     fn become_part(&mut self, id: u16, part_of: Arc<[u16]>) {
         let mut crossing = Vec::new();
         for (p, port) in self.ports.iter_mut().enumerate() {
@@ -156,6 +157,7 @@ impl Simulation {
                 crossing.push(p as u32);
             }
         }
+        self.keep_own_state(id, &part_of);
         self.part = Some(Box::new(Part { id, part_of, crossing, outbox: Vec::new(), fair_log: Vec::new() }));
     }
 
@@ -270,27 +272,21 @@ pub fn run_with_stats(sim: Simulation, split: Split) -> (RunReport, SplitStats) 
     let n = split.parts.parts;
     let lookahead = split.parts.lookahead;
     let part_of: Arc<[u16]> = split.parts.part_of.into();
-    let (config, seed) = (sim.config.clone(), sim.seed);
+    let end = sim.config.duration;
     let replay = Replay::of(&sim);
-    let mut parts = vec![sim];
-    for _ in 1..n {
-        parts.push(Simulation::new(config.clone(), seed).expect("the same configuration built before"));
-    }
-    for (id, p) in parts.iter_mut().enumerate() {
-        p.become_part(id as u16, part_of.clone());
-    }
+    let parts = build_parts(sim, n, &part_of);
     let exchange = Exchange::new(n);
-    let end = config.duration;
+    // The calling thread runs the first part: one thread fewer to start, with its
+    // stack and its allocator's arena.
     let ran: Vec<(Simulation, u64)> = std::thread::scope(|s| {
-        let handles: Vec<_> = parts
-            .into_iter()
-            .enumerate()
-            .map(|(id, part)| {
-                let (exchange, part_of) = (&exchange, &part_of);
-                s.spawn(move || run_part(part, id, exchange, part_of, lookahead, end))
-            })
-            .collect();
-        handles.into_iter().map(|h| h.join().expect("a part's thread")).collect()
+        let mut parts = parts.into_iter();
+        let first = parts.next().expect("a part");
+        let (exchange, part_of) = (&exchange, &part_of);
+        let handles: Vec<_> =
+            parts.enumerate().map(|(id, part)| s.spawn(move || run_part(part, id + 1, exchange, part_of, lookahead, end))).collect();
+        let mut ran = vec![run_part(first, 0, exchange, part_of, lookahead, end)];
+        ran.extend(handles.into_iter().map(|h| h.join().expect("a part's thread")));
+        ran
     });
     let wall = started.elapsed().as_secs_f64();
     let windows = ran[0].1;
@@ -332,6 +328,21 @@ fn run_part(mut sim: Simulation, id: usize, ex: &Exchange, part_of: &[u16], look
         start = Time(next).max(until).min(end);
     }
     (sim, windows)
+}
+
+/// The parts of a split run, `first` the first: the others built like it, sharing
+/// what no run changes, and each made its part (dropping what the part never reads)
+/// before the next is built.
+fn build_parts(first: Simulation, n: usize, part_of: &Arc<[u16]>) -> Vec<Simulation> {
+    let mut parts = Vec::with_capacity(n);
+    parts.push(first);
+    parts[0].become_part(0, part_of.clone());
+    for id in 1..n {
+        let mut part = Simulation::like(&parts[0]);
+        part.become_part(id as u16, part_of.clone());
+        parts.push(part);
+    }
+    parts
 }
 
 /// What each arrival source's flows did: each flow's sending side from its source's
@@ -376,9 +387,13 @@ fn fair_shares(parts: &mut [Simulation], replay: Replay) -> Vec<Vec<f64>> {
 
 /// The one-thread report from the parts' reports: each port's from the part that
 /// owns it, each flow's sending side from its source's part and its receiving side
-/// from its destination's, drops added up.
+/// from its destination's, drops added up; the fair shares and the arrival reports
+/// from every part ([`fair_shares`], [`arrival_reports`]). Parts are finished one at a
+/// time, each dropped once its report is read, and only the flow reports the merged
+/// report keeps are held (all the parts' reports held at once took as much again as a
+/// part).
 fn merge(mut parts: Vec<Simulation>, part_of: &[u16], replay: Replay, wall: f64) -> RunReport {
-    let mut fair = fair_shares(&mut parts, replay);
+    let fair = fair_shares(&mut parts, replay);
     let arrivals = arrival_reports(&parts, part_of);
     let shared = parts[0].shared_events;
     let events: u64 = parts.iter().map(|p| p.events).sum::<u64>() - shared * (parts.len() as u64 - 1);
@@ -390,40 +405,88 @@ fn merge(mut parts: Vec<Simulation>, part_of: &[u16], replay: Replay, wall: f64)
         .iter()
         .map(|f| (part_of[f.src as usize] as usize, part_of[f.dst as usize] as usize))
         .collect();
-    let reports: Vec<RunReport> = parts.into_iter().map(Simulation::finish).collect();
-    let mut merged = reports[0].clone();
-    for (i, &owner) in port_owner.iter().enumerate() {
-        merged.ports[i] = reports[owner].ports[i].clone();
-    }
-    for (p, pfc) in merged.pfc.iter_mut().enumerate() {
-        let (owner, receiver) = port_ends[p];
-        *pfc = reports[owner].pfc[p].clone();
-        pfc.ingress_bytes = reports[receiver].pfc[p].ingress_bytes;
-        pfc.headroom_drops = reports[receiver].pfc[p].headroom_drops;
-    }
-    for (i, &(src, dst)) in flow_ends.iter().enumerate() {
-        let mut f = reports[src].flows[i].clone();
-        let receiving = &reports[dst].flows[i];
-        f.delivered_frames = receiving.delivered_frames;
-        f.delivered_bytes = receiving.delivered_bytes;
-        f.completion_time = receiving.completion_time;
-        f.throughput_bps = receiving.throughput_bps.clone();
-        f.dropped_frames = reports.iter().map(|r| r.flows[i].dropped_frames).sum();
-        f.dropped_bytes = reports.iter().map(|r| r.flows[i].dropped_bytes).sum();
-        f.in_network_frames = f.sent_frames - f.delivered_frames - f.dropped_frames;
-        f.fair_share_bps = std::mem::take(&mut fair[i]);
-        merged.flows[i] = f;
-    }
-    for (k, class) in merged.classes.iter_mut().enumerate() {
-        class.counters = crate::traffic::FlowCounters::default();
-        for r in &reports {
-            class.counters.add(&r.classes[k].counters);
+    let mut flows: Vec<FlowReport> = Vec::new();
+    flows.resize_with(flow_ends.len(), FlowReport::default);
+    // Per flow, its receiving side (from its destination's part) and its drops
+    // (from every part).
+    let mut received: Vec<Received> = vec![Received::default(); flow_ends.len()];
+    let mut merged: Option<RunReport> = None;
+    let mut classes: Vec<crate::traffic::FlowCounters> = Vec::new();
+    let mut ingress = vec![([0; 8], 0); port_ends.len()];
+    for (k, part) in parts.into_iter().enumerate() {
+        let mut i = 0;
+        let report = part.finish_with(|mut f| {
+            let (src, dst) = flow_ends[i];
+            let r = &mut received[i];
+            r.dropped_frames += f.dropped_frames;
+            r.dropped_bytes += f.dropped_bytes;
+            if dst == k {
+                r.delivered_frames = f.delivered_frames;
+                r.delivered_bytes = f.delivered_bytes;
+                r.completion_time = f.completion_time;
+                r.throughput_bps = std::mem::take(&mut f.throughput_bps);
+            }
+            if src == k {
+                flows[i] = f;
+            }
+            i += 1;
+        });
+        for (p, pfc) in report.pfc.iter().enumerate().filter(|&(p, _)| port_ends[p].1 == k) {
+            ingress[p] = (pfc.ingress_bytes, pfc.headroom_drops);
         }
-        let seconds = merged.simulated.as_secs_f64();
+        classes.resize_with(report.classes.len(), Default::default);
+        for (sum, class) in classes.iter_mut().zip(&report.classes) {
+            sum.add(&class.counters);
+        }
+        match merged.as_mut() {
+            None => merged = Some(report),
+            Some(m) => {
+                for (p, port) in report.ports.into_iter().enumerate() {
+                    if port_owner[p] == k {
+                        m.ports[p] = port;
+                    }
+                }
+                for (p, pfc) in report.pfc.into_iter().enumerate() {
+                    if port_ends[p].0 == k {
+                        m.pfc[p] = pfc;
+                    }
+                }
+            }
+        }
+    }
+    for ((f, r), fair) in flows.iter_mut().zip(received).zip(fair) {
+        f.fair_share_bps = fair;
+        f.delivered_frames = r.delivered_frames;
+        f.delivered_bytes = r.delivered_bytes;
+        f.completion_time = r.completion_time;
+        f.throughput_bps = r.throughput_bps;
+        f.dropped_frames = r.dropped_frames;
+        f.dropped_bytes = r.dropped_bytes;
+        f.in_network_frames = f.sent_frames - f.delivered_frames - f.dropped_frames;
+    }
+    let mut merged = merged.expect("a part");
+    merged.flows = flows;
+    for (pfc, (bytes, drops)) in merged.pfc.iter_mut().zip(ingress) {
+        (pfc.ingress_bytes, pfc.headroom_drops) = (bytes, drops);
+    }
+    let seconds = merged.simulated.as_secs_f64();
+    for (class, counters) in merged.classes.iter_mut().zip(classes) {
+        class.counters = counters;
         class.throughput_bps = if seconds > 0.0 { class.counters.delivered_bytes as f64 * 8.0 / seconds } else { 0.0 };
     }
     merged.arrivals = arrivals;
     merged.events = events;
     merged.wall_seconds = wall;
     merged
+}
+
+/// A flow's receiving side and drops, gathered from the parts for [`merge`].
+#[derive(Clone, Debug, Default)]
+struct Received {
+    delivered_frames: u64,
+    delivered_bytes: u64,
+    completion_time: Option<Time>,
+    throughput_bps: Vec<f64>,
+    dropped_frames: u64,
+    dropped_bytes: u64,
 }

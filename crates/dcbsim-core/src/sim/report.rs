@@ -152,14 +152,23 @@ impl Simulation {
         }
         let ports =
             (0..self.ports.len()).filter(|&p| !self.ports[p].is_host).map(|p| self.port_report(p, series[p].take(), sampled)).collect();
-        for (i, optional) in self.sampler.layout().flows.iter().enumerate() {
+        let (mut held, kept) = (self.sampler.layout().flows.iter(), self.sampler.kept_flows());
+        for (i, &in_network) in in_network.iter().enumerate().take(self.config.flows.len()) {
+            // A sampler keeping some flows only holds no series of the others.
+            let Some(optional) = (match kept {
+                Some(kept) if kept.binary_search(&(i as u32)).is_err() => None,
+                _ => held.next(),
+            }) else {
+                each_flow(self.flow_report(i, in_network, FlowSeries::default()));
+                continue;
+            };
             let mut next = || columns.next().unwrap_or_default();
             let [rate, throughput, send, fair] = [next(), next(), next(), next()];
             let cwnd = if optional.cwnd { next() } else { Vec::new() };
             let alpha = if optional.alpha { next() } else { Vec::new() };
             let [window, rtt] = if optional.acked { [next(), next()] } else { [Vec::new(), Vec::new()] };
             let sampled = FlowSeries { rate, throughput, send, fair, cwnd, alpha, window, rtt };
-            each_flow(self.flow_report(i, in_network[i], sampled));
+            each_flow(self.flow_report(i, in_network, sampled));
         }
         RunReport {
             sample_times: std::mem::take(&mut self.sampler.times),
@@ -222,6 +231,7 @@ impl Simulation {
 }
 
 /// One flow's sampled series (empty when not sampled, or streamed).
+#[derive(Default)]
 struct FlowSeries {
     rate: Vec<f64>,
     throughput: Vec<f64>,

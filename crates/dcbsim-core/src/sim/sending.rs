@@ -276,7 +276,7 @@ impl Simulation {
                 self.acking.register(f as u32, scheme.acks());
             }
         }
-        self.config.scheme = scheme;
+        std::sync::Arc::make_mut(&mut self.config).scheme = scheme;
     }
 
     /// Takes the periodic sample and schedules the next one.
@@ -293,6 +293,16 @@ impl Simulation {
         let fair = self.fair.means(n);
         let s = &mut self.sampler;
         let all = &self.flows[..n];
+        let kept = s.record_kept_flows(|f, s| {
+            let flow = &all[f];
+            let (rate, delivered, sent, fair) = flow_sample(flow, source_of[f].is_some(), now, fair[f]);
+            record_one(s, flow, conns, rate, delivered, sent, fair);
+        });
+        if kept {
+            self.sampler.end();
+            self.schedule_sample();
+            return;
+        }
         let flows = all.iter().enumerate().zip(source_of).zip(fair);
         let rows = flows.map(|(((i, flow), source), &fair)| {
             if let Some(ahead) = all.get(i + SAMPLE_FETCH_AHEAD) {
@@ -307,18 +317,7 @@ impl Simulation {
             return;
         }
         for (flow, (rate, delivered, sent, fair)) in self.flows[..n].iter().zip(rows) {
-            if flow.acked() {
-                record_acked(s, flow, rate, delivered, sent, fair);
-                continue;
-            }
-            s.record_flow(rate, delivered, sent, fair);
-            if flow.conn != NO_CONN {
-                let conn = &conns[flow.conn as usize];
-                s.record(conn.sender.cwnd());
-                if conn.ect {
-                    s.record(conn.sender.alpha());
-                }
-            }
+            record_one(s, flow, conns, rate, delivered, sent, fair);
         }
         self.sampler.end();
         self.schedule_sample();
@@ -329,6 +328,33 @@ impl Simulation {
         let next = self.sampler.next_time();
         if next <= self.config.duration {
             self.queue.push(next, Event::Sample);
+        }
+    }
+}
+
+/// Records the sample of flow `flow`: its rate, delivered and sent bytes and fair
+/// share, then its window and α over a transport, or, its frames acknowledged, its
+/// window and RTT.
+#[inline]
+fn record_one(
+    s: &mut crate::monitor::Sampler,
+    flow: &crate::traffic::Flow,
+    conns: &[super::transport::Conn],
+    rate: f64,
+    delivered: u64,
+    sent: u64,
+    fair: f64,
+) {
+    if flow.acked() {
+        record_acked(s, flow, rate, delivered, sent, fair);
+        return;
+    }
+    s.record_flow(rate, delivered, sent, fair);
+    if flow.conn != NO_CONN {
+        let conn = &conns[flow.conn as usize];
+        s.record(conn.sender.cwnd());
+        if conn.ect {
+            s.record(conn.sender.alpha());
         }
     }
 }

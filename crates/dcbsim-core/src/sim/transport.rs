@@ -121,7 +121,7 @@ impl Simulation {
     fn send_ack(&mut self, f: u32, ack: Ack) {
         let flow = &self.flows[f as usize];
         let kind = PacketKind::Ack { next: ack.next, ece: ack.ece };
-        let pkt = Packet::new(f, self.config.tcp.ack_bytes, flow.src, flow.priority, kind);
+        let pkt = Packet::new(f, self.apps.ack_bytes, flow.src, flow.priority, kind);
         let node = flow.dst;
         self.send_control(node, pkt);
     }
