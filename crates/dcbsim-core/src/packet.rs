@@ -71,6 +71,17 @@ impl PacketKind {
 }
 
 impl Packet {
+    /// The same frame with its probe index (a data frame's `seq`, an
+    /// acknowledgement's `probe`) set to `probe`: the frame arrived in another arena.
+    pub fn with_probe(mut self, probe: u32) -> Packet {
+        match &mut self.kind {
+            PacketKind::Data { seq, .. } => *seq = probe,
+            PacketKind::FrameAck { probe: p } => *p = probe,
+            _ => {}
+        }
+        self
+    }
+
     /// A frame of `kind`.
     #[inline]
     pub fn new(flow: u32, bytes: u32, dst: u32, priority: u8, kind: PacketKind) -> Packet {

@@ -292,3 +292,57 @@ fn arrivals_and_dynamic_sources_cross_parts_alike() {
         assert!(one == format!("{many:?}"), "{threads} threads report otherwise than 1");
     }
 }
+
+/// HPCC and TIMELY flows on a k = 4 fat-tree, greedy ones in a permutation beside
+/// flows that arrive: their probes (HPCC's in-band telemetry) go with their frames
+/// and acknowledgements from part to part.
+const ACKED_FABRIC: &str = r#"
+[run]
+duration_ms = 3.0
+sample_interval_us = 100.0
+frame_bytes = 1000
+[topology]
+kind = "fat_tree"
+k = 4
+rate_gbps = 25.0
+delay_us = 1.0
+buffer_kb = 256.0
+[scheme]
+name = "hpcc"
+[[flows]]
+name = "p"
+src = "h*"
+dst = "h*"
+pairing = "permutation"
+[[arrivals]]
+name = "ws"
+src = ["h0_0_0", "h1_1_1", "h2_0_1", "h3_1_0"]
+dst = ["h2_1_1", "h3_0_0", "h0_1_0", "h1_0_1"]
+load_gbps = 4.0
+size_kb = { uniform = [10, 200] }
+"#;
+
+#[test]
+fn probes_cross_parts_alike() {
+    for scheme in ["hpcc", "timely"] {
+        let run = |threads: usize| {
+            let set = [format!("run.threads={threads}"), format!("scheme.name={scheme}")];
+            let scenario = dcbsim_scenario::load_str(ACKED_FABRIC, "acked.toml", &set).expect("valid");
+            let sim = scenario.build(scenario.seed).expect("builds");
+            let split = split_for(&sim).is_some();
+            let mut report = sim.run();
+            report.wall_seconds = 0.0;
+            (report, split)
+        };
+        let (one, _) = run(1);
+        let completed: usize = one.arrivals.iter().map(|a| a.completion_s.len()).sum();
+        assert!(completed >= 20, "{scheme}: only {completed} arrived flows completed");
+        assert!(one.flows.iter().all(|f| f.acked && f.delivered_bytes > 0), "{scheme}: a greedy flow delivered nothing");
+        let one = format!("{one:?}");
+        for threads in [2, 3] {
+            let (many, split) = run(threads);
+            assert!(split, "{scheme}: {threads} threads split the fabric");
+            assert!(one == format!("{many:?}"), "{scheme}: {threads} threads report otherwise than 1");
+        }
+    }
+}

@@ -68,7 +68,11 @@ impl Probes {
     /// A probe for a frame sent at `sent` with `payload` bytes, ending at `seq_end`:
     /// its index.
     pub fn open(&mut self, sent: Time, payload: u32, seq_end: u64) -> u32 {
-        let probe = Probe { sent, payload, seq_end, cumulative: 0, nack: false, hops: 0, records: [HopRecord::default(); MAX_HOPS] };
+        self.insert(Probe { sent, payload, seq_end, cumulative: 0, nack: false, hops: 0, records: [HopRecord::default(); MAX_HOPS] })
+    }
+
+    /// Keeps `probe` (one that arrived from elsewhere, with its frame): its index.
+    pub fn insert(&mut self, probe: Probe) -> u32 {
         match self.free.pop() {
             Some(slot) => {
                 self.slots[slot as usize] = probe;

@@ -113,7 +113,7 @@ impl Simulation {
     /// The probe a frame carries ([`NO_PROBE`]: none): an acknowledgement's, or a data
     /// frame's whose flow is acknowledged (in its `seq`).
     #[inline]
-    fn probe_of(&self, pkt: &Packet) -> u32 {
+    pub(super) fn probe_of(&self, pkt: &Packet) -> u32 {
         match pkt.kind {
             PacketKind::Data { seq, .. } if self.flows[pkt.flow as usize].acked() => seq,
             PacketKind::FrameAck { probe } => probe,

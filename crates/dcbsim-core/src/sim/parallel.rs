@@ -27,31 +27,72 @@
 //! moves or reads the shares, and the merge works them out again from the logs
 //! (`fair.rs`, [`Replay`]).
 //!
+//! A probed frame of HPCC or TIMELY, or its acknowledgement, takes its probe (send
+//! time, in-band telemetry) along: the probe leaves the sending part's arena and
+//! enters the receiving part's, and the frame is given its new index there.
+//!
 //! A run splits only where nothing acts across parts without a frame, or at once:
 //! runs with traces, streamed samples, the incast application (a block's end at the
-//! client sets every server sending at that instant), acknowledged flows (HPCC,
-//! TIMELY: their probes' telemetry is kept beside the sender), capacity or parameter
-//! changes in the timeline, or a crossing link of zero delay run on one thread.
+//! client sets every server sending at that instant), capacity or parameter changes
+//! in the timeline, or a crossing link of zero delay run on one thread.
+//!
+//! A part that fails breaks the barrier, and the others stop rather than wait for it.
 
 use super::Simulation;
 use super::arrivals::Outcome;
 use super::fair::{FairOp, Network, Replay};
 use crate::config::Action;
 use crate::net::partition::{Partitioning, partition};
+use crate::net::telemetry::{NO_PROBE, Probe};
 use crate::packet::Packet;
 use crate::report::{ArrivalReport, FlowReport, RunReport};
 use crate::sched::Event;
 use crate::units::Time;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// A frame handed over at a barrier: the crossing port it left by, when it reaches
-/// the far end, and the frame.
+/// the far end, the frame, and where its probe is among the [`Letters`]' probes
+/// ([`NO_PROBE`]: it carries none).
 #[derive(Clone, Copy, Debug)]
 pub struct Mail {
     port: u32,
     arrival: Time,
     pkt: Packet,
+    probe: u32,
+}
+
+/// Frames handed over, with the probes of those that carry one (a probe lives in
+/// its part's arena, `net/telemetry.rs`: it travels by value, and the receiving part
+/// keeps it in its own).
+#[derive(Debug, Default)]
+pub struct Letters {
+    mail: Vec<Mail>,
+    probes: Vec<Probe>,
+}
+
+impl Letters {
+    /// Adds frame `m` and the probe it carries, if any.
+    fn post(&mut self, mut m: Mail, probe: Option<&Probe>) {
+        if let Some(p) = probe {
+            m.probe = self.probes.len() as u32;
+            self.probes.push(*p);
+        }
+        self.mail.push(m);
+    }
+
+    /// Moves `other`'s letters to the end of these (its room kept).
+    fn append(&mut self, other: &mut Letters) {
+        let offset = self.probes.len() as u32;
+        let moved = other.mail.drain(..).map(|m| Mail { probe: if m.probe == NO_PROBE { NO_PROBE } else { m.probe + offset }, ..m });
+        self.mail.extend(moved);
+        self.probes.append(&mut other.probes);
+    }
+
+    fn clear(&mut self) {
+        self.mail.clear();
+        self.probes.clear();
+    }
 }
 
 /// What a part of a split run knows of the split.
@@ -64,7 +105,7 @@ pub struct Part {
     /// The crossing ports this part owns (it sends on them).
     crossing: Vec<u32>,
     /// Frames sent across in the window being run.
-    outbox: Vec<Mail>,
+    outbox: Letters,
     /// What moved or read the fair shares, when (see [`Replay`]).
     fair_log: Vec<(Time, FairOp)>,
 }
@@ -107,9 +148,7 @@ fn splits(sim: &Simulation) -> bool {
     let c = &sim.config;
     let plain_timeline =
         c.timeline.iter().all(|e| matches!(e.action, Action::FlowStart { .. } | Action::FlowStop { .. } | Action::FlowMaxRate { .. }));
-    // Flows yet to arrive are acknowledged if their scheme acknowledges frames.
-    let acked = sim.flows.iter().any(|f| f.acked()) || c.arrivals.iter().any(|a| c.scheme_for(a.flow.scheme).acks().is_some());
-    plain_timeline && c.incast.is_none() && sim.tracing.traces.is_empty() && !sim.sampler.streams() && !acked
+    plain_timeline && c.incast.is_none() && sim.tracing.traces.is_empty() && !sim.sampler.streams()
 }
 
 impl Simulation {
@@ -141,9 +180,16 @@ impl Simulation {
     /// `arrival`, over to the part at the far end (out of line: only crossing ports).
     #[inline(never)]
     pub(super) fn mail(&mut self, out: u32, pkt: &Packet, arrival: Time) {
-        if let Some(part) = self.part.as_mut() {
-            part.outbox.push(Mail { port: out, arrival, pkt: *pkt });
+        let probe = self.probe_of(pkt);
+        let Some(part) = self.part.as_mut() else { return };
+        let m = Mail { port: out, arrival, pkt: *pkt, probe: NO_PROBE };
+        if probe == NO_PROBE {
+            part.outbox.post(m, None);
+            return;
         }
+        // The probe leaves with its frame: this part reads it no more.
+        part.outbox.post(m, Some(self.acking.probes.get(probe)));
+        self.acking.probes.close(probe);
     }
 
     /// Makes this run part `id` of the split `part_of`: marks the ports that cross, and
@@ -158,13 +204,13 @@ impl Simulation {
             }
         }
         self.keep_own_state(id, &part_of);
-        self.part = Some(Box::new(Part { id, part_of, crossing, outbox: Vec::new(), fair_log: Vec::new() }));
+        self.part = Some(Box::new(Part { id, part_of, crossing, outbox: Letters::default(), fair_log: Vec::new() }));
     }
 
     /// At the barrier ending a window at `end`: takes the frames that have reached the
     /// far end off this part's crossing links, and swaps the frames it sent across into
     /// `sent` (empty, its room kept for the next window's).
-    fn close_window(&mut self, end: Time, sent: &mut Vec<Mail>) {
+    fn close_window(&mut self, end: Time, sent: &mut Letters) {
         let part = self.part.as_mut().expect("a part");
         std::mem::swap(&mut part.outbox, sent);
         for &p in &part.crossing {
@@ -175,12 +221,17 @@ impl Simulation {
         }
     }
 
-    /// Puts frames handed over onto this part's copies of their links.
-    fn receive_mail(&mut self, mail: &[Mail]) {
-        for m in mail {
+    /// Puts frames handed over onto this part's copies of their links, their probes
+    /// into its arena.
+    fn receive_mail(&mut self, letters: &Letters) {
+        for m in &letters.mail {
+            let pkt = match m.probe {
+                NO_PROBE => m.pkt,
+                at => m.pkt.with_probe(self.acking.probes.insert(letters.probes[at as usize])),
+            };
             let link = &mut self.ports[m.port as usize].link;
             let was_empty = link.is_empty();
-            link.push_back((m.arrival, m.pkt));
+            link.push_back((m.arrival, pkt));
             if was_empty {
                 self.queue.push(m.arrival, Event::LinkArrival { port: m.port });
             }
@@ -203,21 +254,27 @@ const SPINS_BEFORE_YIELD: u32 = 1 << 12;
 pub struct Barrier {
     arrived: AtomicUsize,
     threads: usize,
+    /// A thread failed: it will not come again.
+    broken: AtomicBool,
 }
 
 impl Barrier {
     /// A barrier for `threads` threads.
     pub fn new(threads: usize) -> Barrier {
-        Barrier { arrived: AtomicUsize::new(0), threads }
+        Barrier { arrived: AtomicUsize::new(0), threads, broken: AtomicBool::new(false) }
     }
 
     /// Waits for every thread's `round`-th arrival (rounds count from 0, each thread
-    /// counting its own).
+    /// counting its own). Panics when a thread has [broken](Barrier::break_off) it,
+    /// rather than wait for ever.
     pub fn wait(&self, round: usize) {
         let target = (round + 1) * self.threads;
         self.arrived.fetch_add(1, Ordering::AcqRel);
         let mut spins = 0u32;
         while self.arrived.load(Ordering::Acquire) < target {
+            if self.broken.load(Ordering::Relaxed) {
+                panic!("another part of the run failed");
+            }
             // More threads than free cores: a spinner would hold the core the thread it
             // waits for needs, so after a while it yields.
             if spins < SPINS_BEFORE_YIELD {
@@ -228,13 +285,30 @@ impl Barrier {
             }
         }
     }
+
+    /// A thread fails and will not come again: the others stop waiting.
+    pub fn break_off(&self) {
+        self.broken.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Breaks the barrier if its thread unwinds (a part that panics must not leave the
+/// others spinning).
+struct BreakOnPanic<'a>(&'a Barrier);
+
+impl Drop for BreakOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.break_off();
+        }
+    }
 }
 
 /// What the threads share, twice over (a window writes the set of its parity, which
 /// no thread reads again before the next barrier but one): a mailbox per part, and
 /// each part's next event after the window (its own, or a frame it sent across).
 struct Exchange {
-    mailboxes: [Vec<Mutex<Vec<Mail>>>; 2],
+    mailboxes: [Vec<Mutex<Letters>>; 2],
     next: [Vec<Padded>; 2],
     barrier: Barrier,
 }
@@ -246,7 +320,7 @@ struct Padded(AtomicU64);
 
 impl Exchange {
     fn new(parts: usize) -> Exchange {
-        let mailboxes = || (0..parts).map(|_| Mutex::new(Vec::new())).collect();
+        let mailboxes = || (0..parts).map(|_| Mutex::new(Letters::default())).collect();
         let next = || (0..parts).map(|_| Padded(AtomicU64::new(u64::MAX))).collect();
         Exchange { mailboxes: [mailboxes(), mailboxes()], next: [next(), next()], barrier: Barrier::new(parts) }
     }
@@ -300,8 +374,9 @@ fn run_part(mut sim: Simulation, id: usize, ex: &Exchange, part_of: &[u16], look
     let mut start = Time::ZERO;
     let mut windows = 0;
     // Kept from window to window for their room.
-    let mut by_part: Vec<Vec<Mail>> = vec![Vec::new(); ex.next[0].len()];
-    let (mut mail, mut sent) = (Vec::new(), Vec::new());
+    let mut by_part: Vec<Letters> = (0..ex.next[0].len()).map(|_| Letters::default()).collect();
+    let (mut inbox, mut sent) = (Letters::default(), Letters::default());
+    let _guard = BreakOnPanic(&ex.barrier);
     for round in 0.. {
         windows += 1;
         let until = Time(start.0.saturating_add(lookahead.0)).min(end);
@@ -309,18 +384,20 @@ fn run_part(mut sim: Simulation, id: usize, ex: &Exchange, part_of: &[u16], look
         sim.close_window(until, &mut sent);
         let parity = round % 2;
         let mut next = sim.next_event();
-        for m in sent.drain(..) {
+        for m in sent.mail.drain(..) {
             next = next.min(m.arrival);
-            by_part[part_of[sim.ports[m.port as usize].peer as usize] as usize].push(m);
+            let probe = (m.probe != NO_PROBE).then(|| &sent.probes[m.probe as usize]);
+            by_part[part_of[sim.ports[m.port as usize].peer as usize] as usize].post(m, probe);
         }
-        for (to, sent) in by_part.iter_mut().enumerate().filter(|(_, m)| !m.is_empty()) {
-            ex.mailboxes[parity][to].lock().expect("a mailbox").append(sent);
+        sent.probes.clear();
+        for (to, letters) in by_part.iter_mut().enumerate().filter(|(_, l)| !l.mail.is_empty()) {
+            ex.mailboxes[parity][to].lock().expect("a mailbox").append(letters);
         }
         ex.next[parity][id].0.store(next.0, Ordering::Release);
         ex.barrier.wait(round);
-        std::mem::swap(&mut mail, &mut *ex.mailboxes[parity][id].lock().expect("a mailbox"));
-        sim.receive_mail(&mail);
-        mail.clear();
+        std::mem::swap(&mut inbox, &mut *ex.mailboxes[parity][id].lock().expect("a mailbox"));
+        sim.receive_mail(&inbox);
+        inbox.clear();
         if until >= end {
             break;
         }
@@ -489,4 +566,29 @@ struct Received {
     throughput_bps: Vec<f64>,
     dropped_frames: u64,
     dropped_bytes: u64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_thread_that_fails_breaks_the_barrier_for_the_others() {
+        let barrier = Barrier::new(2);
+        let waited = std::thread::scope(|s| {
+            let waiter = s.spawn(|| {
+                barrier.wait(0);
+                barrier.wait(1);
+            });
+            let failing = s.spawn(|| {
+                let _guard = BreakOnPanic(&barrier);
+                barrier.wait(0);
+                panic!("a part fails");
+            });
+            assert!(failing.join().is_err());
+            waiter.join()
+        });
+        let message = waited.expect_err("the waiter stops waiting").downcast::<&str>().expect("a message");
+        assert_eq!(*message, "another part of the run failed");
+    }
 }
