@@ -173,27 +173,31 @@ impl Heap {
 
     /// Adds an entry due with the run's last one whose key puts it first (phase-locked
     /// senders' frames reach a port together, pushed one by one): inserted among the
-    /// run's last entries due then, whatever the heap holds, as the walk passes only
-    /// those. Not counted as out of order, as it says nothing of how a bucket is pushed
-    /// into as it pops. Out of line, and calling nothing where the run has room, so
-    /// saving no registers (about half the instructions of an insertion through
-    /// [`Heap::push_out_of_order`], whose other paths need them).
+    /// run's last entries due then where a short run and an empty heap would take an
+    /// entry pushed out of order, else heaped. Not counted as out of order, as it says
+    /// nothing of how a bucket is pushed into as it pops. Out of line, and calling
+    /// nothing when it inserts, so saving no registers (three fifths of the
+    /// instructions of an insertion through [`Heap::push_out_of_order`], whose other
+    /// paths need them).
     #[inline(never)]
     fn push_tie(&mut self, time: u64, event: u64) {
-        if self.run.len() == self.run.capacity() {
-            return self.push_tie_growing(time, event);
+        if !self.heap.is_empty() || self.run.len() - self.run_next >= INSERT_BELOW || self.run.len() == self.run.capacity() {
+            return self.push_tie_aside(time, event);
         }
         let last = *self.run.last().expect("a tie has a last entry");
         self.insert_tie(Entry { time, event }, last);
     }
 
-    /// [`Heap::push_tie`] where the run must grow first.
-    #[cold]
+    /// [`Heap::push_tie`] into the heap, or where the run must grow first.
     #[inline(never)]
-    fn push_tie_growing(&mut self, time: u64, event: u64) {
+    fn push_tie_aside(&mut self, time: u64, event: u64) {
+        let entry = Entry { time, event };
+        if !self.heap.is_empty() || self.run.len() - self.run_next >= INSERT_BELOW {
+            return self.push_heap(entry);
+        }
         self.run.reserve(1);
         let last = *self.run.last().expect("a tie has a last entry");
-        self.insert_tie(Entry { time, event }, last);
+        self.insert_tie(entry, last);
     }
 
     /// Puts `entry` into the run at its place among the entries not popped yet,
@@ -210,21 +214,16 @@ impl Heap {
     }
 
     /// Puts `entry`, due with the run's last entry `last` and before it, among the
-    /// run's entries due then: `last` moves back without a second comparison, and the
-    /// walk goes through a slice (no index to check).
+    /// run's entries due then: `last` moves back without a second comparison.
     #[inline(always)]
     fn insert_tie(&mut self, entry: Entry, last: Entry) {
+        let mut hole = self.run.len() - 1;
         self.run.push(last);
-        let end = self.run.len() - 1;
-        let Some((mut hole, earlier)) = self.run[self.run_next..end].split_last_mut() else { unreachable!("the run holds `last`") };
-        for e in earlier.iter_mut().rev() {
-            if !entry.before(e) {
-                break;
-            }
-            *hole = *e;
-            hole = e;
+        while hole > self.run_next && entry.before(&self.run[hole - 1]) {
+            self.run[hole] = self.run[hole - 1];
+            hole -= 1;
         }
-        *hole = entry;
+        self.run[hole] = entry;
     }
 
     /// Adds `entry` to the heap.
