@@ -64,10 +64,11 @@ fn every_shipped_scenario_reports_alike_on_one_two_and_three_threads() {
 }
 
 /// A fabric under QCN whose flows start late, stop and have their rates capped by the
-/// timeline: the flows' sides live in different parts, and every part applies the
-/// entries (a part that does not send a flow changes only what fair shares read:
-/// `rival`, sent from another pod than `late`, shares `late`'s last link, so its fair
-/// share moves with `late`'s cap).
+/// timeline, and whose scheme's parameters change: the flows' sides live in different
+/// parts, and every part applies the entries (a part that does not send a flow changes
+/// only what fair shares read: `rival`, sent from another pod than `late`, shares
+/// `late`'s last link, so its fair share moves with `late`'s cap; a new parameter wakes
+/// only the flows a part sends).
 const TIMELINE_FABRIC: &str = r#"
 [run]
 duration_ms = 4.0
@@ -101,6 +102,14 @@ max_rate_gbps = 2.0
 at_ms = 3.0
 flow = "p"
 action = "stop"
+[[timeline]]
+at_ms = 1.5
+param = "q_eq_kb"
+value = 10.0
+[[timeline]]
+at_ms = 2.5
+param = "r_ai_mbps"
+value = 20.0
 "#;
 
 #[test]

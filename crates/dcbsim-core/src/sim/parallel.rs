@@ -33,8 +33,10 @@
 //!
 //! A run splits only where nothing acts across parts without a frame, or at once:
 //! runs with traces, streamed samples, the incast application (a block's end at the
-//! client sets every server sending at that instant), capacity or parameter changes
-//! in the timeline, or a crossing link of zero delay run on one thread.
+//! client sets every server sending at that instant), capacity changes in the
+//! timeline, or a crossing link of zero delay run on one thread. (Every part applies
+//! every timeline entry: a scheme's new parameters reach every congestion and reaction
+//! point, and a part changes only what fair shares read of the flows it does not send.)
 //!
 //! A part that fails breaks the barrier, and the others stop rather than wait for it.
 
@@ -146,8 +148,7 @@ pub fn split_for(sim: &Simulation) -> Option<Split> {
 /// documentation).
 fn splits(sim: &Simulation) -> bool {
     let c = &sim.config;
-    let plain_timeline =
-        c.timeline.iter().all(|e| matches!(e.action, Action::FlowStart { .. } | Action::FlowStop { .. } | Action::FlowMaxRate { .. }));
+    let plain_timeline = c.timeline.iter().all(|e| !matches!(e.action, Action::PortRate { .. }));
     plain_timeline && c.incast.is_none() && sim.tracing.traces.is_empty() && !sim.sampler.streams()
 }
 

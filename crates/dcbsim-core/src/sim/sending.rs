@@ -266,7 +266,10 @@ impl Simulation {
         }
         for f in 0..self.flows.len() {
             scheme.reconfigure_rp(&mut self.flows[f].rp);
-            self.rp_changed(f as u32);
+            // A part of a split run wakes only the flows it sends.
+            if self.sends_from(self.flows[f].src) {
+                self.rp_changed(f as u32);
+            }
         }
         self.notes.receiver_answer = scheme.receiver_answer();
         // The flows that run this scheme take its acknowledgement sizes (HPCC's INT
