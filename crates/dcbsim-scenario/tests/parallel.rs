@@ -64,11 +64,12 @@ fn every_shipped_scenario_reports_alike_on_one_two_and_three_threads() {
 }
 
 /// A fabric under QCN whose flows start late, stop and have their rates capped by the
-/// timeline, and whose scheme's parameters change: the flows' sides live in different
-/// parts, and every part applies the entries (a part that does not send a flow changes
-/// only what fair shares read: `rival`, sent from another pod than `late`, shares
-/// `late`'s last link, so its fair share moves with `late`'s cap; a new parameter wakes
-/// only the flows a part sends).
+/// timeline, whose scheme's parameters change, and whose last link to `late`'s
+/// destination slows down: the flows' sides live in different parts, and every part
+/// applies the entries (a part that does not send a flow changes only what fair
+/// shares read: `rival`, sent from another pod than `late`, shares `late`'s last link,
+/// so its fair share moves with `late`'s cap and the link's rate; a new parameter
+/// wakes only the flows a part sends).
 const TIMELINE_FABRIC: &str = r#"
 [run]
 duration_ms = 4.0
@@ -110,6 +111,10 @@ value = 10.0
 at_ms = 2.5
 param = "r_ai_mbps"
 value = 20.0
+[[timeline]]
+at_ms = 1.8
+port = "edge3_1:h3_1_1"
+rate_gbps = 5.0
 "#;
 
 #[test]
@@ -128,6 +133,19 @@ fn timeline_entries_and_notifications_cross_parts_alike() {
         assert!(split, "{threads} threads split the fabric");
         assert!(one == many, "{threads} threads report otherwise than 1");
     }
+}
+
+#[test]
+fn a_new_capacity_of_a_link_between_parts_keeps_the_run_on_one_thread() {
+    // A core links to every pod, and the split keeps pods whole: some of core0's ports
+    // lead into its own part, and some into the other.
+    let splits_with = |port: String| {
+        let set = ["run.threads=2".to_string(), format!("timeline[4].port=\"{port}\"")];
+        let scenario = dcbsim_scenario::load_str(TIMELINE_FABRIC, "fabric.toml", &set).expect("valid");
+        split_for(&scenario.build(scenario.seed).expect("builds")).is_some()
+    };
+    let split: Vec<bool> = (0..4).map(|pod| splits_with(format!("core0:agg{pod}_0"))).collect();
+    assert!(split.contains(&true) && split.contains(&false), "{split:?}");
 }
 
 /// Hosts of every pod of a k = 4 fat-tree send to one host under PFC: the pauses spread from

@@ -80,11 +80,12 @@ impl FairShares {
         }
         if self.dirty {
             self.demand = (0..self.paths.len()).map(demand).collect();
-            for (c, p) in self.capacity.iter_mut().zip(on.ports) {
+            for (i, (c, p)) in self.capacity.iter_mut().zip(on.ports).enumerate() {
                 // A frame-rate-limited port carries at most one frame per service time.
                 let per_frame = p.frame_service().as_secs_f64();
                 let frames = if per_frame > 0.0 { self.frame_bits / per_frame } else { f64::INFINITY };
-                *c = p.rate().as_f64().min(frames);
+                let rate = on.rates.map_or(p.rate(), |r| r[i]);
+                *c = rate.as_f64().min(frames);
             }
             weighted_max_min(&self.capacity, &self.paths, on.weights, &self.demand, &mut self.shares);
             self.dirty = false;
@@ -141,6 +142,9 @@ impl FairShares {
 pub(super) struct Network<'a> {
     /// Every port.
     pub ports: &'a [Port],
+    /// Per port, its rate, where it is not the port's own (a replay moves the rates
+    /// as the timeline did).
+    pub rates: Option<&'a [Rate]>,
     /// Per flow, its weight.
     pub weights: &'a [f64],
 }
@@ -168,7 +172,7 @@ impl Simulation {
     /// Something the shares depend on changes now (call it before the change).
     pub(super) fn fair_shares_change(&mut self) {
         let (flows, specs) = (&self.flows, &self.config.flows);
-        let on = Network { ports: &self.ports, weights: &self.weights };
+        let on = Network { ports: &self.ports, rates: None, weights: &self.weights };
         self.fair.change(self.now, &on, |i| live_demand(&flows[i], &specs[i]));
     }
 
@@ -176,7 +180,7 @@ impl Simulation {
     /// ([`FairShares::take`]).
     pub(super) fn take_fair_shares(&mut self) {
         let (flows, specs) = (&self.flows, &self.config.flows);
-        let on = Network { ports: &self.ports, weights: &self.weights };
+        let on = Network { ports: &self.ports, rates: None, weights: &self.weights };
         self.fair.take(self.now, self.sampler.interval, &on, |i| live_demand(&flows[i], &specs[i]));
     }
 }
@@ -215,6 +219,10 @@ impl FairOp {
 /// the live run works them out (the same arithmetic, in the same order).
 pub(super) struct Replay {
     fair: FairShares,
+    /// Per port, its rate.
+    rates: Vec<Rate>,
+    /// Per timeline entry, the port whose rate it sets, if it does.
+    sets_rate_of: Vec<Option<u32>>,
     wants: Vec<f64>,
     active: Vec<bool>,
     cap: Vec<Option<Rate>>,
@@ -225,8 +233,14 @@ impl Replay {
     /// A replay from `sim`'s state before it runs.
     pub(super) fn of(sim: &Simulation) -> Replay {
         let flows = &sim.flows[..sim.fair.paths.len()];
+        let sets_rate_of = sim.changes.timeline.iter().map(|e| match e.action {
+            Action::PortRate { port, .. } => sim.port_of(port),
+            _ => None,
+        });
         Replay {
             fair: sim.fair.clone(),
+            rates: sim.ports.iter().map(|p| p.rate()).collect(),
+            sets_rate_of: sets_rate_of.collect(),
             wants: flows.iter().zip(&sim.config.flows).map(|(f, spec)| wants(f, spec)).collect(),
             active: flows.iter().map(|f| f.active).collect(),
             cap: flows.iter().map(|f| f.max_rate).collect(),
@@ -237,14 +251,22 @@ impl Replay {
     /// Each configured flow's mean share over each sample interval, from `log` (the
     /// first part's timeline entries and samples in the order it took them, beside
     /// every part's completions; any order within a time) and `timeline` (the
-    /// entries the log names), over network `on` sampled every `interval`.
-    pub(super) fn run(mut self, log: &mut [(Time, FairOp)], timeline: &[TimelineEntry], on: &Network, interval: Time) -> Vec<Vec<f64>> {
+    /// entries the log names), over the ports `ports` (their rates as they were
+    /// before the run) and the flows' `weights`, sampled every `interval`.
+    pub(super) fn run(
+        mut self,
+        log: &mut [(Time, FairOp)],
+        timeline: &[TimelineEntry],
+        (ports, weights): (&[Port], &[f64]),
+        interval: Time,
+    ) -> Vec<Vec<f64>> {
         log.sort_by_key(|&(t, op)| (t, op.rank()));
         let n = self.wants.len();
         let mut series = vec![Vec::new(); n];
         for &(now, op) in log.iter() {
             let (fair, state) = (&mut self.fair, (&self.wants, &self.active, &self.complete, &self.cap));
             let demand = |i: usize| demand(state.0[i], state.1[i], state.2[i], state.3[i]);
+            let on = &Network { ports, rates: Some(&self.rates), weights };
             match op {
                 FairOp::Sample => {
                     fair.take(now, interval, on, demand);
@@ -262,8 +284,12 @@ impl Replay {
                         Action::FlowStart { flow } => self.active[flow] = true,
                         Action::FlowStop { flow } => self.active[flow] = false,
                         Action::FlowMaxRate { flow, rate } => self.cap[flow] = rate,
-                        // Nothing else that moves shares splits (`parallel::splits`).
-                        _ => {}
+                        Action::PortRate { rate, .. } => {
+                            if let Some(p) = self.sets_rate_of[entry as usize] {
+                                self.rates[p as usize] = rate;
+                            }
+                        }
+                        Action::SchemeParam { .. } => {}
                     }
                 }
             }

@@ -33,16 +33,17 @@
 //!
 //! A run splits only where nothing acts across parts without a frame, or at once:
 //! runs with traces, streamed samples, the incast application (a block's end at the
-//! client sets every server sending at that instant), capacity changes in the
-//! timeline, or a crossing link of zero delay run on one thread. (Every part applies
-//! every timeline entry: a scheme's new parameters reach every congestion and reaction
-//! point, and a part changes only what fair shares read of the flows it does not send.)
+//! client sets every server sending at that instant), a capacity change in the
+//! timeline of a port whose link crosses, or a crossing link of zero delay run on one
+//! thread. (Every part applies every timeline entry: a new capacity or scheme
+//! parameter is in force everywhere, and a part changes only what fair shares read of
+//! the flows it does not send.)
 //!
 //! A part that fails breaks the barrier, and the others stop rather than wait for it.
 
 use super::Simulation;
 use super::arrivals::Outcome;
-use super::fair::{FairOp, Network, Replay};
+use super::fair::{FairOp, Replay};
 use crate::config::Action;
 use crate::net::partition::{Partitioning, partition};
 use crate::net::telemetry::{NO_PROBE, Probe};
@@ -141,15 +142,27 @@ pub fn split_for(sim: &Simulation) -> Option<Split> {
     }
     let (is_host, links) = sim.links_to_cut();
     let parts = partition(&is_host, &links, threads);
-    (parts.parts > 1 && parts.lookahead != Time::NEVER && parts.lookahead > Time::ZERO).then_some(Split { parts })
+    let useful = parts.parts > 1 && parts.lookahead != Time::NEVER && parts.lookahead > Time::ZERO;
+    (useful && !changes_crossing_rate(sim, &parts.part_of)).then_some(Split { parts })
 }
 
 /// Whether nothing in `sim` acts across parts without a frame (see the module's
 /// documentation).
 fn splits(sim: &Simulation) -> bool {
     let c = &sim.config;
-    let plain_timeline = c.timeline.iter().all(|e| !matches!(e.action, Action::PortRate { .. }));
-    plain_timeline && c.incast.is_none() && sim.tracing.traces.is_empty() && !sim.sampler.streams()
+    c.incast.is_none() && sim.tracing.traces.is_empty() && !sim.sampler.streams()
+}
+
+/// Whether `sim`'s timeline changes the capacity of a port whose link crosses parts
+/// (`part_of`, per node). Such a port's frames are put on the link, and mailed, as
+/// they are admitted (`net/timed.rs`); a new rate would send those not started yet
+/// again, later.
+fn changes_crossing_rate(sim: &Simulation, part_of: &[u16]) -> bool {
+    let crosses = |p: u32| {
+        let port = &sim.ports[p as usize];
+        part_of[port.node as usize] != part_of[port.peer as usize]
+    };
+    sim.changes.timeline.iter().any(|e| matches!(e.action, Action::PortRate { port, .. } if sim.port_of(port).is_some_and(crosses)))
 }
 
 impl Simulation {
@@ -459,8 +472,7 @@ fn fair_shares(parts: &mut [Simulation], replay: Replay) -> Vec<Vec<f64>> {
         log.extend(theirs.iter().filter(|(_, op)| matches!(op, FairOp::Completion(_))));
     }
     let first = &parts[0];
-    let on = Network { ports: &first.ports, weights: &first.weights };
-    replay.run(&mut log, &first.changes.timeline, &on, first.sampler.interval)
+    replay.run(&mut log, &first.changes.timeline, (&first.ports, &first.weights), first.sampler.interval)
 }
 
 /// The one-thread report from the parts' reports: each port's from the part that
