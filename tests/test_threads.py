@@ -87,3 +87,18 @@ def test_a_bad_threads_key_names_it(tmp_path):
     done = cli("validate", str(scenario))
     assert done.returncode == 2
     assert "run.threads" in done.stderr and "1024" in done.stderr
+
+
+def test_flows_that_arrive_under_hpcc_and_pfc_complete_alike_on_two_threads(tmp_path):
+    # HPCC's fabric comparison: web-search flows arriving between every pair of hosts,
+    # over a lossless priority; their probes and pauses cross between the parts.
+    outs = {}
+    for threads in (1, 2):
+        out = tmp_path / f"t{threads}"
+        done = cli("run", "hpcc/fabric_fct", "--out", str(out), "--threads", str(threads), "--no-plots",
+                   "--set", "run.duration_ms=4", "--set", "arrivals[0].stop_ms=3")
+        assert done.returncode == 0, done.stderr
+        outs[threads] = json.loads((out / "summary.json").read_text())
+    assert outs[2]["parts"] == 2
+    assert without_wall_time(outs[2]) == without_wall_time(outs[1])
+    assert outs[1]["fct"]["completed"] >= 20, outs[1]["fct"]
