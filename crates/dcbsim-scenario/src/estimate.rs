@@ -217,12 +217,13 @@ impl Estimate {
         let flows = (config.flows.len() + config.arrivals.len()) as f64;
         let seconds = config.duration.as_secs_f64();
         let frames: f64 = config.links.iter().map(|l| 2.0 * l.rate.as_f64() * seconds / (8.0 * 1500.0)).sum();
-        // A run split over threads holds an engine's ports, flows and routes per part
+        // A run split over threads holds an engine's ports and flows per part
         // (`sim/parallel.rs`), at most one part per thread; the parts share the
-        // configuration, timeline and paths (counted once, within those figures per
-        // engine: an upper bound), and each samples only the ports it owns and the
-        // flows with an end in it (`sim/part_state.rs`), so each series is held by
-        // two parts at most. Its report is made once.
+        // configuration, timeline, paths, routes and ports' names (the routes counted
+        // once, the rest within those figures per engine: an upper bound), and each
+        // samples only the ports it owns and the flows with an end in it
+        // (`sim/part_state.rs`), so each series is held by two parts at most. Its
+        // report is made once.
         let parts = match config.threads {
             0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
             n => n,
@@ -233,7 +234,7 @@ impl Estimate {
         Estimate {
             samples_bytes,
             sample_times_bytes: samples * 8.0,
-            routes_bytes: routes_bytes * parts,
+            routes_bytes,
             state_bytes: engine * parts + samples_bytes * (parts.min(2.0) - 1.0),
             arrivals_bytes: arrived_flows(config) * ARRIVED_FLOW_BYTES,
             results_base_bytes: RESULT_BASE_BYTES + ports * RESULT_PORT_BYTES + flows * RESULT_FLOW_BYTES,

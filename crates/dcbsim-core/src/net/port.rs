@@ -272,6 +272,16 @@ impl Port {
         self.ingress = (0..classes.max(1)).map(|_| VecDeque::new()).collect();
     }
 
+    /// Frees the room of its classes' FIFOs (and of their ingress records), for a
+    /// port that never queues a frame again: one that a part of a split run neither
+    /// sends on nor receives over (`sim/part_state.rs`). It reports as a port
+    /// holding no frame; queuing a frame on it panics.
+    pub fn release_queues(&mut self) {
+        debug_assert!(self.queued_bytes == 0 && self.queued().next().is_none());
+        self.queues = Vec::new();
+        self.ingress = Vec::new();
+    }
+
     /// The class of a frame of 802.1p priority `priority`: with `n` classes, priority
     /// `n − 1` and above share class 0 (served first), and each lower priority takes
     /// the next class, so priority 0 is class `n − 1`. One class: all share it.

@@ -20,6 +20,7 @@ use super::route_search::{BATCH, BatchSearch};
 use crate::config::{LinkSpec, NodeKind, NodeSpec};
 #[cfg(test)]
 use std::collections::VecDeque;
+use std::sync::Arc;
 
 /// Marks "no route".
 pub const NO_ROUTE: u32 = u32::MAX;
@@ -33,6 +34,13 @@ struct Groups {
     /// Each group's `(first, count)` in `ports`.
     spans: Vec<(u32, u32)>,
     ports: Vec<u32>,
+}
+
+/// [`Groups`] once built, shared like the rest of [`Routes`].
+#[derive(Clone, Debug)]
+struct SharedGroups {
+    spans: Arc<[(u32, u32)]>,
+    ports: Arc<[u32]>,
 }
 
 /// Where each distinct set of next hops was stored, while the table is built.
@@ -84,22 +92,26 @@ struct Toward {
 }
 
 /// The next-hop table: for each forwarding node and destination, the egress port to use.
+///
+/// Never changed once computed, its tables are shared behind `Arc` by the clones
+/// (the parts of a split run hold one table between them); an `Arc<[T]>` is read as
+/// a `Vec<T>` is, through one pointer, so a lookup costs the same.
 #[derive(Clone, Debug)]
 pub struct Routes {
     nodes: usize,
     /// Each node's row in `next_port`, or [`NO_ROUTE`] for a single-port host.
-    row_of: Vec<u32>,
+    row_of: Arc<[u32]>,
     /// Each single-port host's one port (else [`NO_ROUTE`]).
-    host_port: Vec<u32>,
-    is_host: Vec<bool>,
+    host_port: Arc<[u32]>,
+    is_host: Arc<[bool]>,
     /// Per destination node, its column and, for a host off a single switch, that
     /// switch and its port down.
-    toward: Vec<Toward>,
+    toward: Arc<[Toward]>,
     /// Columns of the table: the destinations that are not hosts off a single switch.
     columns: usize,
     /// Per row and column: a port, an ECMP group (`GROUP | g`) or [`NO_ROUTE`].
-    next_port: Vec<u32>,
-    groups: Groups,
+    next_port: Arc<[u32]>,
+    groups: SharedGroups,
     /// The ECMP hash's salt (from the run's seed or `routing.hash_seed`).
     salt: u64,
 }
@@ -198,7 +210,7 @@ impl Routes {
         for (row, &n) in routers.iter().enumerate() {
             row_of[n] = row as u32;
         }
-        let host_port = (0..nodes).map(|n| if forwards(n) { NO_ROUTE } else { ports_of[n][0].0 }).collect();
+        let host_port: Vec<u32> = (0..nodes).map(|n| if forwards(n) { NO_ROUTE } else { ports_of[n][0].0 }).collect();
         let leaves: Vec<Option<usize>> = (0..nodes).map(|n| leaf_switch(ports_of, is_host, n)).collect();
         let targets = Self::columns_of(is_host, &leaves);
         let toward = Self::toward(ports_of, &leaves, &targets);
@@ -237,7 +249,17 @@ impl Routes {
                 }
             }
         }
-        Routes { nodes, row_of, host_port, is_host: is_host.to_vec(), toward, columns, next_port, groups, salt: ecmp.unwrap_or(0) }
+        Routes {
+            nodes,
+            row_of: row_of.into(),
+            host_port: host_port.into(),
+            is_host: is_host.into(),
+            toward: toward.into(),
+            columns,
+            next_port: next_port.into(),
+            groups: SharedGroups { spans: groups.spans.into(), ports: groups.ports.into() },
+            salt: ecmp.unwrap_or(0),
+        }
     }
 
     /// The nodes that have a column, in node order: the hosts that are not off a

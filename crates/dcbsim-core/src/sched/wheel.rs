@@ -51,8 +51,13 @@ pub struct EventQueue {
     /// The later finer sub-buckets of the sub-bucket last poured, when it is cut.
     finer: Fine,
     /// The wheel's buckets, by absolute bucket number modulo SLOTS, each in insertion
-    /// order (a poured bucket keeps its vector's room for the next turn).
+    /// order.
     buckets: Box<[Vec<Pending>]>,
+    /// The vectors of poured buckets, emptied with their room kept, for the next
+    /// buckets to fill: room for the buckets that hold events at once, not for every
+    /// slot (each slot keeping the room of its busiest turn held 11.6 MiB of a k = 8
+    /// DCTCP fabric's 16 MiB at 50 ms, most of it stale transport timers).
+    spare: Vec<Vec<Pending>>,
     /// One bit per bucket slot: whether it holds an event.
     words: Box<[u64]>,
     /// One bit per word of `words`: whether it is non-zero.
@@ -87,6 +92,7 @@ impl EventQueue {
             fine: Fine::new(SHIFT),
             finer: Fine::new(SUB_SHIFT),
             buckets: (0..SLOTS).map(|_| Vec::new()).collect(),
+            spare: Vec::new(),
             words: vec![0; WORDS].into_boxed_slice(),
             summary: vec![0; SUMMARY].into_boxed_slice(),
             cur: 0,
@@ -147,6 +153,9 @@ impl EventQueue {
         let slot = (bucket & MASK) as usize;
         if self.buckets[slot].is_empty() {
             self.mark(slot);
+            if let Some(room) = self.spare.pop() {
+                self.buckets[slot] = room;
+            }
         }
         self.buckets[slot].push((time, event));
         self.wheel += 1;
@@ -316,8 +325,9 @@ impl EventQueue {
             self.fine.cut(bucket, &mut events);
             self.fine.pour_next(&mut self.now, Some(&mut self.finer));
         }
-        // The emptied vector keeps its room for the bucket's next turn.
-        self.buckets[slot] = events;
+        // The emptied vector keeps its room for the next bucket to fill.
+        debug_assert!(events.is_empty());
+        self.spare.push(events);
     }
 
     /// Whether a crowded bucket of `count` events is to be sorted whole into the run

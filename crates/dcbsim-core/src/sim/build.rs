@@ -18,7 +18,7 @@ use std::sync::Arc;
 /// The ports of a network and how to find them.
 struct Wiring {
     ports: Vec<Port>,
-    names: Vec<String>,
+    names: Arc<[String]>,
     ports_of: Vec<Vec<(u32, u32)>>,
 }
 
@@ -39,13 +39,15 @@ fn check_sizes(config: &SimConfig) -> Result<(), ConfigError> {
     }
 }
 
-fn wire(config: &SimConfig, seed: u64) -> Result<Wiring, ConfigError> {
+/// The ports of `config`'s network, named as in `names` when given (the names of a
+/// run built from the same configuration, shared rather than made again).
+fn wire(config: &SimConfig, seed: u64, names: Option<&Arc<[String]>>) -> Result<Wiring, ConfigError> {
     let n = config.nodes.len();
     // Sized up front: grown by doubling, a run of 100,000 hosts kept a fifth of its
     // ports' room spare, and held both copies while growing.
-    let ports = Vec::with_capacity(2 * config.links.len());
-    let names = Vec::with_capacity(2 * config.links.len());
-    let mut w = Wiring { ports, names, ports_of: vec![Vec::new(); n] };
+    let mut ports = Vec::with_capacity(2 * config.links.len());
+    let mut made = Vec::with_capacity(if names.is_some() { 0 } else { 2 * config.links.len() });
+    let mut ports_of = vec![Vec::new(); n];
     let mut joined = std::collections::HashSet::with_capacity(config.links.len());
     for (i, link) in config.links.iter().enumerate() {
         // Named only on an error (a fabric has hundreds of thousands of links).
@@ -68,11 +70,15 @@ fn wire(config: &SimConfig, seed: u64) -> Result<Wiring, ConfigError> {
                 port.set_priorities(link.priorities);
                 port.set_frame_service(link.frame_service.unwrap_or_default());
             }
-            w.ports_of[from].push((w.ports.len() as u32, to as u32));
-            w.names.push(format!("{}:{}", config.nodes[from].name, config.nodes[to].name));
-            w.ports.push(port);
+            ports_of[from].push((ports.len() as u32, to as u32));
+            if names.is_none() {
+                made.push(format!("{}:{}", config.nodes[from].name, config.nodes[to].name));
+            }
+            ports.push(port);
         }
     }
+    let names = names.cloned().unwrap_or_else(|| made.into());
+    let mut w = Wiring { ports, names, ports_of };
     // A link's two ports are made one after the other, so each port's reverse is its
     // pair (a lookup among the peer's ports would be quadratic on a large switch).
     for p in 0..w.ports.len() {
@@ -332,7 +338,8 @@ impl Simulation {
     }
 
     /// Another run of `first`'s configuration and seed, not started, sharing with it
-    /// what no run changes (the configuration, the timeline, the flows' paths)
+    /// what no run changes (the configuration, the timeline, the flows' paths, the
+    /// routes, the ports' names)
     /// instead of holding copies: the parts of a split run (`parallel.rs`).
     pub(super) fn like(first: &Simulation) -> Simulation {
         Simulation::build(first.config.clone(), first.seed, Some(first)).expect("the same configuration built before")
@@ -347,9 +354,12 @@ impl Simulation {
             return Err(ConfigError::new("run.sample_interval_us", "must be > 0"));
         }
         check_sizes(&config)?;
-        let mut w = wire(&config, seed)?;
+        let mut w = wire(&config, seed, like.map(|l| &l.port_names))?;
         let is_host: Vec<bool> = config.nodes.iter().map(|n| n.kind == NodeKind::Host).collect();
-        let routes = Routes::compute(&w.ports_of, &is_host, config.routing.ecmp_salt(seed));
+        let routes = match like {
+            Some(like) => like.routes.clone(),
+            None => Routes::compute(&w.ports_of, &is_host, config.routing.ecmp_salt(seed)),
+        };
         check_flows(&config, &routes, &w)?;
         let (timeline, scheme_changes) = match like {
             Some(like) => (like.changes.timeline.clone(), like.changes.scheme.clone()),

@@ -56,7 +56,8 @@ pub struct Simulation {
     /// own copy first; such runs do not split).
     config: std::sync::Arc<SimConfig>,
     ports: Vec<Port>,
-    port_names: Vec<String>,
+    /// Shared by the parts of a split run, as the routes' tables are.
+    port_names: std::sync::Arc<[String]>,
     hosts: Vec<Option<Host>>,
     routes: Routes,
     flows: Vec<Flow>,

@@ -418,6 +418,7 @@ fn run_part(mut sim: Simulation, id: usize, ex: &Exchange, part_of: &[u16], look
         let next = ex.next[parity].iter().map(|t| t.0.load(Ordering::Acquire)).min().unwrap_or(u64::MAX);
         start = Time(next).max(until).min(end);
     }
+    sim.end_part();
     (sim, windows)
 }
 

@@ -8,7 +8,9 @@ use super::Simulation;
 impl Simulation {
     /// Drops, for part `id` of the split `part_of` (per node, its part), what the
     /// part never reads: the samples of the ports it does not own and of the flows
-    /// with neither end in it. Call it before the run.
+    /// with neither end in it, the queues' room of the ports it never reaches, the
+    /// receive state of the connections it does not receive on. Call it before the
+    /// run.
     pub(super) fn keep_own_state(&mut self, id: u16, part_of: &[u16]) {
         debug_assert_eq!(self.events, 0);
         let owns = |node: u32| part_of[node as usize] == id;
@@ -16,5 +18,23 @@ impl Simulation {
         self.sampler.keep_only(|p| owns(ports[p as usize].node), |f| owns(flows[f].src) || owns(flows[f].dst));
         // Which ports a sample looks at follows which it samples.
         self.set_watches();
+        // A port with neither end in the part never holds a frame here (a crossing
+        // port whose far end is here keeps its queues: its frames arrive over it).
+        for port in self.ports.iter_mut().filter(|p| !owns(p.node) && !owns(p.peer)) {
+            port.release_queues();
+        }
+        // Segments reach a connection's receiver in its destination's part only.
+        let flows = &self.flows;
+        for conn in self.apps.conns.iter_mut().filter(|c| !owns(flows[c.flow as usize].dst)) {
+            conn.receiver.release();
+        }
+    }
+
+    /// Drops, once the part has run to the end, what its report never reads: the
+    /// events still pending, in buckets that kept the room of their busiest turn.
+    /// Freed by the part's own thread, the first part's room is taken again by the
+    /// merge, which runs on that thread and would otherwise add to the peak.
+    pub(super) fn end_part(&mut self) {
+        self.queue = crate::sched::EventQueue::new();
     }
 }

@@ -53,6 +53,13 @@ impl TcpReceiver {
         }
     }
 
+    /// Frees the room kept for segments arriving out of order, for a receiver that
+    /// never takes a segment (its flow's destination is in another part of a split
+    /// run); a segment given to it then panics.
+    pub fn release(&mut self) {
+        self.held = Vec::new();
+    }
+
     #[inline]
     fn bit(&self, seq: u32) -> (usize, u64) {
         let i = seq & self.mask;
