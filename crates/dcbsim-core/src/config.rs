@@ -59,7 +59,7 @@ pub struct SimConfig {
     /// differently (see `net/timed.rs`).
     pub departure_timing: bool,
     /// Threads the run may use (0: every core): a network that splits into parts runs
-    /// each part on a thread of its own (`sim/parallel.rs`), with the same results as
+    /// each part on a thread of its own (`sim/parallel/`), with the same results as
     /// on one.
     pub threads: usize,
     /// Simulated duration of the run.

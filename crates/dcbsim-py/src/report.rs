@@ -21,7 +21,7 @@ pub(crate) fn finish<'py>(py: Python<'py>, sim: Simulation) -> PyResult<Bound<'p
     report_dict(py, &report, flows, &mut names)
 }
 
-/// The dict of a report made whole (a split run's, `sim/parallel.rs`), its flows'
+/// The dict of a report made whole (a split run's, `sim/parallel/`), its flows'
 /// entries made from its flows.
 pub(crate) fn from_report<'py>(py: Python<'py>, report: RunReport, nodes: usize) -> PyResult<Bound<'py, PyDict>> {
     let mut names = Names::new(py, 3 * nodes);

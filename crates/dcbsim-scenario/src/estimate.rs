@@ -218,7 +218,7 @@ impl Estimate {
         let seconds = config.duration.as_secs_f64();
         let frames: f64 = config.links.iter().map(|l| 2.0 * l.rate.as_f64() * seconds / (8.0 * 1500.0)).sum();
         // A run split over threads holds an engine's ports and flows per part
-        // (`sim/parallel.rs`), at most one part per thread; the parts share the
+        // (`sim/parallel/`), at most one part per thread; the parts share the
         // configuration, timeline, paths, routes and ports' names (the routes counted
         // once, the rest within those figures per engine: an upper bound), and each
         // samples only the ports it owns and the flows with an end in it

@@ -340,7 +340,7 @@ impl Simulation {
     /// Another run of `first`'s configuration and seed, not started, sharing with it
     /// what no run changes (the configuration, the timeline, the flows' paths, the
     /// routes, the ports' names)
-    /// instead of holding copies: the parts of a split run (`parallel.rs`).
+    /// instead of holding copies: the parts of a split run (`parallel/`).
     pub(super) fn like(first: &Simulation) -> Simulation {
         Simulation::build(first.config.clone(), first.seed, Some(first)).expect("the same configuration built before")
     }

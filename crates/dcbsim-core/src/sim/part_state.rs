@@ -1,4 +1,4 @@
-//! What a part of a split run (`parallel.rs`) keeps of the state every part is built
+//! What a part of a split run (`parallel/`) keeps of the state every part is built
 //! with: every part holds every port and flow (events and frames name them by index),
 //! but the merged report takes each port's record from the part owning it and each
 //! flow's from the parts of its two ends, so a part records and keeps only those.

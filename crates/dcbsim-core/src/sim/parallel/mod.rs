@@ -42,61 +42,22 @@
 //! A part that fails breaks the barrier, and the others stop rather than wait for it.
 
 use super::Simulation;
-use super::arrivals::Outcome;
 use super::fair::{FairOp, Replay};
 use crate::config::Action;
 use crate::net::partition::{Partitioning, partition};
-use crate::net::telemetry::{NO_PROBE, Probe};
+use crate::net::telemetry::NO_PROBE;
 use crate::packet::Packet;
-use crate::report::{ArrivalReport, FlowReport, RunReport};
+use crate::report::RunReport;
 use crate::sched::Event;
 use crate::units::Time;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use exchange::{BreakOnPanic, Exchange, Letters, Mail};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
 
-/// A frame handed over at a barrier: the crossing port it left by, when it reaches
-/// the far end, the frame, and where its probe is among the [`Letters`]' probes
-/// ([`NO_PROBE`]: it carries none).
-#[derive(Clone, Copy, Debug)]
-pub struct Mail {
-    port: u32,
-    arrival: Time,
-    pkt: Packet,
-    probe: u32,
-}
+mod exchange;
+mod merge;
 
-/// Frames handed over, with the probes of those that carry one (a probe lives in
-/// its part's arena, `net/telemetry.rs`: it travels by value, and the receiving part
-/// keeps it in its own).
-#[derive(Debug, Default)]
-pub struct Letters {
-    mail: Vec<Mail>,
-    probes: Vec<Probe>,
-}
-
-impl Letters {
-    /// Adds frame `m` and the probe it carries, if any.
-    fn post(&mut self, mut m: Mail, probe: Option<&Probe>) {
-        if let Some(p) = probe {
-            m.probe = self.probes.len() as u32;
-            self.probes.push(*p);
-        }
-        self.mail.push(m);
-    }
-
-    /// Moves `other`'s letters to the end of these (its room kept).
-    fn append(&mut self, other: &mut Letters) {
-        let offset = self.probes.len() as u32;
-        let moved = other.mail.drain(..).map(|m| Mail { probe: if m.probe == NO_PROBE { NO_PROBE } else { m.probe + offset }, ..m });
-        self.mail.extend(moved);
-        self.probes.append(&mut other.probes);
-    }
-
-    fn clear(&mut self) {
-        self.mail.clear();
-        self.probes.clear();
-    }
-}
+pub use exchange::Barrier;
 
 /// What a part of a split run knows of the split.
 #[derive(Debug)]
@@ -258,88 +219,6 @@ impl Simulation {
     }
 }
 
-/// How long a thread spins at the barrier before it yields its core (a few µs).
-const SPINS_BEFORE_YIELD: u32 = 1 << 12;
-
-/// Threads meeting between windows: a counter each arrival adds one to, spun on (a
-/// sleeping barrier costs 12-19 µs a round here, against windows of tens of µs of
-/// work; docs/speed.md). Public for `--example barrier`, which measures it.
-#[derive(Debug)]
-pub struct Barrier {
-    arrived: AtomicUsize,
-    threads: usize,
-    /// A thread failed: it will not come again.
-    broken: AtomicBool,
-}
-
-impl Barrier {
-    /// A barrier for `threads` threads.
-    pub fn new(threads: usize) -> Barrier {
-        Barrier { arrived: AtomicUsize::new(0), threads, broken: AtomicBool::new(false) }
-    }
-
-    /// Waits for every thread's `round`-th arrival (rounds count from 0, each thread
-    /// counting its own). Panics when a thread has [broken](Barrier::break_off) it,
-    /// rather than wait for ever.
-    pub fn wait(&self, round: usize) {
-        let target = (round + 1) * self.threads;
-        self.arrived.fetch_add(1, Ordering::AcqRel);
-        let mut spins = 0u32;
-        while self.arrived.load(Ordering::Acquire) < target {
-            if self.broken.load(Ordering::Relaxed) {
-                panic!("another part of the run failed");
-            }
-            // More threads than free cores: a spinner would hold the core the thread it
-            // waits for needs, so after a while it yields.
-            if spins < SPINS_BEFORE_YIELD {
-                spins += 1;
-                std::hint::spin_loop();
-            } else {
-                std::thread::yield_now();
-            }
-        }
-    }
-
-    /// A thread fails and will not come again: the others stop waiting.
-    pub fn break_off(&self) {
-        self.broken.store(true, Ordering::Relaxed);
-    }
-}
-
-/// Breaks the barrier if its thread unwinds (a part that panics must not leave the
-/// others spinning).
-struct BreakOnPanic<'a>(&'a Barrier);
-
-impl Drop for BreakOnPanic<'_> {
-    fn drop(&mut self) {
-        if std::thread::panicking() {
-            self.0.break_off();
-        }
-    }
-}
-
-/// What the threads share, twice over (a window writes the set of its parity, which
-/// no thread reads again before the next barrier but one): a mailbox per part, and
-/// each part's next event after the window (its own, or a frame it sent across).
-struct Exchange {
-    mailboxes: [Vec<Mutex<Letters>>; 2],
-    next: [Vec<Padded>; 2],
-    barrier: Barrier,
-}
-
-/// An atomic on a cache line of its own: parts write theirs at every window, and
-/// neighbours on one line would take it from each other.
-#[repr(align(64))]
-struct Padded(AtomicU64);
-
-impl Exchange {
-    fn new(parts: usize) -> Exchange {
-        let mailboxes = || (0..parts).map(|_| Mutex::new(Letters::default())).collect();
-        let next = || (0..parts).map(|_| Padded(AtomicU64::new(u64::MAX))).collect();
-        Exchange { mailboxes: [mailboxes(), mailboxes()], next: [next(), next()], barrier: Barrier::new(parts) }
-    }
-}
-
 /// What a split run did besides its report.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SplitStats {
@@ -379,7 +258,7 @@ pub fn run_with_stats(sim: Simulation, split: Split) -> (RunReport, SplitStats) 
     let wall = started.elapsed().as_secs_f64();
     let windows = ran[0].1;
     let parts = ran.into_iter().map(|(sim, _)| sim).collect();
-    (merge(parts, &part_of, replay, wall), SplitStats { parts: n, windows })
+    (merge::merge(parts, &part_of, replay, wall), SplitStats { parts: n, windows })
 }
 
 /// One thread's loop: windows until the run's end, one barrier each; the part and
@@ -435,174 +314,4 @@ fn build_parts(first: Simulation, n: usize, part_of: &Arc<[u16]>) -> Vec<Simulat
         parts.push(part);
     }
     parts
-}
-
-/// What each arrival source's flows did: each flow's sending side from its source's
-/// part, its receiving side from its destination's, its drops from every part.
-fn arrival_reports(parts: &[Simulation], part_of: &[u16]) -> Vec<ArrivalReport> {
-    let first = &parts[0];
-    let outcomes: Vec<Option<Outcome>> = first
-        .flows
-        .iter()
-        .enumerate()
-        .map(|(i, f)| {
-            f.generator?;
-            let mut o = parts[part_of[f.src as usize] as usize].outcome(i);
-            let received = parts[part_of[f.dst as usize] as usize].outcome(i);
-            o.counters.delivered_frames = received.counters.delivered_frames;
-            o.counters.delivered_bytes = received.counters.delivered_bytes;
-            o.completed_at = received.completed_at;
-            o.counters.dropped_frames = parts.iter().map(|p| p.flows[i].counters.dropped_frames).sum();
-            o.counters.dropped_bytes = parts.iter().map(|p| p.flows[i].counters.dropped_bytes).sum();
-            Some(o)
-        })
-        .collect();
-    let in_network: Vec<u64> = outcomes
-        .iter()
-        .map(|o| o.as_ref().map_or(0, |o| o.counters.sent_frames - o.counters.delivered_frames - o.counters.dropped_frames))
-        .collect();
-    first.arrival_reports_of(|i| outcomes[i].clone().expect("an arrived flow"), &in_network)
-}
-
-/// Each configured flow's fair shares at each sample, from every part's log: the
-/// first part's timeline entries and samples, and each part's completions.
-fn fair_shares(parts: &mut [Simulation], replay: Replay) -> Vec<Vec<f64>> {
-    let mut log = std::mem::take(&mut parts[0].part.as_mut().expect("a part").fair_log);
-    for p in &parts[1..] {
-        let theirs = &p.part.as_ref().expect("a part").fair_log;
-        log.extend(theirs.iter().filter(|(_, op)| matches!(op, FairOp::Completion(_))));
-    }
-    let first = &parts[0];
-    replay.run(&mut log, &first.changes.timeline, (&first.ports, &first.weights), first.sampler.interval)
-}
-
-/// The one-thread report from the parts' reports: each port's from the part that
-/// owns it, each flow's sending side from its source's part and its receiving side
-/// from its destination's, drops added up; the fair shares and the arrival reports
-/// from every part ([`fair_shares`], [`arrival_reports`]). Parts are finished one at a
-/// time, each dropped once its report is read, and only the flow reports the merged
-/// report keeps are held (all the parts' reports held at once took as much again as a
-/// part).
-fn merge(mut parts: Vec<Simulation>, part_of: &[u16], replay: Replay, wall: f64) -> RunReport {
-    let fair = fair_shares(&mut parts, replay);
-    let arrivals = arrival_reports(&parts, part_of);
-    let shared = parts[0].shared_events;
-    let events: u64 = parts.iter().map(|p| p.events).sum::<u64>() - shared * (parts.len() as u64 - 1);
-    let port_owner: Vec<usize> = parts[0].ports.iter().filter(|p| !p.is_host).map(|p| part_of[p.node as usize] as usize).collect();
-    // A port's PFC ingress accounting is kept where its frames arrive (the peer's part).
-    let port_ends: Vec<(usize, usize)> =
-        parts[0].ports.iter().map(|p| (part_of[p.node as usize] as usize, part_of[p.peer as usize] as usize)).collect();
-    let flow_ends: Vec<(usize, usize)> = parts[0].flows[..parts[0].config.flows.len()]
-        .iter()
-        .map(|f| (part_of[f.src as usize] as usize, part_of[f.dst as usize] as usize))
-        .collect();
-    let mut flows: Vec<FlowReport> = Vec::new();
-    flows.resize_with(flow_ends.len(), FlowReport::default);
-    // Per flow, its receiving side (from its destination's part) and its drops
-    // (from every part).
-    let mut received: Vec<Received> = vec![Received::default(); flow_ends.len()];
-    let mut merged: Option<RunReport> = None;
-    let mut classes: Vec<crate::traffic::FlowCounters> = Vec::new();
-    let mut ingress = vec![([0; 8], 0); port_ends.len()];
-    for (k, part) in parts.into_iter().enumerate() {
-        let mut i = 0;
-        let report = part.finish_with(|mut f| {
-            let (src, dst) = flow_ends[i];
-            let r = &mut received[i];
-            r.dropped_frames += f.dropped_frames;
-            r.dropped_bytes += f.dropped_bytes;
-            if dst == k {
-                r.delivered_frames = f.delivered_frames;
-                r.delivered_bytes = f.delivered_bytes;
-                r.completion_time = f.completion_time;
-                r.throughput_bps = std::mem::take(&mut f.throughput_bps);
-            }
-            if src == k {
-                flows[i] = f;
-            }
-            i += 1;
-        });
-        for (p, pfc) in report.pfc.iter().enumerate().filter(|&(p, _)| port_ends[p].1 == k) {
-            ingress[p] = (pfc.ingress_bytes, pfc.headroom_drops);
-        }
-        classes.resize_with(report.classes.len(), Default::default);
-        for (sum, class) in classes.iter_mut().zip(&report.classes) {
-            sum.add(&class.counters);
-        }
-        match merged.as_mut() {
-            None => merged = Some(report),
-            Some(m) => {
-                for (p, port) in report.ports.into_iter().enumerate() {
-                    if port_owner[p] == k {
-                        m.ports[p] = port;
-                    }
-                }
-                for (p, pfc) in report.pfc.into_iter().enumerate() {
-                    if port_ends[p].0 == k {
-                        m.pfc[p] = pfc;
-                    }
-                }
-            }
-        }
-    }
-    for ((f, r), fair) in flows.iter_mut().zip(received).zip(fair) {
-        f.fair_share_bps = fair;
-        f.delivered_frames = r.delivered_frames;
-        f.delivered_bytes = r.delivered_bytes;
-        f.completion_time = r.completion_time;
-        f.throughput_bps = r.throughput_bps;
-        f.dropped_frames = r.dropped_frames;
-        f.dropped_bytes = r.dropped_bytes;
-        f.in_network_frames = f.sent_frames - f.delivered_frames - f.dropped_frames;
-    }
-    let mut merged = merged.expect("a part");
-    merged.flows = flows;
-    for (pfc, (bytes, drops)) in merged.pfc.iter_mut().zip(ingress) {
-        (pfc.ingress_bytes, pfc.headroom_drops) = (bytes, drops);
-    }
-    let seconds = merged.simulated.as_secs_f64();
-    for (class, counters) in merged.classes.iter_mut().zip(classes) {
-        class.counters = counters;
-        class.throughput_bps = if seconds > 0.0 { class.counters.delivered_bytes as f64 * 8.0 / seconds } else { 0.0 };
-    }
-    merged.arrivals = arrivals;
-    merged.events = events;
-    merged.wall_seconds = wall;
-    merged
-}
-
-/// A flow's receiving side and drops, gathered from the parts for [`merge`].
-#[derive(Clone, Debug, Default)]
-struct Received {
-    delivered_frames: u64,
-    delivered_bytes: u64,
-    completion_time: Option<Time>,
-    throughput_bps: Vec<f64>,
-    dropped_frames: u64,
-    dropped_bytes: u64,
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_thread_that_fails_breaks_the_barrier_for_the_others() {
-        let barrier = Barrier::new(2);
-        let waited = std::thread::scope(|s| {
-            let waiter = s.spawn(|| {
-                barrier.wait(0);
-                barrier.wait(1);
-            });
-            let failing = s.spawn(|| {
-                let _guard = BreakOnPanic(&barrier);
-                barrier.wait(0);
-                panic!("a part fails");
-            });
-            assert!(failing.join().is_err());
-            waiter.join()
-        });
-        let message = waited.expect_err("the waiter stops waiting").downcast::<&str>().expect("a message");
-        assert_eq!(*message, "another part of the run failed");
-    }
 }

@@ -1,0 +1,159 @@
+//! What the threads of a split run share: the frames they hand each other at the
+//! barrier, with their probes, the barrier itself, and each part's next event.
+
+use crate::net::telemetry::{NO_PROBE, Probe};
+use crate::packet::Packet;
+use crate::units::Time;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+
+/// A frame handed over at a barrier: the crossing port it left by, when it reaches
+/// the far end, the frame, and where its probe is among the [`Letters`]' probes
+/// ([`NO_PROBE`]: it carries none).
+#[derive(Clone, Copy, Debug)]
+pub struct Mail {
+    pub(super) port: u32,
+    pub(super) arrival: Time,
+    pub(super) pkt: Packet,
+    pub(super) probe: u32,
+}
+
+/// Frames handed over, with the probes of those that carry one (a probe lives in
+/// its part's arena, `net/telemetry.rs`: it travels by value, and the receiving part
+/// keeps it in its own).
+#[derive(Debug, Default)]
+pub struct Letters {
+    pub(super) mail: Vec<Mail>,
+    pub(super) probes: Vec<Probe>,
+}
+
+impl Letters {
+    /// Adds frame `m` and the probe it carries, if any.
+    pub(super) fn post(&mut self, mut m: Mail, probe: Option<&Probe>) {
+        if let Some(p) = probe {
+            m.probe = self.probes.len() as u32;
+            self.probes.push(*p);
+        }
+        self.mail.push(m);
+    }
+
+    /// Moves `other`'s letters to the end of these (its room kept).
+    pub(super) fn append(&mut self, other: &mut Letters) {
+        let offset = self.probes.len() as u32;
+        let moved = other.mail.drain(..).map(|m| Mail { probe: if m.probe == NO_PROBE { NO_PROBE } else { m.probe + offset }, ..m });
+        self.mail.extend(moved);
+        self.probes.append(&mut other.probes);
+    }
+
+    pub(super) fn clear(&mut self) {
+        self.mail.clear();
+        self.probes.clear();
+    }
+}
+
+/// How long a thread spins at the barrier before it yields its core (a few µs).
+const SPINS_BEFORE_YIELD: u32 = 1 << 12;
+
+/// Threads meeting between windows: a counter each arrival adds one to, spun on (a
+/// sleeping barrier costs 12-19 µs a round here, against windows of tens of µs of
+/// work; docs/speed.md). Public for `--example barrier`, which measures it.
+#[derive(Debug)]
+pub struct Barrier {
+    arrived: AtomicUsize,
+    threads: usize,
+    /// A thread failed: it will not come again.
+    broken: AtomicBool,
+}
+
+impl Barrier {
+    /// A barrier for `threads` threads.
+    pub fn new(threads: usize) -> Barrier {
+        Barrier { arrived: AtomicUsize::new(0), threads, broken: AtomicBool::new(false) }
+    }
+
+    /// Waits for every thread's `round`-th arrival (rounds count from 0, each thread
+    /// counting its own). Panics when a thread has [broken](Barrier::break_off) it,
+    /// rather than wait for ever.
+    pub fn wait(&self, round: usize) {
+        let target = (round + 1) * self.threads;
+        self.arrived.fetch_add(1, Ordering::AcqRel);
+        let mut spins = 0u32;
+        while self.arrived.load(Ordering::Acquire) < target {
+            if self.broken.load(Ordering::Relaxed) {
+                panic!("another part of the run failed");
+            }
+            // More threads than free cores: a spinner would hold the core the thread it
+            // waits for needs, so after a while it yields.
+            if spins < SPINS_BEFORE_YIELD {
+                spins += 1;
+                std::hint::spin_loop();
+            } else {
+                std::thread::yield_now();
+            }
+        }
+    }
+
+    /// A thread fails and will not come again: the others stop waiting.
+    pub fn break_off(&self) {
+        self.broken.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Breaks the barrier if its thread unwinds (a part that panics must not leave the
+/// others spinning).
+pub(super) struct BreakOnPanic<'a>(pub(super) &'a Barrier);
+
+impl Drop for BreakOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.break_off();
+        }
+    }
+}
+
+/// What the threads share, twice over (a window writes the set of its parity, which
+/// no thread reads again before the next barrier but one): a mailbox per part, and
+/// each part's next event after the window (its own, or a frame it sent across).
+pub(super) struct Exchange {
+    pub(super) mailboxes: [Vec<Mutex<Letters>>; 2],
+    pub(super) next: [Vec<Padded>; 2],
+    pub(super) barrier: Barrier,
+}
+
+/// An atomic on a cache line of its own: parts write theirs at every window, and
+/// neighbours on one line would take it from each other.
+#[repr(align(64))]
+pub(super) struct Padded(pub(super) AtomicU64);
+
+impl Exchange {
+    pub(super) fn new(parts: usize) -> Exchange {
+        let mailboxes = || (0..parts).map(|_| Mutex::new(Letters::default())).collect();
+        let next = || (0..parts).map(|_| Padded(AtomicU64::new(u64::MAX))).collect();
+        Exchange { mailboxes: [mailboxes(), mailboxes()], next: [next(), next()], barrier: Barrier::new(parts) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_thread_that_fails_breaks_the_barrier_for_the_others() {
+        let barrier = Barrier::new(2);
+        let waited = std::thread::scope(|s| {
+            let waiter = s.spawn(|| {
+                barrier.wait(0);
+                barrier.wait(1);
+            });
+            let failing = s.spawn(|| {
+                let _guard = BreakOnPanic(&barrier);
+                barrier.wait(0);
+                panic!("a part fails");
+            });
+            assert!(failing.join().is_err());
+            waiter.join()
+        });
+        let message = waited.expect_err("the waiter stops waiting").downcast::<&str>().expect("a message");
+        assert_eq!(*message, "another part of the run failed");
+    }
+}
