@@ -4,7 +4,8 @@
 use crate::net::telemetry::{NO_PROBE, Probe};
 use crate::packet::Packet;
 use crate::units::Time;
-use std::sync::Mutex;
+use std::sync::{Condvar, Mutex};
+use std::time::Duration;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 /// A frame handed over at a barrier: the crossing port it left by, when it reaches
@@ -51,24 +52,39 @@ impl Letters {
     }
 }
 
-/// How long a thread spins at the barrier before it yields its core (a few µs).
-const SPINS_BEFORE_YIELD: u32 = 1 << 12;
+/// How long a thread spins at the barrier before it sleeps (a few µs).
+const SPINS_BEFORE_SLEEP: u32 = 1 << 12;
 
 /// Threads meeting between windows: a counter each arrival adds one to, spun on (a
 /// sleeping barrier costs 12-19 µs a round here, against windows of tens of µs of
-/// work; docs/speed.md). Public for `--example barrier`, which measures it.
+/// work; docs/speed.md), and slept on only by a thread that has spun a while in vain
+/// (its core is wanted elsewhere). Public for `--example barrier`, which measures it.
 #[derive(Debug)]
 pub struct Barrier {
     arrived: AtomicUsize,
     threads: usize,
     /// A thread failed: it will not come again.
     broken: AtomicBool,
+    /// Threads asleep at the barrier, and what wakes them.
+    sleepers: AtomicUsize,
+    lock: Mutex<()>,
+    wake: Condvar,
 }
+
+/// How long a sleeper sleeps before it looks again, should a wake-up be missed.
+const NAP: Duration = Duration::from_millis(1);
 
 impl Barrier {
     /// A barrier for `threads` threads.
     pub fn new(threads: usize) -> Barrier {
-        Barrier { arrived: AtomicUsize::new(0), threads, broken: AtomicBool::new(false) }
+        Barrier {
+            arrived: AtomicUsize::new(0),
+            threads,
+            broken: AtomicBool::new(false),
+            sleepers: AtomicUsize::new(0),
+            lock: Mutex::new(()),
+            wake: Condvar::new(),
+        }
     }
 
     /// Waits for every thread's `round`-th arrival (rounds count from 0, each thread
@@ -76,26 +92,58 @@ impl Barrier {
     /// rather than wait for ever.
     pub fn wait(&self, round: usize) {
         let target = (round + 1) * self.threads;
-        self.arrived.fetch_add(1, Ordering::AcqRel);
+        if self.arrived.fetch_add(1, Ordering::SeqCst) + 1 == target {
+            self.wake_sleepers();
+            return;
+        }
         let mut spins = 0u32;
-        while self.arrived.load(Ordering::Acquire) < target {
-            if self.broken.load(Ordering::Relaxed) {
-                panic!("another part of the run failed");
-            }
-            // More threads than free cores: a spinner would hold the core the thread it
-            // waits for needs, so after a while it yields.
-            if spins < SPINS_BEFORE_YIELD {
+        while !self.passed(target) {
+            if spins < SPINS_BEFORE_SLEEP {
                 spins += 1;
                 std::hint::spin_loop();
             } else {
-                std::thread::yield_now();
+                self.sleep_until(target);
             }
+        }
+    }
+
+    /// Whether every thread has come for the round that ends at `target` arrivals
+    /// (panics when the barrier is broken).
+    fn passed(&self, target: usize) -> bool {
+        if self.broken.load(Ordering::SeqCst) {
+            panic!("another part of the run failed");
+        }
+        self.arrived.load(Ordering::SeqCst) >= target
+    }
+
+    /// More threads than free cores: a spinner would hold the core the thread it waits
+    /// for needs (a yielding one as well, under load), so after a while it sleeps
+    /// until the last thread comes.
+    fn sleep_until(&self, target: usize) {
+        let mut guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+        self.sleepers.fetch_add(1, Ordering::SeqCst);
+        while !self.passed_or_broken(target) {
+            guard = self.wake.wait_timeout(guard, NAP).unwrap_or_else(|e| e.into_inner()).0;
+        }
+        self.sleepers.fetch_sub(1, Ordering::SeqCst);
+    }
+
+    fn passed_or_broken(&self, target: usize) -> bool {
+        self.broken.load(Ordering::SeqCst) || self.arrived.load(Ordering::SeqCst) >= target
+    }
+
+    /// The last thread of a round wakes those that went to sleep waiting for it.
+    fn wake_sleepers(&self) {
+        if self.sleepers.load(Ordering::SeqCst) > 0 {
+            let _guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+            self.wake.notify_all();
         }
     }
 
     /// A thread fails and will not come again: the others stop waiting.
     pub fn break_off(&self) {
-        self.broken.store(true, Ordering::Relaxed);
+        self.broken.store(true, Ordering::SeqCst);
+        self.wake_sleepers();
     }
 }
 
