@@ -20,6 +20,7 @@ use crate::cc::{AckInfo, Acks};
 use crate::net::telemetry::{HopRecord, NO_PROBE, Probes};
 use crate::net::{Port, Routes};
 use crate::packet::{Packet, PacketKind};
+use crate::traffic::Flow;
 use crate::units::{Bytes, Time};
 
 /// The acknowledgement machinery of a run.
@@ -90,6 +91,17 @@ pub(super) fn base_rtt(routes: &Routes, ports: &[Port], (src, dst, flow): (u32, 
     rtt
 }
 
+/// The probe frame `pkt` of one of `flows` carries ([`NO_PROBE`]: none): an
+/// acknowledgement's, or a data frame's whose flow is acknowledged (in its `seq`).
+#[inline]
+pub(super) fn probe_of(flows: &[Flow], pkt: &Packet) -> u32 {
+    match pkt.kind {
+        PacketKind::Data { seq, .. } if flows[pkt.flow as usize].acked() => seq,
+        PacketKind::FrameAck { probe } => probe,
+        _ => NO_PROBE,
+    }
+}
+
 impl Simulation {
     /// The spec flow `f` was made from: its own, or its arrival source's template.
     pub(super) fn spec_of(&self, f: usize) -> &crate::config::FlowSpec {
@@ -113,12 +125,8 @@ impl Simulation {
     /// The probe a frame carries ([`NO_PROBE`]: none): an acknowledgement's, or a data
     /// frame's whose flow is acknowledged (in its `seq`).
     #[inline]
-    pub(super) fn probe_of(&self, pkt: &Packet) -> u32 {
-        match pkt.kind {
-            PacketKind::Data { seq, .. } if self.flows[pkt.flow as usize].acked() => seq,
-            PacketKind::FrameAck { probe } => probe,
-            _ => NO_PROBE,
-        }
+    fn probe_of(&self, pkt: &Packet) -> u32 {
+        probe_of(&self.flows, pkt)
     }
 
     /// Switch port `out` starts `pkt`: a data frame of an acknowledged flow (its probe

@@ -536,7 +536,8 @@ impl Simulation {
     #[inline(always)]
     fn on_switch_link_push(&mut self, out: u32, pkt: &Packet, arrival: Time, was_empty: bool) {
         if self.ports[out as usize].crosses {
-            return self.mail(out, pkt, arrival);
+            // Handed over at the window's barrier, from the link (`parallel/`).
+            return;
         }
         self.on_link_push(out, pkt, arrival, was_empty);
     }

@@ -4,9 +4,9 @@
 use crate::net::telemetry::{NO_PROBE, Probe};
 use crate::packet::Packet;
 use crate::units::Time;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex};
 use std::time::Duration;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 /// A frame handed over at a barrier: the crossing port it left by, when it reaches
 /// the far end, the frame, and where its probe is among the [`Letters`]' probes
@@ -165,6 +165,8 @@ impl Drop for BreakOnPanic<'_> {
 pub(super) struct Exchange {
     pub(super) mailboxes: [Vec<Mutex<Letters>>; 2],
     pub(super) next: [Vec<Padded>; 2],
+    /// Per part, when the first frame it holds back arrives.
+    pub(super) held: [Vec<Padded>; 2],
     pub(super) barrier: Barrier,
 }
 
@@ -177,7 +179,7 @@ impl Exchange {
     pub(super) fn new(parts: usize) -> Exchange {
         let mailboxes = || (0..parts).map(|_| Mutex::new(Letters::default())).collect();
         let next = || (0..parts).map(|_| Padded(AtomicU64::new(u64::MAX))).collect();
-        Exchange { mailboxes: [mailboxes(), mailboxes()], next: [next(), next()], barrier: Barrier::new(parts) }
+        Exchange { mailboxes: [mailboxes(), mailboxes()], next: [next(), next()], held: [next(), next()], barrier: Barrier::new(parts) }
     }
 }
 

@@ -4,19 +4,22 @@
 //! Every part is a whole [`Simulation`] built from the same configuration, which
 //! sends only its own hosts' flows and so only ever handles events at its own nodes.
 //! A frame put on a link that leaves the part (a crossing port, between switches) is
-//! mailed, not scheduled; it arrives no sooner than the link's delay after it was
-//! sent. Parts therefore advance together in windows no longer than the smallest delay
-//! of a crossing link (the lookahead): each runs the window's events, then at the
-//! barrier hands over the frames it sent across, which arrive in a later window. The
-//! receiving part puts each on its copy of the link and schedules its arrival when the
-//! link was empty, which is the very event one queue would hold; as events due
-//! together pop in an order of their own (`sched/mod.rs`), each part pops its events
-//! in the order one queue pops them all, and the merged report is the one-thread run's
-//! bit for bit, whatever the threads.
+//! left on the sending part's copy of the link, its arrival not scheduled; it arrives
+//! no sooner than the link's delay after it was sent. Parts therefore advance together
+//! in windows no longer than the smallest delay of a crossing link (the lookahead):
+//! each runs the window's events, then at the barrier hands over the frames on its
+//! crossing links that arrive within the next two windows. The receiving part puts
+//! each on its copy of the link and schedules its arrival when the link was empty,
+//! which is the very event one queue would hold; as events due together pop in an
+//! order of their own (`sched/mod.rs`), each part pops its events in the order one
+//! queue pops them all, and the merged report is the one-thread run's bit for bit,
+//! whatever the threads.
 //!
-//! The sending part keeps its crossing frames on its own copy of the link until they
-//! have arrived, for its departure-timed accounting (`net/timed.rs`), and takes them
-//! off at the barrier after their arrival.
+//! A departure-timed port (`net/timed.rs`) puts a frame on its link when it is
+//! admitted, behind the whole queue: such frames wait on the sender's link until
+//! their turn (a window never ends past the first of them, anywhere), so the
+//! receiver's copy holds no more than two windows of frames. The sender takes them off
+//! its link at the barrier after their arrival.
 //!
 //! PFC works across parts as the frames do: a PAUSE is a frame on the link, and the
 //! ingress accounting of a link is kept on its copy in the part its frames arrive at.
@@ -42,11 +45,11 @@
 //! A part that fails breaks the barrier, and the others stop rather than wait for it.
 
 use super::Simulation;
+use super::acks::probe_of;
 use super::fair::{FairOp, Replay};
 use crate::config::Action;
 use crate::net::partition::{Partitioning, partition};
 use crate::net::telemetry::NO_PROBE;
-use crate::packet::Packet;
 use crate::report::RunReport;
 use crate::sched::Event;
 use crate::units::Time;
@@ -66,10 +69,9 @@ pub struct Part {
     id: u16,
     /// Per node, its part.
     part_of: Arc<[u16]>,
-    /// The crossing ports this part owns (it sends on them).
-    crossing: Vec<u32>,
-    /// Frames sent across in the window being run.
-    outbox: Letters,
+    /// The crossing ports this part owns (it sends on them), and per port how many
+    /// frames at the front of its link were handed over already.
+    crossing: Vec<(u32, u32)>,
     /// What moved or read the fair shares, when (see [`Replay`]).
     fair_log: Vec<(Time, FairOp)>,
 }
@@ -115,9 +117,9 @@ fn splits(sim: &Simulation) -> bool {
 }
 
 /// Whether `sim`'s timeline changes the capacity of a port whose link crosses parts
-/// (`part_of`, per node). Such a port's frames are put on the link, and mailed, as
-/// they are admitted (`net/timed.rs`); a new rate would send those not started yet
-/// again, later.
+/// (`part_of`, per node). Such a port's frames are put on the link as they are
+/// admitted (`net/timed.rs`), and may be handed over before they start; a new rate
+/// would send those not started yet again, later.
 fn changes_crossing_rate(sim: &Simulation, part_of: &[u16]) -> bool {
     let crosses = |p: u32| {
         let port = &sim.ports[p as usize];
@@ -151,22 +153,6 @@ impl Simulation {
         }
     }
 
-    /// Hands frame `pkt`, just put on crossing port `out`'s link and arriving at
-    /// `arrival`, over to the part at the far end (out of line: only crossing ports).
-    #[inline(never)]
-    pub(super) fn mail(&mut self, out: u32, pkt: &Packet, arrival: Time) {
-        let probe = self.probe_of(pkt);
-        let Some(part) = self.part.as_mut() else { return };
-        let m = Mail { port: out, arrival, pkt: *pkt, probe: NO_PROBE };
-        if probe == NO_PROBE {
-            part.outbox.post(m, None);
-            return;
-        }
-        // The probe leaves with its frame: this part reads it no more.
-        part.outbox.post(m, Some(self.acking.probes.get(probe)));
-        self.acking.probes.close(probe);
-    }
-
     /// Makes this run part `id` of the split `part_of`: marks the ports that cross, and
     /// drops what the part never reads (`part_state.rs`).
     fn become_part(&mut self, id: u16, part_of: Arc<[u16]>) {
@@ -175,25 +161,45 @@ impl Simulation {
             let (mine, theirs) = (part_of[port.node as usize], part_of[port.peer as usize]);
             port.crosses = mine != theirs;
             if port.crosses && mine == id {
-                crossing.push(p as u32);
+                crossing.push((p as u32, 0));
             }
         }
         self.keep_own_state(id, &part_of);
-        self.part = Some(Box::new(Part { id, part_of, crossing, outbox: Letters::default(), fair_log: Vec::new() }));
+        self.part = Some(Box::new(Part { id, part_of, crossing, fair_log: Vec::new() }));
     }
 
     /// At the barrier ending a window at `end`: takes the frames that have reached the
-    /// far end off this part's crossing links, and swaps the frames it sent across into
-    /// `sent` (empty, its room kept for the next window's).
-    fn close_window(&mut self, end: Time, sent: &mut Letters) {
+    /// far end off this part's crossing links, and hands over into `sent` those that
+    /// arrive before `horizon` and were not handed over yet (a probe leaves with its
+    /// frame). Returns when the first frame not handed over arrives (`Time::NEVER`:
+    /// none waits).
+    fn close_window(&mut self, end: Time, horizon: Time, sent: &mut Letters) -> Time {
         let part = self.part.as_mut().expect("a part");
-        std::mem::swap(&mut part.outbox, sent);
-        for &p in &part.crossing {
-            let port = &mut self.ports[p as usize];
+        let mut waiting = Time::NEVER;
+        for (p, handed) in part.crossing.iter_mut() {
+            let port = &mut self.ports[*p as usize];
             while port.link.front().is_some_and(|&(at, _)| at < end) {
+                debug_assert!(*handed > 0, "a frame arrived before it was handed over");
                 port.pop_arrived(end);
+                *handed -= 1;
+            }
+            while let Some(&(arrival, pkt)) = port.link.get(*handed as usize) {
+                if arrival >= horizon {
+                    waiting = waiting.min(arrival);
+                    break;
+                }
+                *handed += 1;
+                let m = Mail { port: *p, arrival, pkt, probe: NO_PROBE };
+                let probe = probe_of(&self.flows, &pkt);
+                if probe == NO_PROBE {
+                    sent.post(m, None);
+                } else {
+                    sent.post(m, Some(self.acking.probes.get(probe)));
+                    self.acking.probes.close(probe);
+                }
             }
         }
+        waiting
     }
 
     /// Puts frames handed over onto this part's copies of their links, their probes
@@ -270,13 +276,17 @@ fn run_part(mut sim: Simulation, id: usize, ex: &Exchange, part_of: &[u16], look
     let mut by_part: Vec<Letters> = (0..ex.next[0].len()).map(|_| Letters::default()).collect();
     let (mut inbox, mut sent) = (Letters::default(), Letters::default());
     let _guard = BreakOnPanic(&ex.barrier);
+    // No frame held back anywhere arrives before it (none at the start).
+    let mut held = Time::NEVER;
     for round in 0.. {
         windows += 1;
-        let until = Time(start.0.saturating_add(lookahead.0)).min(end);
+        let until = Time(start.0.saturating_add(lookahead.0)).min(end).min(held);
         sim.run_slice(until);
-        sim.close_window(until, &mut sent);
+        // Frames arriving within two windows are handed over; the later ones wait on
+        // the sender's link (the receiver's copy holds no whole queue).
+        let waiting = sim.close_window(until, Time(until.0.saturating_add(2 * lookahead.0)), &mut sent);
         let parity = round % 2;
-        let mut next = sim.next_event();
+        let mut next = sim.next_event().min(waiting);
         for m in sent.mail.drain(..) {
             next = next.min(m.arrival);
             let probe = (m.probe != NO_PROBE).then(|| &sent.probes[m.probe as usize]);
@@ -287,6 +297,7 @@ fn run_part(mut sim: Simulation, id: usize, ex: &Exchange, part_of: &[u16], look
             ex.mailboxes[parity][to].lock().expect("a mailbox").append(letters);
         }
         ex.next[parity][id].0.store(next.0, Ordering::Release);
+        ex.held[parity][id].0.store(waiting.0, Ordering::Release);
         ex.barrier.wait(round);
         std::mem::swap(&mut inbox, &mut *ex.mailboxes[parity][id].lock().expect("a mailbox"));
         sim.receive_mail(&inbox);
@@ -295,6 +306,7 @@ fn run_part(mut sim: Simulation, id: usize, ex: &Exchange, part_of: &[u16], look
             break;
         }
         let next = ex.next[parity].iter().map(|t| t.0.load(Ordering::Acquire)).min().unwrap_or(u64::MAX);
+        held = Time(ex.held[parity].iter().map(|t| t.0.load(Ordering::Acquire)).min().unwrap_or(u64::MAX));
         start = Time(next).max(until).min(end);
     }
     sim.end_part();
