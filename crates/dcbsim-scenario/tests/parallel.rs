@@ -41,6 +41,29 @@ fn report(file: &Path, threads: usize) -> String {
     format!("{report:?}")
 }
 
+/// The report of scenario text `toml` with `sets` on one thread, its wall time left
+/// out, after checking that it reports alike on two and three threads, split.
+fn alike_on_one_two_and_three_threads(toml: &str, sets: &[String]) -> dcbsim_core::report::RunReport {
+    let run = |threads: usize| {
+        let mut all = sets.to_vec();
+        all.push(format!("run.threads={threads}"));
+        let scenario = dcbsim_scenario::load_str(toml, "fabric.toml", &all).expect("valid");
+        let sim = scenario.build(scenario.seed).expect("builds");
+        let split = split_for(&sim).is_some();
+        let mut report = sim.run();
+        report.wall_seconds = 0.0;
+        (report, split)
+    };
+    let (one, _) = run(1);
+    let text = format!("{one:?}");
+    for threads in [2, 3] {
+        let (many, split) = run(threads);
+        assert!(split, "{sets:?}: {threads} threads split the fabric");
+        assert!(text == format!("{many:?}"), "{sets:?}: {threads} threads report otherwise than 1");
+    }
+    one
+}
+
 #[test]
 fn every_shipped_scenario_reports_alike_on_one_two_and_three_threads() {
     let mut split = Vec::new();
@@ -119,20 +142,7 @@ rate_gbps = 5.0
 
 #[test]
 fn timeline_entries_and_notifications_cross_parts_alike() {
-    let run = |threads: usize| {
-        let scenario = dcbsim_scenario::load_str(TIMELINE_FABRIC, "fabric.toml", &[format!("run.threads={threads}")]).expect("valid");
-        let sim = scenario.build(scenario.seed).expect("builds");
-        let split = split_for(&sim).is_some();
-        let mut report = sim.run();
-        report.wall_seconds = 0.0;
-        (format!("{report:?}"), split)
-    };
-    let (one, _) = run(1);
-    for threads in [2, 3] {
-        let (many, split) = run(threads);
-        assert!(split, "{threads} threads split the fabric");
-        assert!(one == many, "{threads} threads report otherwise than 1");
-    }
+    alike_on_one_two_and_three_threads(TIMELINE_FABRIC, &[]);
 }
 
 #[test]
@@ -177,15 +187,7 @@ pairing = "permutation"
 
 #[test]
 fn pauses_cross_parts_alike() {
-    let run = |threads: usize| {
-        let scenario = dcbsim_scenario::load_str(PFC_FABRIC, "pfc.toml", &[format!("run.threads={threads}")]).expect("valid");
-        let sim = scenario.build(scenario.seed).expect("builds");
-        let split = split_for(&sim).is_some();
-        let mut report = sim.run();
-        report.wall_seconds = 0.0;
-        (report, split)
-    };
-    let (one, _) = run(1);
+    let one = alike_on_one_two_and_three_threads(PFC_FABRIC, &[]);
     // Cores pause aggregation switches of other pods, which the split puts elsewhere.
     let paused_by_cores: u64 =
         one.pfc.iter().filter(|p| p.name.starts_with("agg") && p.name.contains(":core")).map(|p| p.pause_received[3]).sum();
@@ -194,12 +196,6 @@ fn pauses_cross_parts_alike() {
         "the cores paused no aggregation switch: {:?}",
         one.pfc.iter().map(|p| (&p.name, p.pause_received[3])).collect::<Vec<_>>()
     );
-    let one = format!("{one:?}");
-    for threads in [2, 3] {
-        let (many, split) = run(threads);
-        assert!(split, "{threads} threads split the fabric");
-        assert!(one == format!("{many:?}"), "{threads} threads report otherwise than 1");
-    }
 }
 
 /// Finite flows complete in every pod of a k = 4 fat-tree, under TCP and DCTCP,
@@ -240,26 +236,12 @@ size_kb = 300
 
 #[test]
 fn completions_move_fair_shares_across_parts_alike() {
-    let run = |threads: usize| {
-        let scenario = dcbsim_scenario::load_str(FINITE_FABRIC, "finite.toml", &[format!("run.threads={threads}")]).expect("valid");
-        let sim = scenario.build(scenario.seed).expect("builds");
-        let split = split_for(&sim).is_some();
-        let mut report = sim.run();
-        report.wall_seconds = 0.0;
-        (report, split)
-    };
-    let (one, _) = run(1);
+    let one = alike_on_one_two_and_three_threads(FINITE_FABRIC, &[]);
     let completed = one.flows.iter().filter(|f| f.completion_time.is_some()).count();
     assert!(completed >= 5, "only {completed} flows completed");
     // A constant-rate flow's share moves as finite flows complete.
     let moved = one.flows.iter().filter(|f| f.name.starts_with("bulk")).any(|f| f.fair_share_bps.windows(2).any(|w| w[0] != w[1]));
     assert!(moved, "no constant-rate flow's fair share moved");
-    let one = format!("{one:?}");
-    for threads in [2, 3] {
-        let (many, split) = run(threads);
-        assert!(split, "{threads} threads split the fabric");
-        assert!(one == format!("{many:?}"), "{threads} threads report otherwise than 1");
-    }
 }
 
 /// Flows arrive between pods of a k = 4 fat-tree over DCTCP, and ON-OFF and Poisson
@@ -301,23 +283,9 @@ size_kb = { uniform = [10, 200] }
 
 #[test]
 fn arrivals_and_dynamic_sources_cross_parts_alike() {
-    let run = |threads: usize| {
-        let scenario = dcbsim_scenario::load_str(ARRIVALS_FABRIC, "arrivals.toml", &[format!("run.threads={threads}")]).expect("valid");
-        let sim = scenario.build(scenario.seed).expect("builds");
-        let split = split_for(&sim).is_some();
-        let mut report = sim.run();
-        report.wall_seconds = 0.0;
-        (report, split)
-    };
-    let (one, _) = run(1);
+    let one = alike_on_one_two_and_three_threads(ARRIVALS_FABRIC, &[]);
     let completed: usize = one.arrivals.iter().map(|a| a.completion_s.len()).sum();
     assert!(completed >= 20, "only {completed} arrived flows completed");
-    let one = format!("{one:?}");
-    for threads in [2, 3] {
-        let (many, split) = run(threads);
-        assert!(split, "{threads} threads split the fabric");
-        assert!(one == format!("{many:?}"), "{threads} threads report otherwise than 1");
-    }
 }
 
 /// HPCC and TIMELY flows on a k = 4 fat-tree, greedy ones in a permutation beside
@@ -352,24 +320,9 @@ size_kb = { uniform = [10, 200] }
 #[test]
 fn probes_cross_parts_alike() {
     for scheme in ["hpcc", "timely"] {
-        let run = |threads: usize| {
-            let set = [format!("run.threads={threads}"), format!("scheme.name={scheme}")];
-            let scenario = dcbsim_scenario::load_str(ACKED_FABRIC, "acked.toml", &set).expect("valid");
-            let sim = scenario.build(scenario.seed).expect("builds");
-            let split = split_for(&sim).is_some();
-            let mut report = sim.run();
-            report.wall_seconds = 0.0;
-            (report, split)
-        };
-        let (one, _) = run(1);
+        let one = alike_on_one_two_and_three_threads(ACKED_FABRIC, &[format!("scheme.name={scheme}")]);
         let completed: usize = one.arrivals.iter().map(|a| a.completion_s.len()).sum();
         assert!(completed >= 20, "{scheme}: only {completed} arrived flows completed");
         assert!(one.flows.iter().all(|f| f.acked && f.delivered_bytes > 0), "{scheme}: a greedy flow delivered nothing");
-        let one = format!("{one:?}");
-        for threads in [2, 3] {
-            let (many, split) = run(threads);
-            assert!(split, "{scheme}: {threads} threads split the fabric");
-            assert!(one == format!("{many:?}"), "{scheme}: {threads} threads report otherwise than 1");
-        }
     }
 }
