@@ -4,8 +4,10 @@ byte, as on one; clear refusals of bad thread counts."""
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
+import time
 
 import polars as pl
 import pytest
@@ -102,3 +104,40 @@ def test_flows_that_arrive_under_hpcc_and_pfc_complete_alike_on_two_threads(tmp_
     assert outs[2]["parts"] == 2
     assert without_wall_time(outs[2]) == without_wall_time(outs[1])
     assert outs[1]["fct"]["completed"] >= 20, outs[1]["fct"]
+
+
+def test_a_split_run_moves_its_progress_bar_as_it_goes_and_stops_when_the_callback_raises():
+    long = dcbsim.loads(FABRIC, overrides=["run.threads=2", "run.duration_ms=40"])
+    fractions = []
+    result = dcbsim.run(long, progress=fractions.append)
+    assert result.run_stats["parts"] == 2
+    # Watched every 100 ms while it runs (how often depends on the machine), then 1
+    # at the end.
+    assert fractions[-1] == 1.0 and fractions == sorted(fractions) and fractions[0] >= 0, fractions
+
+    class Stop(Exception):
+        pass
+
+    def stop(_fraction):
+        raise Stop
+
+    with pytest.raises(Stop):
+        dcbsim.run(long, progress=stop)
+
+
+def test_ctrl_c_stops_a_long_split_run_within_seconds(tmp_path):
+    scenario = tmp_path / "fabric.toml"
+    scenario.write_text(FABRIC)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "dcbsim.cli", "run", str(scenario), "--out", str(tmp_path / "o"), "--threads", "2",
+         "--set", "run.duration_ms=1e6", "--set", "run.sample_interval_us=1e6"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    time.sleep(4)
+    proc.send_signal(signal.SIGINT)
+    sent = time.monotonic()
+    _, err = proc.communicate(timeout=30)
+    assert time.monotonic() - sent < 5, err
+    assert proc.returncode == 130, err
+    assert "interrupted; no output written" in err
+    assert not (tmp_path / "o").exists()

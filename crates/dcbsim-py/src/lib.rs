@@ -35,6 +35,10 @@ fn trace_error(e: dcbsim_scenario::TraceError) -> PyErr {
 }
 
 /// A validated scenario.
+/// How often the thread that runs a split run from Python moves the progress bar and
+/// looks for an interrupt.
+const WATCH_EVERY: std::time::Duration = std::time::Duration::from_millis(100);
+
 #[pyclass(module = "dcbsim._core", frozen)]
 struct Scenario {
     inner: dcbsim_scenario::Scenario,
@@ -222,10 +226,27 @@ impl Scenario {
         };
         let chunk_rows = sim.sample_layout().1;
         if let Some(split) = dcbsim_core::sim::parallel::split_for(&sim) {
-            // A split run goes in one piece (its parts meet every window): the progress
-            // bar moves once, at the end.
+            // A split run goes in one piece (its parts meet every window): this thread
+            // watches it, moving the progress bar and taking an interrupt as it goes.
             let (nodes, parts) = (sim.config().nodes.len(), split.parts());
-            let result = py.detach(|| dcbsim_core::sim::parallel::run(sim, split));
+            let end = self.inner.config.duration.as_secs_f64();
+            let callback = progress.as_ref().map(|cb| cb.clone().unbind());
+            let mut failure: Option<PyErr> = None;
+            let watch = |reached: dcbsim_core::units::Time| {
+                Python::attach(|py| {
+                    let step = || -> PyResult<()> {
+                        if let Some(cb) = &callback {
+                            cb.bind(py).call1((reached.as_secs_f64() / end,))?;
+                        }
+                        py.check_signals()
+                    };
+                    step().map_err(|e| failure = Some(e)).is_ok()
+                })
+            };
+            let watched = py.detach(|| dcbsim_core::sim::parallel::run_watched(sim, split, WATCH_EVERY, watch));
+            let Some((result, _)) = watched else {
+                return Err(failure.unwrap_or_else(|| pyo3::exceptions::PyRuntimeError::new_err("the run stopped")));
+            };
             if let Some(cb) = &progress {
                 cb.call1((1.0,))?;
             }

@@ -1,8 +1,10 @@
 //! A run split over threads (`run.threads`) reports exactly what the one-thread run
 //! reports, whatever the number of threads, for every shipped scenario.
 
-use dcbsim_core::sim::parallel::split_for;
+use dcbsim_core::sim::parallel::{run_watched, split_for};
+use dcbsim_core::units::Time;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// Every shipped scenario file (sweep files are not scenarios), sorted.
 fn shipped() -> Vec<PathBuf> {
@@ -325,4 +327,28 @@ fn probes_cross_parts_alike() {
         assert!(completed >= 20, "{scheme}: only {completed} arrived flows completed");
         assert!(one.flows.iter().all(|f| f.acked && f.delivered_bytes > 0), "{scheme}: a greedy flow delivered nothing");
     }
+}
+
+#[test]
+fn a_watched_run_reports_alike_and_stops_when_asked() {
+    let build = || {
+        let scenario = dcbsim_scenario::load_str(FINITE_FABRIC, "finite.toml", &["run.threads=2".to_string()]).expect("valid");
+        scenario.build(scenario.seed).expect("builds")
+    };
+    let sim = build();
+    let split = split_for(&sim).expect("splits");
+    let mut seen: Vec<Time> = Vec::new();
+    let (mut watched, stats) = run_watched(sim, split, Duration::from_micros(200), |t| {
+        seen.push(t);
+        true
+    })
+    .expect("not stopped");
+    assert_eq!(stats.parts, 2);
+    assert!(!seen.is_empty() && seen.windows(2).all(|w| w[0] <= w[1]), "the time reached: {seen:?}");
+    let mut plain = build().run();
+    (watched.wall_seconds, plain.wall_seconds) = (0.0, 0.0);
+    assert!(format!("{watched:?}") == format!("{plain:?}"), "a watched run reports otherwise");
+    let sim = build();
+    let split = split_for(&sim).expect("splits");
+    assert!(run_watched(sim, split, Duration::from_micros(200), |_| false).is_none(), "a run asked to stop went on");
 }

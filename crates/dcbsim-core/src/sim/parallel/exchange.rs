@@ -168,6 +168,17 @@ pub(super) struct Exchange {
     /// Per part, when the first frame it holds back arrives.
     pub(super) held: [Vec<Padded>; 2],
     pub(super) barrier: Barrier,
+    /// The simulated time every part has reached (the first part's window ends).
+    pub(super) reached: AtomicU64,
+    /// The watcher asks the run to stop.
+    pub(super) stop: AtomicBool,
+    /// Whether the parts stop after a window's barrier: the first part's reading of
+    /// `stop` before it, which every part reads after it (so they stop together).
+    pub(super) halting: [AtomicBool; 2],
+    /// The parts stopped before the run's end.
+    pub(super) halted: AtomicBool,
+    /// The thread that watches, woken when a part ends.
+    pub(super) watcher: Option<std::thread::Thread>,
 }
 
 /// An atomic on a cache line of its own: parts write theirs at every window, and
@@ -179,7 +190,17 @@ impl Exchange {
     pub(super) fn new(parts: usize) -> Exchange {
         let mailboxes = || (0..parts).map(|_| Mutex::new(Letters::default())).collect();
         let next = || (0..parts).map(|_| Padded(AtomicU64::new(u64::MAX))).collect();
-        Exchange { mailboxes: [mailboxes(), mailboxes()], next: [next(), next()], held: [next(), next()], barrier: Barrier::new(parts) }
+        Exchange {
+            mailboxes: [mailboxes(), mailboxes()],
+            next: [next(), next()],
+            held: [next(), next()],
+            barrier: Barrier::new(parts),
+            reached: AtomicU64::new(0),
+            stop: AtomicBool::new(false),
+            halting: [AtomicBool::new(false), AtomicBool::new(false)],
+            halted: AtomicBool::new(false),
+            watcher: None,
+        }
     }
 }
 

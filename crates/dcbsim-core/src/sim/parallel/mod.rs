@@ -56,6 +56,7 @@ use crate::units::Time;
 use exchange::{BreakOnPanic, Exchange, Letters, Mail};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
+use std::time::Duration;
 
 mod exchange;
 mod merge;
@@ -241,6 +242,24 @@ pub fn run(sim: Simulation, split: Split) -> RunReport {
 
 /// [`run`], with how many windows it took.
 pub fn run_with_stats(sim: Simulation, split: Split) -> (RunReport, SplitStats) {
+    run_parts(sim, split, None).expect("a run nobody stops")
+}
+
+/// [`run_with_stats`], watched: every `every` of wall time the calling thread calls
+/// `watch` with the simulated time every part has reached, and stops the run (`None`)
+/// when it says false. (A progress bar, and an interrupt, for a run that goes in one
+/// piece.)
+pub fn run_watched(sim: Simulation, split: Split, every: Duration, mut watch: impl FnMut(Time) -> bool) -> Option<(RunReport, SplitStats)> {
+    run_parts(sim, split, Some((every, &mut watch)))
+}
+
+/// A watcher of a split run: how often, and what it calls (false: stop).
+type Watcher<'a> = (Duration, &'a mut dyn FnMut(Time) -> bool);
+
+/// Runs the parts, one thread each: the calling thread runs the first one, unless it
+/// watches the others (then every part has a thread of its own). `None`: the watcher
+/// stopped the run.
+fn run_parts(sim: Simulation, split: Split, watcher: Option<Watcher>) -> Option<(RunReport, SplitStats)> {
     let started = std::time::Instant::now();
     let n = split.parts.parts;
     let lookahead = split.parts.lookahead;
@@ -248,23 +267,44 @@ pub fn run_with_stats(sim: Simulation, split: Split) -> (RunReport, SplitStats) 
     let end = sim.config.duration;
     let replay = Replay::of(&sim);
     let parts = build_parts(sim, n, &part_of);
-    let exchange = Exchange::new(n);
-    // The calling thread runs the first part: one thread fewer to start, with its
-    // stack and its allocator's arena.
+    let mut exchange = Exchange::new(n);
+    exchange.watcher = watcher.is_some().then(std::thread::current);
     let ran: Vec<(Simulation, u64)> = std::thread::scope(|s| {
-        let mut parts = parts.into_iter();
-        let first = parts.next().expect("a part");
         let (exchange, part_of) = (&exchange, &part_of);
-        let handles: Vec<_> =
-            parts.enumerate().map(|(id, part)| s.spawn(move || run_part(part, id + 1, exchange, part_of, lookahead, end))).collect();
-        let mut ran = vec![run_part(first, 0, exchange, part_of, lookahead, end)];
+        let mut parts = parts.into_iter().enumerate();
+        // Unwatched, the calling thread runs the first part: one thread fewer to start,
+        // with its stack and its allocator's arena.
+        let first = if watcher.is_none() { parts.next() } else { None };
+        let handles: Vec<_> = parts.map(|(id, part)| s.spawn(move || run_part(part, id, exchange, part_of, lookahead, end))).collect();
+        let mut ran = Vec::with_capacity(n);
+        match (first, watcher) {
+            (Some((id, part)), _) => ran.push(run_part(part, id, exchange, part_of, lookahead, end)),
+            (None, Some((every, watch))) => watch_parts(exchange, &handles, every, watch),
+            (None, None) => unreachable!("an unwatched run keeps its first part"),
+        }
         ran.extend(handles.into_iter().map(|h| h.join().expect("a part's thread")));
         ran
     });
+    if exchange.halted.load(Ordering::Acquire) {
+        return None;
+    }
     let wall = started.elapsed().as_secs_f64();
     let windows = ran[0].1;
     let parts = ran.into_iter().map(|(sim, _)| sim).collect();
-    (merge::merge(parts, &part_of, replay, wall), SplitStats { parts: n, windows })
+    Some((merge::merge(parts, &part_of, replay, wall), SplitStats { parts: n, windows }))
+}
+
+/// The watcher's loop, on the calling thread while the parts run: `watch` every
+/// `every` with the time the parts have reached, until they are done, or until it
+/// says false (the parts then stop together at their next barrier).
+fn watch_parts<T>(ex: &Exchange, parts: &[std::thread::ScopedJoinHandle<T>], every: Duration, watch: &mut dyn FnMut(Time) -> bool) {
+    while !parts.iter().all(|h| h.is_finished()) {
+        std::thread::park_timeout(every);
+        if !watch(Time(ex.reached.load(Ordering::Relaxed))) {
+            ex.stop.store(true, Ordering::Release);
+            return;
+        }
+    }
 }
 
 /// One thread's loop: windows until the run's end, one barrier each; the part and
@@ -298,10 +338,18 @@ fn run_part(mut sim: Simulation, id: usize, ex: &Exchange, part_of: &[u16], look
         }
         ex.next[parity][id].0.store(next.0, Ordering::Release);
         ex.held[parity][id].0.store(waiting.0, Ordering::Release);
+        if id == 0 {
+            ex.reached.store(until.0, Ordering::Relaxed);
+            ex.halting[parity].store(ex.stop.load(Ordering::Acquire), Ordering::Release);
+        }
         ex.barrier.wait(round);
         std::mem::swap(&mut inbox, &mut *ex.mailboxes[parity][id].lock().expect("a mailbox"));
         sim.receive_mail(&inbox);
         inbox.clear();
+        if ex.halting[parity].load(Ordering::Acquire) {
+            ex.halted.store(true, Ordering::Release);
+            break;
+        }
         if until >= end {
             break;
         }
@@ -310,6 +358,9 @@ fn run_part(mut sim: Simulation, id: usize, ex: &Exchange, part_of: &[u16], look
         start = Time(next).max(until).min(end);
     }
     sim.end_part();
+    if let Some(watcher) = &ex.watcher {
+        watcher.unpark();
+    }
     (sim, windows)
 }
 
