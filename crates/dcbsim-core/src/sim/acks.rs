@@ -63,6 +63,12 @@ impl Acking {
         }
     }
 
+    /// Whether no flow of the run is acknowledged so far (so no frame carries a
+    /// probe).
+    pub(super) fn none(&self) -> bool {
+        self.streams.is_empty()
+    }
+
     /// Flow `f`'s stream.
     fn stream(&mut self, f: u32) -> &mut Stream {
         let f = f as usize;
