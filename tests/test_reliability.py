@@ -226,9 +226,12 @@ def test_a_safe_constraint_still_filters(tmp_path):
     assert [c["a"] for c in sweepfile.load(path).combinations()] == [10]
 
 
-def test_ctrl_c_stops_a_long_run_within_seconds(tmp_path):
+# One thread, and a fabric split over two (its parts stop together at a barrier).
+@pytest.mark.parametrize("run", [[QUICK], [(SCENARIOS / "bench" / "fat_tree_k8_dctcp.toml").as_posix(), "--threads", "2"]],
+                         ids=["one-thread", "split"])
+def test_ctrl_c_stops_a_long_run_within_seconds(tmp_path, run):
     proc = subprocess.Popen(
-        [sys.executable, "-m", "dcbsim.cli", "run", QUICK, "--out", str(tmp_path / "o"), "--set", "run.duration_ms=1e9",
+        [sys.executable, "-m", "dcbsim.cli", "run", *run, "--out", str(tmp_path / "o"), "--set", "run.duration_ms=1e9",
          "--set", "run.sample_interval_us=1e9"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )

@@ -169,16 +169,24 @@ pub(super) fn wants(f: &Flow, spec: &FlowSpec) -> f64 {
 }
 
 impl Simulation {
-    /// Something the shares depend on changes now (call it before the change).
-    pub(super) fn fair_shares_change(&mut self) {
+    /// Something the shares depend on changes now, `why` (call it before the change).
+    /// A part of a split run only logs it: the merge works the shares out.
+    pub(super) fn fair_shares_change(&mut self, why: FairOp) {
+        if self.log_fair(why) {
+            return;
+        }
         let (flows, specs) = (&self.flows, &self.config.flows);
         let on = Network { ports: &self.ports, rates: None, weights: &self.weights };
         self.fair.change(self.now, &on, |i| live_demand(&flows[i], &specs[i]));
     }
 
     /// At a sample: the fair shares' means over the interval just ended
-    /// ([`FairShares::take`]).
+    /// ([`FairShares::take`]). A part of a split run only logs the sample (its means
+    /// stay zero, and the merge replaces them).
     pub(super) fn take_fair_shares(&mut self) {
+        if self.log_fair(FairOp::Sample) {
+            return;
+        }
         let (flows, specs) = (&self.flows, &self.config.flows);
         let on = Network { ports: &self.ports, rates: None, weights: &self.weights };
         self.fair.take(self.now, self.sampler.interval, &on, |i| live_demand(&flows[i], &specs[i]));

@@ -613,8 +613,7 @@ impl Simulation {
             // going through the shared configuration.
             let configured = (f as usize) < self.apps.source_of.len();
             if configured {
-                self.log_fair(fair::FairOp::Completion(f));
-                self.fair_shares_change();
+                self.fair_shares_change(fair::FairOp::Completion(f));
             }
             self.flows[f as usize].completed_at = Some(self.now);
         }

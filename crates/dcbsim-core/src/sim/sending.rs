@@ -215,8 +215,7 @@ impl Simulation {
 
     /// Applies timeline entry `entry`.
     pub(super) fn apply(&mut self, entry: usize) {
-        self.log_fair(FairOp::Timeline(entry as u32));
-        self.fair_shares_change();
+        self.fair_shares_change(FairOp::Timeline(entry as u32));
         match self.changes.timeline[entry].action.clone() {
             Action::PortRate { port, rate } => {
                 if let Some(p) = self.port_of(port) {
@@ -284,7 +283,6 @@ impl Simulation {
 
     /// Takes the periodic sample and schedules the next one.
     pub(super) fn sample(&mut self) {
-        self.log_fair(FairOp::Sample);
         self.sampler.begin(self.now);
         self.catch_up_watched();
         let ports = &self.ports;

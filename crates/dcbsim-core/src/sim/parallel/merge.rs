@@ -57,10 +57,11 @@ pub(super) fn merge(mut parts: Vec<Simulation>, part_of: &[u16], replay: Replay,
     let arrivals = arrival_reports(&parts, part_of);
     let shared = parts[0].shared_events;
     let events: u64 = parts.iter().map(|p| p.events).sum::<u64>() - shared * (parts.len() as u64 - 1);
-    let port_owner: Vec<usize> = parts[0].ports.iter().filter(|p| !p.is_host).map(|p| part_of[p.node as usize] as usize).collect();
     // A port's PFC ingress accounting is kept where its frames arrive (the peer's part).
     let port_ends: Vec<(usize, usize)> =
         parts[0].ports.iter().map(|p| (part_of[p.node as usize] as usize, part_of[p.peer as usize] as usize)).collect();
+    // The report lists the switch ports: each from the part that owns it.
+    let port_owner: Vec<usize> = parts[0].ports.iter().zip(&port_ends).filter(|(p, _)| !p.is_host).map(|(_, &(owner, _))| owner).collect();
     let flow_ends: Vec<(usize, usize)> = parts[0].flows[..parts[0].config.flows.len()]
         .iter()
         .map(|f| (part_of[f.src as usize] as usize, part_of[f.dst as usize] as usize))

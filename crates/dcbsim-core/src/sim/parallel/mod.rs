@@ -147,11 +147,12 @@ impl Simulation {
         self.part.as_ref().is_none_or(|part| part.part_of[node as usize] == part.id)
     }
 
-    /// Logs `op` at this time, in a part of a split run (for [`Replay`]).
-    pub(super) fn log_fair(&mut self, op: FairOp) {
-        if let Some(part) = self.part.as_mut() {
-            part.fair_log.push((self.now, op));
-        }
+    /// Logs `op` at this time if this run is a part of a split run (for [`Replay`]);
+    /// returns whether it is.
+    pub(super) fn log_fair(&mut self, op: FairOp) -> bool {
+        let Some(part) = self.part.as_mut() else { return false };
+        part.fair_log.push((self.now, op));
+        true
     }
 
     /// Makes this run part `id` of the split `part_of`: marks the ports that cross, and
