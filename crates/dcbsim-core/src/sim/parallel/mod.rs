@@ -34,13 +34,18 @@
 //! time, in-band telemetry) along: the probe leaves the sending part's arena and
 //! enters the receiving part's, and the frame is given its new index there.
 //!
+//! A new capacity of a departure-timed port sends its frames not started yet again,
+//! later ([`crate::net::port::Port::untime`]): a crossing port whose capacity the
+//! timeline changes at `T` hands over only the frames that arrive before `T` plus
+//! its link's delay (they started before `T`, and stay as they are); the others wait
+//! on its link until the change has passed.
+//!
 //! A run splits only where nothing acts across parts without a frame, or at once:
 //! runs with traces, streamed samples, the incast application (a block's end at the
-//! client sets every server sending at that instant), a capacity change in the
-//! timeline of a port whose link crosses, or a crossing link of zero delay run on one
-//! thread. (Every part applies every timeline entry: a new capacity or scheme
-//! parameter is in force everywhere, and a part changes only what fair shares read of
-//! the flows it does not send.)
+//! client sets every server sending at that instant), or a crossing link of zero
+//! delay run on one thread. (Every part applies every timeline entry: a new capacity
+//! or scheme parameter is in force everywhere, and a part changes only what fair
+//! shares read of the flows it does not send.)
 //!
 //! A part that fails breaks the barrier, and the others stop rather than wait for it.
 
@@ -70,11 +75,34 @@ pub struct Part {
     id: u16,
     /// Per node, its part.
     part_of: Arc<[u16]>,
-    /// The crossing ports this part owns (it sends on them), and per port how many
-    /// frames at the front of its link were handed over already.
-    crossing: Vec<(u32, u32)>,
+    /// The crossing ports this part owns (it sends on them).
+    crossing: Vec<Crossing>,
     /// What moved or read the fair shares, when (see [`Replay`]).
     fair_log: Vec<(Time, FairOp)>,
+}
+
+/// A port that sends from its part into another.
+#[derive(Debug)]
+struct Crossing {
+    /// The port.
+    port: u32,
+    /// How many frames at the front of its link were handed over already.
+    handed: u32,
+    /// When the timeline changes its capacity, latest first (popped once passed).
+    new_rates: Vec<Time>,
+}
+
+impl Crossing {
+    /// The first frame arrival not to hand over at a barrier at `end`, for a
+    /// `horizon` of the windows and the link's `delay`: a frame that arrives later
+    /// may not have started by the next capacity change (see the module's
+    /// documentation).
+    fn limit(&mut self, end: Time, horizon: Time, delay: Time) -> Time {
+        while self.new_rates.last().is_some_and(|&at| at < end) {
+            self.new_rates.pop();
+        }
+        self.new_rates.last().map_or(horizon, |&at| horizon.min(Time(at.0.saturating_add(delay.0))))
+    }
 }
 
 /// How a run splits, when it does.
@@ -107,7 +135,7 @@ pub fn split_for(sim: &Simulation) -> Option<Split> {
     let (is_host, links) = sim.links_to_cut();
     let parts = partition(&is_host, &links, threads);
     let useful = parts.parts > 1 && parts.lookahead != Time::NEVER && parts.lookahead > Time::ZERO;
-    (useful && !changes_crossing_rate(sim, &parts.part_of)).then_some(Split { parts })
+    useful.then_some(Split { parts })
 }
 
 /// Whether nothing in `sim` acts across parts without a frame (see the module's
@@ -115,18 +143,6 @@ pub fn split_for(sim: &Simulation) -> Option<Split> {
 fn splits(sim: &Simulation) -> bool {
     let c = &sim.config;
     c.incast.is_none() && sim.tracing.traces.is_empty() && !sim.sampler.streams()
-}
-
-/// Whether `sim`'s timeline changes the capacity of a port whose link crosses parts
-/// (`part_of`, per node). Such a port's frames are put on the link as they are
-/// admitted (`net/timed.rs`), and may be handed over before they start; a new rate
-/// would send those not started yet again, later.
-fn changes_crossing_rate(sim: &Simulation, part_of: &[u16]) -> bool {
-    let crosses = |p: u32| {
-        let port = &sim.ports[p as usize];
-        part_of[port.node as usize] != part_of[port.peer as usize]
-    };
-    sim.changes.timeline.iter().any(|e| matches!(e.action, Action::PortRate { port, .. } if sim.port_of(port).is_some_and(crosses)))
 }
 
 impl Simulation {
@@ -163,7 +179,14 @@ impl Simulation {
             let (mine, theirs) = (part_of[port.node as usize], part_of[port.peer as usize]);
             port.crosses = mine != theirs;
             if port.crosses && mine == id {
-                crossing.push((p as u32, 0));
+                crossing.push(Crossing { port: p as u32, handed: 0, new_rates: Vec::new() });
+            }
+        }
+        for entry in self.changes.timeline.iter().rev() {
+            let Action::PortRate { port, .. } = entry.action else { continue };
+            let Some(p) = self.port_of(port) else { continue };
+            if let Some(c) = crossing.iter_mut().find(|c| c.port == p) {
+                c.new_rates.push(entry.at);
             }
         }
         self.keep_own_state(id, &part_of);
@@ -180,20 +203,21 @@ impl Simulation {
         let mut waiting = Time::NEVER;
         // Most runs acknowledge no frame: their frames need no look at their flow.
         let probed = !self.acking.none();
-        for (p, handed) in part.crossing.iter_mut() {
-            let port = &mut self.ports[*p as usize];
+        for c in part.crossing.iter_mut() {
+            let port = &mut self.ports[c.port as usize];
             while port.link.front().is_some_and(|&(at, _)| at < end) {
-                debug_assert!(*handed > 0, "a frame arrived before it was handed over");
+                debug_assert!(c.handed > 0, "a frame arrived before it was handed over");
                 port.pop_arrived(end);
-                *handed -= 1;
+                c.handed -= 1;
             }
-            while let Some(&(arrival, pkt)) = port.link.get(*handed as usize) {
-                if arrival >= horizon {
+            let limit = c.limit(end, horizon, port.delay);
+            while let Some(&(arrival, pkt)) = port.link.get(c.handed as usize) {
+                if arrival >= limit {
                     waiting = waiting.min(arrival);
                     break;
                 }
-                *handed += 1;
-                let m = Mail { port: *p, arrival, pkt, probe: NO_PROBE };
+                c.handed += 1;
+                let m = Mail { port: c.port, arrival, pkt, probe: NO_PROBE };
                 let probe = if probed { probe_of(&self.flows, &pkt) } else { NO_PROBE };
                 if probe == NO_PROBE {
                     sent.post(m, None);
