@@ -180,8 +180,13 @@ impl Sampler {
     /// A sampler with the given columns, expecting `samples` samples, keeping them in
     /// memory until [`Sampler::stream_to`] gives it a sink.
     pub fn new(interval: Time, layout: SampleLayout, samples: usize) -> Sampler {
+        let chunk_rows = (CHUNK_VALUES / layout.columns().max(1)).max(MIN_CHUNK_ROWS);
+        Sampler::with_chunk_rows(interval, layout, samples, chunk_rows)
+    }
+
+    /// [`Sampler::new`], staging `chunk_rows` rows at a time.
+    fn with_chunk_rows(interval: Time, layout: SampleLayout, samples: usize, chunk_rows: usize) -> Sampler {
         let columns = layout.columns();
-        let chunk_rows = (CHUNK_VALUES / columns.max(1)).max(MIN_CHUNK_ROWS);
         let mut port_column = vec![NOT_SAMPLED; layout.ports.iter().max().map_or(0, |&p| p as usize + 1)];
         for (column, &p) in layout.ports.iter().enumerate() {
             port_column[p as usize] = column as u32;
@@ -217,7 +222,10 @@ impl Sampler {
             Store::Memory(_, expected) => expected,
             Store::Sink(_) => 0,
         };
-        *self = Sampler { kept_flows: Some(kept), ..Sampler::new(self.interval, layout, samples) };
+        // The run's rows per chunk, not the part's: the parts together then stage what
+        // one run stages (each its own columns), not a whole chunk each.
+        let kept_sampler = Sampler::with_chunk_rows(self.interval, layout, samples, self.chunk_rows);
+        *self = Sampler { kept_flows: Some(kept), ..kept_sampler };
     }
 
     /// The configured flows whose series the rows hold, when not every flow's (see
@@ -465,6 +473,18 @@ mod tests {
         let rows = narrow.chunk_rows();
         narrow.stream_to(Keep::new(Default::default()), 64_000_000);
         assert_eq!(narrow.chunk_rows(), rows);
+    }
+
+    #[test]
+    fn a_part_stages_the_runs_rows_of_its_own_columns_only() {
+        // 1,000 ports and 750 flows: 4,000 columns, 16 rows a chunk.
+        let wide = SampleLayout { ports: (0..1000).collect(), flows: vec![FlowColumns::default(); 750] };
+        let mut part = Sampler::new(Time(1000), wide, 100);
+        let rows = part.chunk_rows();
+        part.keep_only(|p| p < 500, |f| f < 375);
+        // Half the columns, the same rows: the parts together stage one run's chunk.
+        assert_eq!(part.chunk_rows(), rows);
+        assert_eq!(part.staged.capacity(), rows * (500 + 4 * 375));
     }
 
     #[test]

@@ -33,16 +33,21 @@ fn arrival_reports(parts: &[Simulation], part_of: &[u16]) -> Vec<ArrivalReport> 
     first.arrival_reports_of(|i| outcomes[i].clone().expect("an arrived flow"), &in_network)
 }
 
-/// Each configured flow's fair shares at each sample, from every part's log: the
-/// first part's timeline entries and samples, and each part's completions.
-fn fair_shares(parts: &mut [Simulation], replay: Replay) -> Vec<Vec<f64>> {
+/// What moved or read the fair shares, from every part's log: the first part's
+/// timeline entries and samples, and each part's completions.
+fn fair_log(parts: &mut [Simulation]) -> Vec<(Time, FairOp)> {
     let mut log = std::mem::take(&mut parts[0].part.as_mut().expect("a part").fair_log);
     for p in &parts[1..] {
         let theirs = &p.part.as_ref().expect("a part").fair_log;
         log.extend(theirs.iter().filter(|(_, op)| matches!(op, FairOp::Completion(_))));
     }
-    let first = &parts[0];
-    replay.run(&mut log, &first.changes.timeline, (&first.ports, &first.weights), first.sampler.interval)
+    log
+}
+
+/// Each configured flow's fair shares at each sample, replayed from `log` over the
+/// network of `part` (any part: they share it).
+fn fair_shares(part: &Simulation, replay: Replay, mut log: Vec<(Time, FairOp)>) -> Vec<Vec<f64>> {
+    replay.run(&mut log, &part.changes.timeline, (&part.ports, &part.weights), part.sampler.interval)
 }
 
 /// The one-thread report from the parts' reports: each port's from the part that
@@ -51,9 +56,11 @@ fn fair_shares(parts: &mut [Simulation], replay: Replay) -> Vec<Vec<f64>> {
 /// from every part ([`fair_shares`], [`arrival_reports`]). Parts are finished one at a
 /// time, each dropped once its report is read, and only the flow reports the merged
 /// report keeps are held (all the parts' reports held at once took as much again as a
-/// part).
+/// part); the fair shares are replayed with the last part alone left.
 pub(super) fn merge(mut parts: Vec<Simulation>, part_of: &[u16], replay: Replay, wall: f64) -> RunReport {
-    let fair = fair_shares(&mut parts, replay);
+    let log = fair_log(&mut parts);
+    let mut replay = Some((replay, log));
+    let last = parts.len() - 1;
     let arrivals = arrival_reports(&parts, part_of);
     let shared = parts[0].shared_events;
     let events: u64 = parts.iter().map(|p| p.events).sum::<u64>() - shared * (parts.len() as u64 - 1);
@@ -74,7 +81,13 @@ pub(super) fn merge(mut parts: Vec<Simulation>, part_of: &[u16], replay: Replay,
     let mut merged: Option<RunReport> = None;
     let mut classes: Vec<crate::traffic::FlowCounters> = Vec::new();
     let mut ingress = vec![([0; 8], 0); port_ends.len()];
+    let mut fair = Vec::new();
     for (k, part) in parts.into_iter().enumerate() {
+        // Replayed once the other parts are gone, their room free again.
+        if k == last {
+            let (replay, log) = replay.take().expect("one replay");
+            fair = fair_shares(&part, replay, log);
+        }
         let mut i = 0;
         let report = part.finish_with(|mut f| {
             let (src, dst) = flow_ends[i];
