@@ -42,13 +42,14 @@ def without_wall_time(summary: dict) -> dict:
     return {k: v for k, v in summary.items() if k not in ("wall_s", "sim_speed", "parts")}
 
 
-def test_a_fabric_run_on_two_and_three_threads_writes_what_one_writes(tmp_path):
+@pytest.mark.parametrize("sets", [[], ["--set", "output.sample_memory_mb=0.001"]], ids=["in-memory", "streamed"])
+def test_a_fabric_run_on_two_and_three_threads_writes_what_one_writes(tmp_path, sets):
     scenario = tmp_path / "fabric.toml"
     scenario.write_text(FABRIC)
     outs = {}
     for threads in (1, 2, 3):
         out = tmp_path / f"t{threads}"
-        done = cli("run", str(scenario), "--out", str(out), "--threads", str(threads), "--no-plots")
+        done = cli("run", str(scenario), "--out", str(out), "--threads", str(threads), "--no-plots", *sets)
         assert done.returncode == 0, done.stderr
         outs[threads] = out
     one = json.loads((outs[1] / "summary.json").read_text())

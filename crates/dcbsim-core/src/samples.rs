@@ -251,15 +251,33 @@ impl Sampler {
     /// first sample); the chunk buffer is sized for a full chunk, and chunks hold
     /// fewer rows where [`CHUNKS_HELD`] of them would take more than `budget` bytes
     /// (one row at least).
-    pub fn stream_to(&mut self, mut sink: Box<dyn SampleSink>, budget: usize) {
-        debug_assert!(self.times.is_empty());
+    pub fn stream_to(&mut self, sink: Box<dyn SampleSink>, budget: usize) {
         let row_bytes = 8 * self.columns.max(1);
-        self.chunk_rows = self.chunk_rows.min((budget / (CHUNKS_HELD * row_bytes)).max(1));
+        let chunk_rows = self.chunk_rows.min((budget / (CHUNKS_HELD * row_bytes)).max(1));
+        self.stream_in_chunks(sink, chunk_rows);
+    }
+
+    /// [`Sampler::stream_to`] in chunks of `chunk_rows` rows.
+    pub fn stream_in_chunks(&mut self, mut sink: Box<dyn SampleSink>, chunk_rows: usize) {
+        debug_assert!(self.times.is_empty());
+        self.chunk_rows = chunk_rows;
         if let Some(rates) = self.rates.take() {
             sink.rates(rates);
         }
         self.store = Store::Sink(sink);
         self.staged = Vec::with_capacity(self.chunk_rows * self.columns);
+    }
+
+    /// Takes back the sink the samples were to stream to, if any, before the first
+    /// sample: they stay in memory unless streamed again (a split run hands each part
+    /// a sink of its own, and the rows they give to this one).
+    pub fn take_sink(&mut self) -> Option<Box<dyn SampleSink>> {
+        debug_assert!(self.times.is_empty());
+        if !self.streams() {
+            return None;
+        }
+        let Store::Sink(sink) = std::mem::replace(&mut self.store, Store::Memory(Vec::new(), 0)) else { unreachable!() };
+        Some(sink)
     }
 
     /// Whether the samples go to a sink.

@@ -235,6 +235,14 @@ impl Scenario {
             let watch = |reached: dcbsim_core::units::Time| {
                 Python::attach(|py| {
                     let step = || -> PyResult<()> {
+                        // A failed write of the streamed samples stops the run, as
+                        // on one thread.
+                        if let Some(status) = &spill {
+                            status.check().map_err(|e| {
+                                let (at, of) = (reached.as_secs_f64() * 1e3, end * 1e3);
+                                pyo3::exceptions::PyOSError::new_err(format!("{e}; the run stopped at {at:.6} ms of {of} ms"))
+                            })?;
+                        }
                         if let Some(cb) = &callback {
                             cb.bind(py).call1((reached.as_secs_f64() / end,))?;
                         }
@@ -247,6 +255,9 @@ impl Scenario {
             let Some((result, _)) = watched else {
                 return Err(failure.unwrap_or_else(|| pyo3::exceptions::PyRuntimeError::new_err("the run stopped")));
             };
+            if let Some(status) = &spill {
+                status.check().map_err(pyo3::exceptions::PyOSError::new_err)?;
+            }
             if let Some(cb) = &progress {
                 cb.call1((1.0,))?;
             }

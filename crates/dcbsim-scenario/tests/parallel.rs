@@ -377,3 +377,55 @@ fn a_watched_run_reports_alike_and_stops_when_asked() {
     let split = split_for(&sim).expect("splits");
     assert!(run_watched(sim, split, Duration::from_micros(200), |_| false).is_none(), "a run asked to stop went on");
 }
+
+/// A chunk a sink was given: its first sample, times and values (as bits).
+type Chunk = (u64, Vec<Time>, Vec<u64>);
+
+/// The chunks a sink was given.
+type Chunks = std::sync::Arc<std::sync::Mutex<Vec<Chunk>>>;
+
+/// A sink keeping every chunk it is given.
+struct KeepChunks(Chunks);
+
+impl dcbsim_core::samples::SampleSink for KeepChunks {
+    fn rates(&mut self, _: dcbsim_core::samples::Rates) {}
+
+    fn take(&mut self, first: u64, times: &[Time], values: &mut Vec<f64>) {
+        self.0.lock().unwrap().push((first, times.to_vec(), values.iter().map(|v| v.to_bits()).collect()));
+    }
+}
+
+/// The chunks `toml` streams on `threads` threads, in chunks of a few rows, and its
+/// report, its wall time left out; and whether it split.
+fn streamed(toml: &str, threads: usize) -> (Vec<Chunk>, String, bool) {
+    let scenario = dcbsim_scenario::load_str(toml, "fabric.toml", &[format!("run.threads={threads}")]).expect("valid");
+    let mut sim = scenario.build(scenario.seed).expect("builds");
+    let chunks = Chunks::default();
+    sim.stream_samples(Box::new(KeepChunks(chunks.clone())), 1 << 13);
+    assert!(sim.sample_layout().1 < 10, "chunks of a few rows");
+    let split = split_for(&sim).is_some();
+    let mut report = sim.run();
+    report.wall_seconds = 0.0;
+    let chunks = std::mem::take(&mut *chunks.lock().unwrap());
+    (chunks, format!("{report:?}"), split)
+}
+
+#[test]
+fn streamed_samples_are_put_together_alike() {
+    // Queues, flows' rates and counters from their two ends, DCTCP's windows and
+    // α, and fair shares moved by completions in every part and by the timeline.
+    for toml in [FINITE_FABRIC, TIMELINE_FABRIC] {
+        let (one, report, _) = streamed(toml, 1);
+        let rows: usize = one.iter().map(|(_, times, _)| times.len()).sum();
+        assert!(one.len() > 5 && rows >= 40, "{} chunks, {rows} rows", one.len());
+        for threads in [2, 3] {
+            let (many, many_report, split) = streamed(toml, threads);
+            assert!(split, "{threads} threads split the fabric");
+            assert!(many.len() == one.len(), "{threads} threads: {} chunks against {}", many.len(), one.len());
+            for (k, (a, b)) in one.iter().zip(&many).enumerate() {
+                assert!(a == b, "{threads} threads: chunk {k} differs");
+            }
+            assert!(report == many_report, "{threads} threads report otherwise than 1");
+        }
+    }
+}

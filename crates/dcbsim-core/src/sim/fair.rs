@@ -265,43 +265,66 @@ impl Replay {
         mut self,
         log: &mut [(Time, FairOp)],
         timeline: &[TimelineEntry],
-        (ports, weights): (&[Port], &[f64]),
+        network: (&[Port], &[f64]),
         interval: Time,
     ) -> Vec<Vec<f64>> {
-        log.sort_by_key(|&(t, op)| (t, op.rank()));
-        let n = self.wants.len();
-        let mut series = vec![Vec::new(); n];
+        sort_log(log);
+        let mut series = vec![Vec::new(); self.wants.len()];
         for &(now, op) in log.iter() {
-            let (fair, state) = (&mut self.fair, (&self.wants, &self.active, &self.complete, &self.cap));
-            let demand = |i: usize| demand(state.0[i], state.1[i], state.2[i], state.3[i]);
-            let on = &Network { ports, rates: Some(&self.rates), weights };
-            match op {
-                FairOp::Sample => {
-                    fair.take(now, interval, on, demand);
-                    for (s, &mean) in series.iter_mut().zip(fair.means(n)) {
-                        s.push(mean);
-                    }
+            self.step(now, op, timeline, network, interval, |means| {
+                for (s, &mean) in series.iter_mut().zip(means) {
+                    s.push(mean);
                 }
-                FairOp::Completion(f) => {
-                    fair.change(now, on, demand);
-                    self.complete[f as usize] = true;
-                }
-                FairOp::Timeline(entry) => {
-                    fair.change(now, on, demand);
-                    match timeline[entry as usize].action {
-                        Action::FlowStart { flow } => self.active[flow] = true,
-                        Action::FlowStop { flow } => self.active[flow] = false,
-                        Action::FlowMaxRate { flow, rate } => self.cap[flow] = rate,
-                        Action::PortRate { rate, .. } => {
-                            if let Some(p) = self.sets_rate_of[entry as usize] {
-                                self.rates[p as usize] = rate;
-                            }
-                        }
-                        Action::SchemeParam { .. } => {}
-                    }
-                }
-            }
+            });
         }
         series
     }
+
+    /// Replays `op` at `now` (see [`Replay::run`]); a sample hands every configured
+    /// flow's mean share to `sampled`.
+    pub(super) fn step(
+        &mut self,
+        now: Time,
+        op: FairOp,
+        timeline: &[TimelineEntry],
+        (ports, weights): (&[Port], &[f64]),
+        interval: Time,
+        sampled: impl FnOnce(&[f64]),
+    ) {
+        let n = self.wants.len();
+        let (fair, state) = (&mut self.fair, (&self.wants, &self.active, &self.complete, &self.cap));
+        let demand = |i: usize| demand(state.0[i], state.1[i], state.2[i], state.3[i]);
+        let on = &Network { ports, rates: Some(&self.rates), weights };
+        match op {
+            FairOp::Sample => {
+                fair.take(now, interval, on, demand);
+                sampled(fair.means(n));
+            }
+            FairOp::Completion(f) => {
+                fair.change(now, on, demand);
+                self.complete[f as usize] = true;
+            }
+            FairOp::Timeline(entry) => {
+                fair.change(now, on, demand);
+                match timeline[entry as usize].action {
+                    Action::FlowStart { flow } => self.active[flow] = true,
+                    Action::FlowStop { flow } => self.active[flow] = false,
+                    Action::FlowMaxRate { flow, rate } => self.cap[flow] = rate,
+                    Action::PortRate { rate, .. } => {
+                        if let Some(p) = self.sets_rate_of[entry as usize] {
+                            self.rates[p as usize] = rate;
+                        }
+                    }
+                    Action::SchemeParam { .. } => {}
+                }
+            }
+        }
+    }
+}
+
+/// Puts a log of what moved or read the fair shares in the order one run took it: by
+/// time, and at one time timeline entries, then the sample, then completions (stable:
+/// the first part's entries keep their order).
+pub(super) fn sort_log(log: &mut [(Time, FairOp)]) {
+    log.sort_by_key(|&(t, op)| (t, op.rank()));
 }

@@ -179,6 +179,8 @@ pub(super) struct Exchange {
     pub(super) halted: AtomicBool,
     /// The thread that watches, woken when a part ends.
     pub(super) watcher: Option<std::thread::Thread>,
+    /// Where the parts' streamed samples are put together, if they stream.
+    pub(super) streamer: Option<Mutex<super::stream::Streamer>>,
 }
 
 /// An atomic on a cache line of its own: parts write theirs at every window, and
@@ -200,6 +202,7 @@ impl Exchange {
             halting: [AtomicBool::new(false), AtomicBool::new(false)],
             halted: AtomicBool::new(false),
             watcher: None,
+            streamer: None,
         }
     }
 }

@@ -40,10 +40,13 @@
 //! its link's delay (they started before `T`, and stay as they are); the others wait
 //! on its link until the change has passed.
 //!
+//! Streamed samples are put together from the parts' rows at the barriers
+//! ([`stream`]).
+//!
 //! A run splits only where nothing acts across parts without a frame, or at once:
-//! runs with traces, streamed samples, the incast application (a block's end at the
-//! client sets every server sending at that instant), or a crossing link of zero
-//! delay run on one thread. (Every part applies every timeline entry: a new capacity
+//! runs with traces, the incast application (a block's end at the client sets every
+//! server sending at that instant), or a crossing link of zero delay run on one
+//! thread. (Every part applies every timeline entry: a new capacity
 //! or scheme parameter is in force everywhere, and a part changes only what fair
 //! shares read of the flows it does not send.)
 //!
@@ -59,12 +62,14 @@ use crate::report::RunReport;
 use crate::sched::Event;
 use crate::units::Time;
 use exchange::{BreakOnPanic, Exchange, Letters, Mail};
-use std::sync::Arc;
 use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
+use stream::Streamer;
 
 mod exchange;
 mod merge;
+mod stream;
 
 pub use exchange::Barrier;
 
@@ -142,7 +147,7 @@ pub fn split_for(sim: &Simulation) -> Option<Split> {
 /// documentation).
 fn splits(sim: &Simulation) -> bool {
     let c = &sim.config;
-    c.incast.is_none() && sim.tracing.traces.is_empty() && !sim.sampler.streams()
+    c.incast.is_none() && sim.tracing.traces.is_empty()
 }
 
 impl Simulation {
@@ -286,15 +291,18 @@ type Watcher<'a> = (Duration, &'a mut dyn FnMut(Time) -> bool);
 /// Runs the parts, one thread each: the calling thread runs the first one, unless it
 /// watches the others (then every part has a thread of its own). `None`: the watcher
 /// stopped the run.
-fn run_parts(sim: Simulation, split: Split, watcher: Option<Watcher>) -> Option<(RunReport, SplitStats)> {
+fn run_parts(mut sim: Simulation, split: Split, watcher: Option<Watcher>) -> Option<(RunReport, SplitStats)> {
     let started = std::time::Instant::now();
     let n = split.parts.parts;
     let lookahead = split.parts.lookahead;
     let part_of: Arc<[u16]> = split.parts.part_of.into();
     let end = sim.config.duration;
     let replay = Replay::of(&sim);
-    let parts = build_parts(sim, n, &part_of);
+    // Streamed samples: the parts' rows go to the run's sink put together.
+    let streamed = sim.sampler.take_sink().map(|sink| (sink, sim.sampler.layout().clone(), sim.sampler.chunk_rows(), Replay::of(&sim)));
+    let mut parts = build_parts(sim, n, &part_of);
     let mut exchange = Exchange::new(n);
+    exchange.streamer = streamed.map(|(sink, layout, rows, replay)| Mutex::new(Streamer::new(sink, &layout, &mut parts, replay, rows)));
     exchange.watcher = watcher.is_some().then(std::thread::current);
     let ran: Vec<(Simulation, u64)> = std::thread::scope(|s| {
         let (exchange, part_of) = (&exchange, &part_of);
@@ -349,6 +357,9 @@ fn run_part(mut sim: Simulation, id: usize, ex: &Exchange, part_of: &[u16], look
         windows += 1;
         let until = Time(start.0.saturating_add(lookahead.0)).min(end).min(held);
         sim.run_slice(until);
+        if let Some(streamer) = &ex.streamer {
+            streamer.lock().expect("the streamer").take_from(id, &mut sim);
+        }
         // Frames arriving within two windows are handed over; the later ones wait on
         // the sender's link (the receiver's copy holds no whole queue).
         let waiting = sim.close_window(until, Time(until.0.saturating_add(2 * lookahead.0)), &mut sent);
@@ -383,6 +394,11 @@ fn run_part(mut sim: Simulation, id: usize, ex: &Exchange, part_of: &[u16], look
         let next = ex.next[parity].iter().map(|t| t.0.load(Ordering::Acquire)).min().unwrap_or(u64::MAX);
         held = Time(ex.held[parity].iter().map(|t| t.0.load(Ordering::Acquire)).min().unwrap_or(u64::MAX));
         start = Time(next).max(until).min(end);
+    }
+    if let Some(streamer) = &ex.streamer {
+        // The last rows, fewer than a chunk.
+        sim.sampler.flush();
+        streamer.lock().expect("the streamer").take_from(id, &mut sim);
     }
     sim.end_part();
     if let Some(watcher) = &ex.watcher {
