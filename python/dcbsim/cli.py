@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
+import json
 import math
 import os
 import signal
@@ -324,6 +325,7 @@ def _sweep(args: argparse.Namespace) -> int:
     runs = pl.read_parquet(f"{args.out}/runs.parquet")
     failed = runs.filter(pl.col("status") == "failed")
     print(f"{runs.height} runs, {runs.height - failed.height} ok, {failed.height} failed; results in {args.out}")
+    _say_threads_capped(args.out)
     for row in failed.iter_rows(named=True):
         print(f"  run {row['index']} (seed {row['seed']}): {row['error']}")
     if failed.height and failed.height == runs.height:
@@ -331,6 +333,16 @@ def _sweep(args: argparse.Namespace) -> int:
     if failed.height:
         print(f"dcbsim: warning: {failed.height} of {runs.height} runs failed", file=sys.stderr)
     return 0
+
+
+def _say_threads_capped(out: str) -> None:
+    """One line when the sweep ran some runs on fewer threads than their scenario asked
+    (the manifest's ``threads_capped``), so that ``parts`` in runs.parquet surprises no one."""
+    with open(os.path.join(out, "manifest.json"), encoding="utf-8") as f:
+        capped = json.load(f).get("threads_capped")
+    if capped:
+        print(f"run.threads capped at {capped['threads']} in {capped['runs']} runs: {capped['workers']} workers "
+              f"share {capped['cores']} cores (the results are the same)")
 
 
 def _repro(args: argparse.Namespace) -> int:

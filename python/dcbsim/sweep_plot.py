@@ -96,7 +96,7 @@ def metrics(outdir: str, runs: pl.DataFrame) -> list[str]:
     def has_data(frame: pl.DataFrame, c: str, t: pl.DataType) -> bool:
         return t.is_numeric() and c not in _NOT_METRICS and frame[c].null_count() < frame.height
 
-    out = [c for c, t in sweeptables.RUNS.items() if c not in ("wall_s", "sim_speed") and has_data(runs, c, t)]
+    out = [c for c, t in sweeptables.RUNS.items() if c not in ("wall_s", "sim_speed", "parts") and has_data(runs, c, t)]
     for table in ENTITY:
         if os.path.exists(os.path.join(outdir, f"{table}.parquet")):
             frame = pl.read_parquet(os.path.join(outdir, f"{table}.parquet"))

@@ -15,16 +15,19 @@ the sweep's process dies. The combined tables are ``OUT/results.parquet`` (the s
 ``OUT/arrivals.parquet``, ``OUT/classes.parquet`` and ``OUT/fcts.parquet``, each with
 the same key columns and dtypes, compressed as the swept scenario's
 ``output.compression`` says (zstd by default); ``OUT/manifest.json`` says how the
-sweep was made.
+sweep was made. A local pool of several workers caps each run's ``run.threads`` at its
+share of the cores (see :func:`capped_threads`).
 """
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import json
 import os
 import sys
 import time
+import tomllib
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor
 from dataclasses import dataclass
@@ -45,6 +48,8 @@ ROW_KEY = "dcbsim_run"
 TABLES_KEY = "dcbsim_tables"
 #: Dtype names a task carries for its variables (picklable plain strings).
 _DTYPES = {"bool": pl.Boolean, "i64": pl.Int64, "f64": pl.Float64, "str": pl.Utf8}
+#: A memory limit no run reaches, GB: loading a scenario only for its text.
+_UNLIMITED_GB = 1e9
 
 
 @dataclass(frozen=True)
@@ -61,11 +66,18 @@ class Task:
     max_memory_gb: float | None = None
     #: Each variable's dtype name for the whole sweep (``i64``, ``f64``, ``bool``, ``str``).
     types: tuple[tuple[str, str], ...] = ()
+    #: The threads the run is capped at (see :func:`capped_threads`); ``None``: as the
+    #: scenario says.
+    threads: int | None = None
 
     @property
     def variables(self) -> dict[str, pl.DataType]:
         """The swept variables' dtypes, by name."""
         return {name: _DTYPES[t] for name, t in self.types}
+
+    def run_overrides(self) -> list[str]:
+        """The overrides the run is loaded with: the point's, then the cap on its threads."""
+        return [*self.overrides, *_threads_override(self.threads)]
 
 
 def failed_row(task: Task, error: str, wall_s: float = 0.0) -> dict[str, Any]:
@@ -83,7 +95,7 @@ def execute(task: Task) -> tuple[str, pl.DataFrame | None, dict[str, Any]]:
     if task.error is not None:
         return task.key, None, failed_row(task, task.error)
     try:
-        scenario = dcbsim.load(task.scenario, list(task.overrides), task.max_memory_gb)
+        scenario = dcbsim.load(task.scenario, task.run_overrides(), task.max_memory_gb)
         result = dcbsim.run(scenario, seed=task.seed)
     except Exception as e:
         return task.key, None, failed_row(task, f"{type(e).__name__}: {e}", time.perf_counter() - started)
@@ -97,21 +109,78 @@ def execute(task: Task) -> tuple[str, pl.DataFrame | None, dict[str, Any]]:
 
 
 def iter_tasks(sweep: Sweep, max_memory_gb: float | None = None,
-               explain: Callable[[str], str] | None = None) -> Iterator[Task]:
+               explain: Callable[[str], str] | None = None, workers: int = 1) -> Iterator[Task]:
     """The sweep's runs as tasks, lazily, keyed by (scenario as run, seed). A combination
     that makes a bad scenario becomes a task that fails with the scenario's error (which
-    ``explain``, if given, may add to)."""
-    dcbsim.load(sweep.scenario)  # the scenario itself must be sound
+    ``explain``, if given, may add to). With ``workers`` runs going on at once, each run's
+    threads are capped at their share of the cores (:func:`capped_threads`; the key is
+    the uncapped scenario's, see :func:`_checked_key`)."""
+    base = dcbsim.load(sweep.scenario)  # the scenario itself must be sound
     types = tuple((name, _dtype_name(t)) for name, t in variable_types(sweep).items())
+    threads = _scenario_threads(base.toml) if workers > 1 else 1
+    cores = os.cpu_count() or 1
     for run in sweep.iter_runs():
+        cap = _cap(_asked_threads(sweep, run, threads), workers, cores)
         try:
-            toml = dcbsim.load(sweep.scenario, list(run.overrides), max_memory_gb).toml
-            key, error = run_key(toml, run.seed), None
+            key, error = _checked_key(sweep.scenario, run, cap, max_memory_gb), None
         except dcbsim.ScenarioError as e:
             key, error = run_key("\n".join(run.overrides), run.seed), str(e)
             if explain is not None:
                 error = explain(error)
-        yield Task(key, run.index, run.seed, sweep.scenario, run.overrides, run.values, error, max_memory_gb, types)
+        yield Task(key, run.index, run.seed, sweep.scenario, run.overrides, run.values, error, max_memory_gb, types, cap)
+
+
+def capped_threads(threads: int, workers: int, cores: int) -> int:
+    """The threads a run asking for ``threads`` (``run.threads``; 0: every core) goes on
+    when ``workers`` runs share ``cores`` cores: at most its share, ``max(1, cores //
+    workers)``. A split run's threads meet at a barrier every few microseconds of
+    simulated time, and on cores the other runs keep busy they wait there far longer
+    than one thread would take (docs/speed.md); the results do not depend on the
+    threads. A run asking for no more than its share, or the only worker's, keeps
+    ``threads`` as it is."""
+    share = max(1, cores // workers)
+    asked = cores if threads == 0 else threads
+    return share if workers > 1 and asked > share else threads
+
+
+def _cap(asked: Any, workers: int, cores: int) -> int | None:
+    """The threads a run asking for ``asked`` is capped at, or ``None`` when it keeps them
+    (a value that is not an integer is left to the scenario's checks to refuse)."""
+    if not isinstance(asked, int) or isinstance(asked, bool):
+        return None
+    threads = capped_threads(asked, workers, cores)
+    return None if threads == asked else threads
+
+
+def _scenario_threads(toml: str) -> Any:
+    """``run.threads`` of a scenario, from its text (1 when it does not say)."""
+    return tomllib.loads(toml).get("run", {}).get("threads", 1)
+
+
+def _asked_threads(sweep: Sweep, run: RunSpec, threads: Any) -> Any:
+    """The ``run.threads`` a run asks for: the last variable that sets it, else the
+    scenario's ``threads``."""
+    swept = [v.name for v in sweep.vars if v.path == "run.threads"]
+    return run.values[swept[-1]] if swept else threads
+
+
+def _threads_override(threads: int | None) -> list[str]:
+    """The override that caps a run at ``threads`` (none for ``None``)."""
+    return [] if threads is None else [f"run.threads={threads}"]
+
+
+def _checked_key(scenario: str, run: RunSpec, cap: int | None, max_memory_gb: float | None) -> str:
+    """The key of ``run``, after checking the scenario as it will run: capped at ``cap``
+    threads, if any, which its memory is estimated with. The key is that of the
+    scenario as the sweep asks for it whatever the cap, so a sweep resumed with other
+    ``--jobs`` finds the runs it did (their results do not depend on the threads); the
+    capped scenario's only where the one asked for is more than this machine holds."""
+    overrides = list(run.overrides)
+    toml = dcbsim.load(scenario, overrides + _threads_override(cap), max_memory_gb).toml
+    if cap is not None:
+        with contextlib.suppress(dcbsim.ScenarioError):
+            toml = dcbsim.load(scenario, overrides, _UNLIMITED_GB).toml
+    return run_key(toml, run.seed)
 
 
 def variable_types(sweep: Sweep) -> dict[str, pl.DataType]:
@@ -224,17 +293,20 @@ def run_sweep(
     ``progress(done, total)`` is called as runs complete (``total`` is the grid's size
     before the constraint). Failed runs are in ``runs.parquet`` with their error; a run
     whose worker process died is one of them. ``work`` runs one task (a picklable
-    top-level function; :func:`execute` by default)."""
+    top-level function; :func:`execute` by default). A local pool of several workers
+    caps each run's threads (:func:`capped_threads`); the manifest says how many runs
+    it capped, and ``runs.parquet``'s ``parts`` the threads each run went on."""
     if not isinstance(sweep, Sweep):
         sweep = load(sweep)
     os.makedirs(outdir, exist_ok=True)
-    started, keys, ran, skipped = time.perf_counter(), [], 0, [0]
+    started, keys, ran = time.perf_counter(), [], 0
+    counts: collections.Counter[str] = collections.Counter()
     compression = outputs.polars_compression(dcbsim.load(sweep.scenario).compression)
     total = sweep.size()
     pool = executor or LocalPool(jobs)
     workers = 1 if executor is not None else pool.jobs
     limit, note = per_run_limit(max_memory_gb, workers, machine_memory_gb())
-    todo = _pending(sweep, outdir, limit, keys, skipped, note)
+    todo = _pending(sweep, outdir, limit, keys, counts, note, workers)
     try:
         if progress:
             progress(0, total)
@@ -242,7 +314,7 @@ def run_sweep(
             store(outdir, key, table, row, compression)
             ran += 1
             if progress:
-                progress(ran + skipped[0], total)
+                progress(ran + counts["skipped"], total)
     except BaseException:
         if executor is None:
             pool.kill()
@@ -250,7 +322,8 @@ def run_sweep(
     if executor is None:
         pool.shutdown()
     _combine(outdir, keys, variable_types(sweep), compression)
-    outputs.write_json(os.path.join(outdir, "manifest.json"), _manifest(sweep, len(keys), ran, time.perf_counter() - started))
+    manifest = _manifest(sweep, len(keys), ran, time.perf_counter() - started, _threads_capped(counts["capped"], workers))
+    outputs.write_json(os.path.join(outdir, "manifest.json"), manifest)
     results = os.path.join(outdir, "results.parquet")
     return pl.read_parquet(results) if os.path.exists(results) else pl.DataFrame()
 
@@ -282,19 +355,31 @@ def per_run_limit(max_memory_gb: float | None, workers: int,
     return share, explain
 
 
-def _pending(sweep: Sweep, outdir: str, max_memory_gb: float | None, keys: list[str], skipped: list[int],
-             explain: Callable[[str], str]) -> Iterator[Task]:
-    """The tasks not yet done, lazily; every task's key is appended to ``keys`` and the
-    runs already done are counted in ``skipped[0]``."""
-    for task in iter_tasks(sweep, max_memory_gb, explain):
+def _pending(sweep: Sweep, outdir: str, max_memory_gb: float | None, keys: list[str], counts: collections.Counter[str],
+             explain: Callable[[str], str], workers: int) -> Iterator[Task]:
+    """The tasks not yet done, lazily; every task's key is appended to ``keys``, the
+    runs already done are counted in ``counts["skipped"]`` and those to run with their
+    threads capped in ``counts["capped"]``."""
+    for task in iter_tasks(sweep, max_memory_gb, explain, workers):
         keys.append(task.key)
         if _done(outdir, task.key):
-            skipped[0] += 1
+            counts["skipped"] += 1
         else:
+            counts["capped"] += int(task.threads is not None and task.error is None)
             yield task
 
 
-def _manifest(sweep: Sweep, runs: int, ran: int, wall_s: float) -> dict[str, Any]:
+def _threads_capped(runs: int, workers: int) -> dict[str, int] | None:
+    """The manifest's record of the cap on threads: the ``runs`` run now with their
+    threads capped, at how many, and why (``workers`` sharing ``cores``); ``None``
+    when there were none."""
+    if not runs:
+        return None
+    cores = os.cpu_count() or 1
+    return {"runs": runs, "threads": max(1, cores // workers), "workers": workers, "cores": cores}
+
+
+def _manifest(sweep: Sweep, runs: int, ran: int, wall_s: float, threads_capped: dict[str, int] | None = None) -> dict[str, Any]:
     return {
         "dcbsim_version": dcbsim.__version__,
         "sweep_file": sweep.file,
@@ -305,6 +390,7 @@ def _manifest(sweep: Sweep, runs: int, ran: int, wall_s: float) -> dict[str, Any
         "variables": {v.name: {"set": v.path, "values": list(v.values), "group": v.group} for v in sweep.vars},
         "runs": runs,
         "ran_now": ran,
+        "threads_capped": threads_capped,
         "wall_s": wall_s,
         "git_commit": outputs.git_commit(os.path.dirname(os.path.abspath(sweep.scenario))),
         "command": sys.argv,

@@ -40,7 +40,7 @@ _BUCKET_STATS = {"completed": I64, "fct_mean_s": F64, "fct_p99_s": F64, "slowdow
 
 #: Columns of ``runs`` after the keys (``index``, then these).
 RUNS: dict[str, pl.DataType] = {
-    "index": I64, "status": STR, "error": STR, "wall_s": F64, "events": I64, "simulated_s": F64, "sim_speed": F64,
+    "index": I64, "status": STR, "error": STR, "wall_s": F64, "events": I64, "simulated_s": F64, "sim_speed": F64, "parts": I64,
     "sent_frames": I64, "delivered_frames": I64, "dropped_frames": I64, "in_network_frames": I64, "notifications": I64,
     "jain": F64, "min_max": F64, "share_rms_bps": F64, "share_rms_rel": F64,
     "fct_flows": I64, "fct_completed": I64, "fct_mean_s": F64, "fct_p50_s": F64, "fct_p99_s": F64,
@@ -131,6 +131,7 @@ def _frame(rows: list[dict[str, Any]], schema: dict[str, pl.DataType]) -> pl.Dat
 def run_row(summary: dict[str, Any]) -> dict[str, Any]:
     """The scalars of a run's summary, flattened to the columns of :data:`RUNS`."""
     row: dict[str, Any] = {k: summary.get(k) for k in ("wall_s", "events", "simulated_s", "sim_speed")}
+    row["parts"] = summary.get("parts", 1)  # the threads the run went on
     row.update(summary["totals"])
     row.update(summary.get("fairness") or {})
     fct = summary.get("fct") or {}
