@@ -364,11 +364,13 @@ impl Sampler {
         self.staged.push(value);
     }
 
-    /// Ends the sample's row; a full chunk goes to its store.
+    /// Ends the sample's row; a full chunk goes to its store. (Counted in rows: a part
+    /// of a split run that samples no column still gives its chunks in step with the
+    /// others.)
     #[inline]
     pub fn end(&mut self) {
         debug_assert_eq!(self.staged.len() % self.columns.max(1), 0);
-        if self.staged.len() >= self.chunk_rows * self.columns {
+        if self.times.len() - self.staged_from >= self.chunk_rows {
             self.flush();
         }
     }

@@ -395,14 +395,13 @@ impl dcbsim_core::samples::SampleSink for KeepChunks {
     }
 }
 
-/// The chunks `toml` streams on `threads` threads, in chunks of a few rows, and its
-/// report, its wall time left out; and whether it split.
-fn streamed(toml: &str, threads: usize) -> (Vec<Chunk>, String, bool) {
+/// The chunks `toml` streams on `threads` threads within `budget` bytes (chunks of a
+/// few rows), and its report, its wall time left out; and whether it split.
+fn streamed(toml: &str, threads: usize, budget: usize) -> (Vec<Chunk>, String, bool) {
     let scenario = dcbsim_scenario::load_str(toml, "fabric.toml", &[format!("run.threads={threads}")]).expect("valid");
     let mut sim = scenario.build(scenario.seed).expect("builds");
     let chunks = Chunks::default();
-    sim.stream_samples(Box::new(KeepChunks(chunks.clone())), 1 << 13);
-    assert!(sim.sample_layout().1 < 10, "chunks of a few rows");
+    sim.stream_samples(Box::new(KeepChunks(chunks.clone())), budget);
     let split = split_for(&sim).is_some();
     let mut report = sim.run();
     report.wall_seconds = 0.0;
@@ -415,11 +414,11 @@ fn streamed_samples_are_put_together_alike() {
     // Queues, flows' rates and counters from their two ends, DCTCP's windows and
     // α, and fair shares moved by completions in every part and by the timeline.
     for toml in [FINITE_FABRIC, TIMELINE_FABRIC] {
-        let (one, report, _) = streamed(toml, 1);
+        let (one, report, _) = streamed(toml, 1, 1 << 13);
         let rows: usize = one.iter().map(|(_, times, _)| times.len()).sum();
         assert!(one.len() > 5 && rows >= 40, "{} chunks, {rows} rows", one.len());
         for threads in [2, 3] {
-            let (many, many_report, split) = streamed(toml, threads);
+            let (many, many_report, split) = streamed(toml, threads, 1 << 13);
             assert!(split, "{threads} threads split the fabric");
             assert!(many.len() == one.len(), "{threads} threads: {} chunks against {}", many.len(), one.len());
             for (k, (a, b)) in one.iter().zip(&many).enumerate() {
@@ -427,5 +426,38 @@ fn streamed_samples_are_put_together_alike() {
             }
             assert!(report == many_report, "{threads} threads report otherwise than 1");
         }
+    }
+}
+
+/// Flows within the first pod of a k = 4 fat-tree, one of its queues monitored: the
+/// other parts sample nothing, yet take their samples in step.
+const ONE_POD: &str = r#"
+[run]
+duration_ms = 2.0
+sample_interval_us = 20.0
+[topology]
+kind = "fat_tree"
+k = 4
+rate_gbps = 10.0
+delay_us = 1.0
+[monitor]
+ports = ["edge0_0:h0_0_0"]
+[[flows]]
+name = "in"
+src = ["h0_0_1", "h0_1_0", "h0_1_1"]
+dst = "h0_0_0"
+"#;
+
+#[test]
+fn a_part_that_samples_nothing_streams_in_step() {
+    let (one, report, _) = streamed(ONE_POD, 1, 4096);
+    // Several chunks of several rows (a part sampling nothing must not give a chunk
+    // per row).
+    assert!(one.len() > 3 && one[0].1.len() > 1, "{} chunks of {} rows", one.len(), one[0].1.len());
+    for threads in [2, 3] {
+        let (many, many_report, split) = streamed(ONE_POD, threads, 4096);
+        assert!(split, "{threads} threads split the fabric");
+        assert!(many == one, "{threads} threads stream otherwise than 1");
+        assert!(report == many_report, "{threads} threads report otherwise than 1");
     }
 }
