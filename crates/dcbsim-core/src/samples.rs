@@ -40,6 +40,17 @@ pub trait SampleSink: Send {
     fn take(&mut self, first: u64, times: &[Time], values: &mut Vec<f64>);
 }
 
+/// What a part of a split run keeps of a flow's series (see [`Sampler::keep_only`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeepFlow {
+    /// None: the flow neither starts nor ends in the part.
+    Not,
+    /// Its delivered bytes: the part receives the flow but does not send it.
+    Delivered,
+    /// All of them: the part sends the flow.
+    Whole,
+}
+
 /// Which series one flow's samples hold beside its rate, throughput, sending
 /// throughput and fair share.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -51,12 +62,23 @@ pub struct FlowColumns {
     /// Its reaction point's window (bytes) and last RTT (µs): a flow whose frames
     /// are acknowledged one by one.
     pub acked: bool,
+    /// Its delivered bytes alone, the one series a part of a split run reads of a
+    /// flow it receives and does not send (see [`Sampler::keep_only`]).
+    pub delivered_only: bool,
 }
 
 impl FlowColumns {
     /// Number of columns of the flow.
     pub fn count(self) -> usize {
-        4 + self.cwnd as usize + self.alpha as usize + 2 * self.acked as usize
+        match self.delivered_only {
+            true => 1,
+            false => 4 + self.cwnd as usize + self.alpha as usize + 2 * self.acked as usize,
+        }
+    }
+
+    /// Where its delivered bytes lie among its columns.
+    pub fn delivered_column(self) -> usize {
+        if self.delivered_only { 0 } else { 1 }
     }
 }
 
@@ -85,7 +107,10 @@ impl Rates {
         let mut columns = Vec::with_capacity(2 * layout.flows.len());
         let mut at = layout.ports.len();
         for flow in &layout.flows {
-            columns.extend([at as u32 + 1, at as u32 + 2]);
+            match flow.delivered_only {
+                true => columns.push(at as u32),
+                false => columns.extend([at as u32 + 1, at as u32 + 2]),
+            }
             at += flow.count();
         }
         let last = vec![0; columns.len()];
@@ -206,18 +231,23 @@ impl Sampler {
         }
     }
 
-    /// Keeps only the queues of the ports `port` selects and the series of the
-    /// configured flows `flow` selects (by index): a part of a split run samples what
+    /// Keeps only the queues of the ports `port` selects and what `flow` says of
+    /// each configured flow's series (by index): a part of a split run samples what
     /// the merged report takes from it alone. Call it before the first sample; the
     /// rows then hold the kept flows only, which [`Sampler::record_kept_flows`]
     /// records.
-    pub fn keep_only(&mut self, port: impl Fn(u32) -> bool, flow: impl Fn(usize) -> bool) {
+    pub fn keep_only(&mut self, port: impl Fn(u32) -> bool, flow: impl Fn(usize) -> KeepFlow) {
         debug_assert!(self.times.is_empty() && !self.streams());
-        let kept: Vec<u32> = (0..self.layout.flows.len()).filter(|&f| flow(f)).map(|f| f as u32).collect();
-        let layout = SampleLayout {
-            ports: self.layout.ports.iter().copied().filter(|&p| port(p)).collect(),
-            flows: kept.iter().map(|&f| self.layout.flows[f as usize]).collect(),
-        };
+        let (mut kept, mut flows) = (Vec::new(), Vec::new());
+        for (f, &columns) in self.layout.flows.iter().enumerate() {
+            match flow(f) {
+                KeepFlow::Not => continue,
+                KeepFlow::Delivered => flows.push(FlowColumns { delivered_only: true, ..FlowColumns::default() }),
+                KeepFlow::Whole => flows.push(columns),
+            }
+            kept.push(f as u32);
+        }
+        let layout = SampleLayout { ports: self.layout.ports.iter().copied().filter(|&p| port(p)).collect(), flows };
         let samples = match self.store {
             Store::Memory(_, expected) => expected,
             Store::Sink(_) => 0,
@@ -236,12 +266,16 @@ impl Sampler {
 
     /// Records the flow part of the row when the sampler keeps some flows only
     /// (`false`, recording nothing, when it keeps them all): `record` records each
-    /// kept flow's values in turn, given the flow's index.
+    /// kept flow's values in turn, given the flow's index, but for a flow kept for its
+    /// delivered bytes alone, whose counter `delivered` gives.
     #[inline]
-    pub fn record_kept_flows(&mut self, mut record: impl FnMut(usize, &mut Sampler)) -> bool {
+    pub fn record_kept_flows(&mut self, mut record: impl FnMut(usize, &mut Sampler), delivered: impl Fn(usize) -> u64) -> bool {
         let Some(kept) = self.kept_flows.take() else { return false };
-        for &f in &kept {
-            record(f as usize, self);
+        for (k, &f) in kept.iter().enumerate() {
+            match self.layout.flows[k].delivered_only {
+                true => self.staged.push(f64::from_bits(delivered(f as usize))),
+                false => record(f as usize, self),
+            }
         }
         self.kept_flows = Some(kept);
         true
@@ -449,7 +483,7 @@ mod tests {
     }
 
     fn layout() -> SampleLayout {
-        SampleLayout { ports: vec![3], flows: vec![FlowColumns::default(), FlowColumns { cwnd: true, alpha: false, acked: false }] }
+        SampleLayout { ports: vec![3], flows: vec![FlowColumns::default(), FlowColumns { cwnd: true, ..FlowColumns::default() }] }
     }
 
     fn sample(s: &mut Sampler, k: u64) {
@@ -501,7 +535,7 @@ mod tests {
         let wide = SampleLayout { ports: (0..1000).collect(), flows: vec![FlowColumns::default(); 750] };
         let mut part = Sampler::new(Time(1000), wide, 100);
         let rows = part.chunk_rows();
-        part.keep_only(|p| p < 500, |f| f < 375);
+        part.keep_only(|p| p < 500, |f| if f < 375 { KeepFlow::Whole } else { KeepFlow::Not });
         // Half the columns, the same rows: the parts together stage one run's chunk.
         assert_eq!(part.chunk_rows(), rows);
         assert_eq!(part.staged.capacity(), rows * (500 + 4 * 375));

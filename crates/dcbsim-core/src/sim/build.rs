@@ -298,6 +298,7 @@ fn sample_layout(config: &SimConfig, w: &Wiring) -> Result<SampleLayout, ConfigE
             acked: config.scheme_for(f.scheme).acks().is_some()
                 && f.transport == crate::transport::Transport::None
                 && f.kind != FlowKind::Constant,
+            delivered_only: false,
         })
         .collect();
     Ok(SampleLayout { ports, flows })

@@ -1,9 +1,11 @@
 //! What a part of a split run (`parallel/`) keeps of the state every part is built
 //! with: every part holds every port and flow (events and frames name them by index),
 //! but the merged report takes each port's record from the part owning it and each
-//! flow's from the parts of its two ends, so a part records and keeps only those.
+//! flow's from the parts of its two ends, so a part records and keeps only those (of
+//! a flow it receives and does not send, its delivered bytes alone).
 
 use super::Simulation;
+use crate::samples::KeepFlow;
 
 impl Simulation {
     /// Drops, for part `id` of the split `part_of` (per node, its part), what the
@@ -15,7 +17,12 @@ impl Simulation {
         debug_assert_eq!(self.events, 0);
         let owns = |node: u32| part_of[node as usize] == id;
         let (ports, flows) = (&self.ports, &self.flows);
-        self.sampler.keep_only(|p| owns(ports[p as usize].node), |f| owns(flows[f].src) || owns(flows[f].dst));
+        let flow = |f: usize| match (owns(flows[f].src), owns(flows[f].dst)) {
+            (true, _) => KeepFlow::Whole,
+            (false, true) => KeepFlow::Delivered,
+            (false, false) => KeepFlow::Not,
+        };
+        self.sampler.keep_only(|p| owns(ports[p as usize].node), flow);
         // Which ports a sample looks at follows which it samples.
         self.set_watches();
         // A port with neither end in the part never holds a frame here (a crossing

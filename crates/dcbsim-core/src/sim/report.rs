@@ -163,6 +163,11 @@ impl Simulation {
                 continue;
             };
             let mut next = || columns.next().unwrap_or_default();
+            if optional.delivered_only {
+                let sampled = FlowSeries { throughput: next(), ..FlowSeries::default() };
+                each_flow(self.flow_report(i, in_network, sampled));
+                continue;
+            }
             let [rate, throughput, send, fair] = [next(), next(), next(), next()];
             let cwnd = if optional.cwnd { next() } else { Vec::new() };
             let alpha = if optional.alpha { next() } else { Vec::new() };

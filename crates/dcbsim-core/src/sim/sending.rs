@@ -294,11 +294,12 @@ impl Simulation {
         let fair = self.fair.means(n);
         let s = &mut self.sampler;
         let all = &self.flows[..n];
-        let kept = s.record_kept_flows(|f, s| {
+        let record = |f: usize, s: &mut crate::monitor::Sampler| {
             let flow = &all[f];
             let (rate, delivered, sent, fair) = flow_sample(flow, source_of[f].is_some(), now, fair[f]);
             record_one(s, flow, conns, rate, delivered, sent, fair);
-        });
+        };
+        let kept = s.record_kept_flows(record, |f| all[f].counters.delivered_bytes);
         if kept {
             self.sampler.end();
             self.schedule_sample();

@@ -145,9 +145,10 @@ impl Streamer {
 fn sources(layout: &SampleLayout, parts: &[Simulation]) -> Vec<Source> {
     let part_of = &parts[0].part.as_ref().expect("a part").part_of;
     let ports = &parts[0].ports;
-    // Per part, where each of its ports' and kept flows' columns start.
+    // Per part, where each of its ports' and kept flows' columns start (and, for a
+    // flow, where its delivered bytes lie among them).
     let mut port_column: Vec<Vec<u32>> = Vec::with_capacity(parts.len());
-    let mut flow_column: Vec<Vec<u32>> = Vec::with_capacity(parts.len());
+    let mut flow_column: Vec<Vec<(u32, u32)>> = Vec::with_capacity(parts.len());
     for part in parts {
         let own = part.sampler.layout();
         let mut at = vec![u32::MAX; ports.len()];
@@ -155,10 +156,10 @@ fn sources(layout: &SampleLayout, parts: &[Simulation]) -> Vec<Source> {
             at[p as usize] = column as u32;
         }
         port_column.push(at);
-        let mut starts = vec![u32::MAX; layout.flows.len()];
+        let mut starts = vec![(u32::MAX, 0); layout.flows.len()];
         let mut column = own.ports.len() as u32;
         for (&f, cols) in part.sampler.kept_flows().unwrap_or_default().iter().zip(&own.flows) {
-            starts[f as usize] = column;
+            starts[f as usize] = (column, cols.delivered_column() as u32);
             column += cols.count() as u32;
         }
         flow_column.push(starts);
@@ -171,9 +172,10 @@ fn sources(layout: &SampleLayout, parts: &[Simulation]) -> Vec<Source> {
     for (f, cols) in layout.flows.iter().enumerate() {
         let flow = &parts[0].flows[f];
         let (src, dst) = (part_of[flow.src as usize], part_of[flow.dst as usize]);
-        let from = |part: u16, k: u32| Source::Part { part, column: flow_column[part as usize][f] + k };
+        let from = |part: u16, k: u32| Source::Part { part, column: flow_column[part as usize][f].0 + k };
+        let delivered = Source::Part { part: dst, column: flow_column[dst as usize][f].0 + flow_column[dst as usize][f].1 };
         // Rate, delivered bytes, sent bytes, fair share, then the optional series.
-        sources.extend([from(src, 0), from(dst, 1), from(src, 2), Source::Fair { flow: f as u32 }]);
+        sources.extend([from(src, 0), delivered, from(src, 2), Source::Fair { flow: f as u32 }]);
         sources.extend((4..cols.count() as u32).map(|k| from(src, k)));
     }
     sources
