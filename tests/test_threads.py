@@ -62,6 +62,23 @@ def test_a_fabric_run_on_two_and_three_threads_writes_what_one_writes(tmp_path, 
         assert pl.read_parquet(outs[threads] / "results.parquet").equals(table)
 
 
+def test_packet_traces_of_a_split_run_are_those_of_one_thread(tmp_path):
+    scenario = tmp_path / "fabric.toml"
+    scenario.write_text(FABRIC)
+    # A port inside a pod, one from a pod to a core (between parts on two threads),
+    # and a NIC.
+    ports = "edge0_0:agg0_0,agg1_0:core0,agg2_1:core3,h1_0_0:edge1_0"
+    traces = {}
+    for threads in (1, 2):
+        out = tmp_path / f"t{threads}"
+        done = cli("run", str(scenario), "--out", str(out), "--threads", str(threads), "--no-plots", "--pcap", ports)
+        assert done.returncode == 0, done.stderr
+        assert json.loads((out / "summary.json").read_text())["parts"] == threads
+        traces[threads] = {p.name: p.read_bytes() for p in sorted(out.glob("*.pcap"))}
+    assert len(traces[1]) == 4 and all(len(b) > 1000 for b in traces[1].values())
+    assert traces[2] == traces[1]
+
+
 def test_the_api_takes_threads_as_a_scenario_key():
     one = dcbsim.run(dcbsim.loads(FABRIC))
     two = dcbsim.run(dcbsim.loads(FABRIC, overrides=["run.threads=2"]))

@@ -95,7 +95,8 @@ fn main() -> ExitCode {
         setup = setup.min(started.elapsed().as_secs_f64());
         let report = match dcbsim_core::sim::parallel::split_for(&sim) {
             Some(split) => {
-                let (report, stats) = dcbsim_core::sim::parallel::run_with_stats(sim, split);
+                let ran = dcbsim_core::sim::parallel::run_with_stats(sim, split);
+                let (report, stats) = (ran.report, ran.stats);
                 let per_window = report.events as f64 / stats.windows.max(1) as f64;
                 say!("run {run}: split into {} parts, {} windows, {per_window:.0} events per window", stats.parts, stats.windows);
                 report

@@ -252,9 +252,11 @@ impl Scenario {
                 })
             };
             let watched = py.detach(|| dcbsim_core::sim::parallel::run_watched(sim, split, WATCH_EVERY, watch));
-            let Some((result, _)) = watched else {
+            let Some(ran) = watched else {
                 return Err(failure.unwrap_or_else(|| pyo3::exceptions::PyRuntimeError::new_err("the run stopped")));
             };
+            traces.commit_ended(ran.traces).map_err(trace_error)?;
+            let result = ran.report;
             if let Some(status) = &spill {
                 status.check().map_err(pyo3::exceptions::PyOSError::new_err)?;
             }

@@ -53,8 +53,14 @@ pub struct TraceFiles {
 impl TraceFiles {
     /// Ends the run's traces and moves each file to its final name. On any error
     /// no file is left under a final name.
-    pub fn commit(mut self, sim: &mut Simulation) -> Result<(), TraceError> {
-        sim.finish_traces().map_err(|e| TraceError::Io(format!("cannot write a packet trace: {e}")))?;
+    pub fn commit(self, sim: &mut Simulation) -> Result<(), TraceError> {
+        self.commit_ended(sim.finish_traces())
+    }
+
+    /// [`TraceFiles::commit`] of traces already ended, as `ended` says (a split run
+    /// ends its parts' traces itself).
+    pub fn commit_ended(mut self, ended: std::io::Result<Vec<(u32, u64)>>) -> Result<(), TraceError> {
+        ended.map_err(|e| TraceError::Io(format!("cannot write a packet trace: {e}")))?;
         for (i, (tmp, path)) in self.files.iter().enumerate() {
             if let Err(e) = std::fs::rename(tmp, path) {
                 for (_, done) in &self.files[..i] {

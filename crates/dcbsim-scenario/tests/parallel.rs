@@ -363,12 +363,13 @@ fn a_watched_run_reports_alike_and_stops_when_asked() {
     let sim = build();
     let split = split_for(&sim).expect("splits");
     let mut seen: Vec<Time> = Vec::new();
-    let (mut watched, stats) = run_watched(sim, split, Duration::from_micros(200), |t| {
+    let ran = run_watched(sim, split, Duration::from_micros(200), |t| {
         seen.push(t);
         true
     })
     .expect("not stopped");
-    assert_eq!(stats.parts, 2);
+    let mut watched = ran.report;
+    assert_eq!(ran.stats.parts, 2);
     assert!(!seen.is_empty() && seen.windows(2).all(|w| w[0] <= w[1]), "the time reached: {seen:?}");
     let mut plain = build().run();
     (watched.wall_seconds, plain.wall_seconds) = (0.0, 0.0);
@@ -458,6 +459,64 @@ fn a_part_that_samples_nothing_streams_in_step() {
         let (many, many_report, split) = streamed(ONE_POD, threads, 4096);
         assert!(split, "{threads} threads split the fabric");
         assert!(many == one, "{threads} threads stream otherwise than 1");
+        assert!(report == many_report, "{threads} threads report otherwise than 1");
+    }
+}
+
+/// The packet traces of `ports` in `NEW_RATE_FABRIC` on `threads` threads, byte for
+/// byte, and its report, its wall time left out; and the frames recorded per port.
+fn traced(ports: &[&str], threads: usize) -> (Vec<Vec<u8>>, String, Vec<u64>) {
+    let dir = std::env::temp_dir().join(format!("dcbsim-parallel-traces-{}-{threads}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a directory");
+    let set = [format!("run.threads={threads}")];
+    let scenario = dcbsim_scenario::load_str(NEW_RATE_FABRIC, "fabric.toml", &set).expect("valid");
+    let requests: Vec<_> = ports
+        .iter()
+        .enumerate()
+        .map(|(i, port)| dcbsim_scenario::PcapRequest { port: port.to_string(), path: dir.join(format!("{i}.pcap")) })
+        .collect();
+    let (mut sim, files) = scenario.build_traced_from(None, scenario.seed, &requests, 128).expect("traced");
+    let (mut report, ended) = match split_for(&sim) {
+        Some(split) => {
+            let ran = dcbsim_core::sim::parallel::run_with_stats(sim, split);
+            assert_eq!(ran.stats.parts, threads);
+            (ran.report, ran.traces)
+        }
+        None => {
+            assert_eq!(threads, 1);
+            sim.run_slice(sim.config().duration);
+            let ended = sim.finish_traces();
+            (sim.finish(), ended)
+        }
+    };
+    let counts = ended.as_ref().expect("ended").iter().map(|&(_, frames)| frames).collect();
+    files.commit_ended(ended).expect("written");
+    report.wall_seconds = 0.0;
+    let pcaps = requests.iter().map(|r| std::fs::read(&r.path).expect("a trace")).collect();
+    std::fs::remove_dir_all(&dir).expect("removed");
+    (pcaps, format!("{report:?}"), counts)
+}
+
+#[test]
+fn traces_of_ports_in_and_between_parts_are_alike() {
+    // Queued ports into and out of core0 (some between parts, some not, at 100 Gb/s
+    // with frames started at barriers; core0:agg0_0 slows down with a queue), a NIC
+    // and the last hop.
+    let ports = ["core0:agg0_0", "agg1_0:core0", "agg2_0:core0", "agg3_1:core3", "h1_0_0:edge1_0", "edge0_0:h0_0_0"];
+    let (one, report, counts) = traced(&ports, 1);
+    assert!(one.iter().all(|pcap| pcap.len() > 10_000), "{:?}", one.iter().map(Vec::len).collect::<Vec<_>>());
+    // Every frame a switch port sent is in its trace (one that slows down too).
+    let scenario = dcbsim_scenario::load_str(NEW_RATE_FABRIC, "fabric.toml", &[]).expect("valid");
+    let plain = scenario.build(scenario.seed).expect("builds").run();
+    for (port, &frames) in ports.iter().zip(&counts).filter(|(p, _)| !p.starts_with('h')) {
+        let sent = plain.ports.iter().find(|r| r.name == *port).expect("a switch port").tx_frames;
+        assert_eq!(frames, sent, "{port}: frames traced");
+    }
+    for threads in [2, 3] {
+        let (many, many_report, _) = traced(&ports, threads);
+        for (port, (a, b)) in ports.iter().zip(one.iter().zip(&many)) {
+            assert!(a == b, "{threads} threads: the trace of {port} differs");
+        }
         assert!(report == many_report, "{threads} threads report otherwise than 1");
     }
 }

@@ -504,7 +504,7 @@ impl Simulation {
                 ack_bytes: config.tcp.ack_bytes,
             },
             pfc: super::PfcState { on: pfc_on, shared, mtu: super::pfc::frame_limit(&config) },
-            tracing: super::Tracing { traces: Vec::new(), trace_of: Vec::new() },
+            tracing: super::Tracing { traces: Vec::new(), trace_of: Vec::new(), traced: false },
             changes: super::Changes { timeline, scheme: scheme_changes },
             acking: super::acks::Acking::new(telemetry),
             fetch_ahead: false,

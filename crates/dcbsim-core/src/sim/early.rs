@@ -146,7 +146,7 @@ impl Simulation {
     #[inline(always)]
     pub(super) fn defer_to_arrival(&mut self, f: u32, nic: u32, allowed: Time) -> bool {
         let port = &mut self.ports[nic as usize];
-        if port.early_flow != f || allowed >= port.early_until || allowed >= self.early_limit || !self.tracing.traces.is_empty() {
+        if port.early_flow != f || allowed >= port.early_until || allowed >= self.early_limit || self.tracing.traced {
             return false;
         }
         // Only the frame just sent is on the link: its arrival is the next one there.

@@ -163,6 +163,9 @@ struct Tracing {
     traces: Vec<crate::trace::PortTrace>,
     /// Per port, the index of its trace in `traces` (empty until one is asked for).
     trace_of: Vec<u32>,
+    /// Whether the run traces a port, here or (a part of a split run) in another part:
+    /// no host then sends early, in any part.
+    traced: bool,
 }
 
 /// Scheduled changes.

@@ -29,6 +29,9 @@ impl Simulation {
 
     /// Serves port `p` frame by frame from now on (its rate changes); the frames that have not started go back to its queue.
     pub(super) fn untime_port(&mut self, p: u32) {
+        // A traced port records the frames started before now first (the port's own
+        // catch-up would start them unrecorded).
+        self.catch_up_port(p, self.now);
         let port = &mut self.ports[p as usize];
         if !(port.timed && port.untime(self.now)) {
             return;

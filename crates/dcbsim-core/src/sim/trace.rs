@@ -35,9 +35,36 @@ impl Simulation {
         if self.tracing.trace_of[port as usize] != NO_TRACE {
             return Err(invalid("the port is traced already"));
         }
-        self.tracing.trace_of[port as usize] = self.tracing.traces.len() as u32;
-        self.tracing.traces.push(PortTrace { port, sink, scratch: Vec::with_capacity(128), frames: 0, error: None });
+        self.adopt_trace(PortTrace { port, sink, scratch: Vec::with_capacity(128), frames: 0, error: None });
         Ok(())
+    }
+
+    /// Takes on `trace`, of a port not traced here yet.
+    pub(super) fn adopt_trace(&mut self, trace: PortTrace) {
+        if self.tracing.trace_of.is_empty() {
+            self.tracing.trace_of = vec![NO_TRACE; self.ports.len()];
+        }
+        self.tracing.trace_of[trace.port as usize] = self.tracing.traces.len() as u32;
+        self.tracing.traces.push(trace);
+        self.tracing.traced = true;
+    }
+
+    /// Hands over every trace, and traces no port any more (no host sends early
+    /// still: the run traces, elsewhere).
+    pub(super) fn take_traces(&mut self) -> Vec<PortTrace> {
+        self.tracing.trace_of.clear();
+        std::mem::take(&mut self.tracing.traces)
+    }
+
+    /// Whether the run traces a port.
+    pub(super) fn traced(&self) -> bool {
+        self.tracing.traced
+    }
+
+    /// Sends no frame early, as a run that traces (a part of a split run whose
+    /// traces are all in other parts).
+    pub(super) fn as_traced(&mut self) {
+        self.tracing.traced = true;
     }
 
     /// Ends every trace: finishes and drops each sink. Returns the frames recorded

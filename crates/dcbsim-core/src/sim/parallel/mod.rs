@@ -43,9 +43,13 @@
 //! Streamed samples are put together from the parts' rows at the barriers
 //! ([`stream`]).
 //!
+//! A traced port is traced by the part that owns it; a crossing one records the
+//! frames it started at each barrier, before they leave its link. Every part sends
+//! as a traced run does (no host early).
+//!
 //! A run splits only where nothing acts across parts without a frame, or at once:
-//! runs with traces, the incast application (a block's end at the client sets every
-//! server sending at that instant), or a crossing link of zero delay run on one
+//! runs with the incast application (a block's end at the client sets every server
+//! sending at that instant), or with a crossing link of zero delay, run on one
 //! thread. (Every part applies every timeline entry: a new capacity
 //! or scheme parameter is in force everywhere, and a part changes only what fair
 //! shares read of the flows it does not send.)
@@ -147,7 +151,7 @@ pub fn split_for(sim: &Simulation) -> Option<Split> {
 /// documentation).
 fn splits(sim: &Simulation) -> bool {
     let c = &sim.config;
-    c.incast.is_none() && sim.tracing.traces.is_empty()
+    c.incast.is_none()
 }
 
 impl Simulation {
@@ -204,6 +208,13 @@ impl Simulation {
     /// frame). Returns when the first frame not handed over arrives (`Time::NEVER`:
     /// none waits).
     fn close_window(&mut self, end: Time, horizon: Time, sent: &mut Letters) -> Time {
+        if !self.tracing.traces.is_empty() {
+            // A traced port records its frames as they start: before they leave.
+            for c in 0..self.part.as_ref().expect("a part").crossing.len() {
+                let p = self.part.as_ref().expect("a part").crossing[c].port;
+                self.catch_up_port(p, end);
+            }
+        }
         let part = self.part.as_mut().expect("a part");
         let mut waiting = Time::NEVER;
         // Most runs acknowledge no frame: their frames need no look at their flow.
@@ -267,13 +278,24 @@ pub struct SplitStats {
     pub windows: u64,
 }
 
-/// Runs `sim` split as `split`, one thread per part, and merges the parts' reports.
-pub fn run(sim: Simulation, split: Split) -> RunReport {
-    run_with_stats(sim, split).0
+/// What a split run gives besides its report: how it went, and its traces.
+pub struct SplitRun {
+    /// The one-thread report.
+    pub report: RunReport,
+    /// Parts and windows.
+    pub stats: SplitStats,
+    /// Its traces ended, as [`Simulation::finish_traces`] ends them: the frames
+    /// recorded per traced port, or the first error of any trace.
+    pub traces: std::io::Result<Vec<(u32, u64)>>,
 }
 
-/// [`run`], with how many windows it took.
-pub fn run_with_stats(sim: Simulation, split: Split) -> (RunReport, SplitStats) {
+/// Runs `sim` split as `split`, one thread per part, and merges the parts' reports.
+pub fn run(sim: Simulation, split: Split) -> RunReport {
+    run_with_stats(sim, split).report
+}
+
+/// [`run`], with how many windows it took and its traces ended.
+pub fn run_with_stats(sim: Simulation, split: Split) -> SplitRun {
     run_parts(sim, split, None).expect("a run nobody stops")
 }
 
@@ -281,7 +303,7 @@ pub fn run_with_stats(sim: Simulation, split: Split) -> (RunReport, SplitStats) 
 /// `watch` with the simulated time every part has reached, and stops the run (`None`)
 /// when it says false. (A progress bar, and an interrupt, for a run that goes in one
 /// piece.)
-pub fn run_watched(sim: Simulation, split: Split, every: Duration, mut watch: impl FnMut(Time) -> bool) -> Option<(RunReport, SplitStats)> {
+pub fn run_watched(sim: Simulation, split: Split, every: Duration, mut watch: impl FnMut(Time) -> bool) -> Option<SplitRun> {
     run_parts(sim, split, Some((every, &mut watch)))
 }
 
@@ -291,7 +313,7 @@ type Watcher<'a> = (Duration, &'a mut dyn FnMut(Time) -> bool);
 /// Runs the parts, one thread each: the calling thread runs the first one, unless it
 /// watches the others (then every part has a thread of its own). `None`: the watcher
 /// stopped the run.
-fn run_parts(mut sim: Simulation, split: Split, watcher: Option<Watcher>) -> Option<(RunReport, SplitStats)> {
+fn run_parts(mut sim: Simulation, split: Split, watcher: Option<Watcher>) -> Option<SplitRun> {
     let started = std::time::Instant::now();
     let n = split.parts.parts;
     let lookahead = split.parts.lookahead;
@@ -300,7 +322,17 @@ fn run_parts(mut sim: Simulation, split: Split, watcher: Option<Watcher>) -> Opt
     let replay = Replay::of(&sim);
     // Streamed samples: the parts' rows go to the run's sink put together.
     let streamed = sim.sampler.take_sink().map(|sink| (sink, sim.sampler.layout().clone(), sim.sampler.chunk_rows(), Replay::of(&sim)));
+    let traces = sim.take_traces();
+    let traced_ports: Vec<u32> = traces.iter().map(|t| t.port).collect();
+    let traced = sim.traced();
     let mut parts = build_parts(sim, n, &part_of);
+    for trace in traces {
+        let owner = part_of[parts[0].ports[trace.port as usize].node as usize];
+        parts[owner as usize].adopt_trace(trace);
+    }
+    if traced {
+        parts.iter_mut().for_each(Simulation::as_traced);
+    }
     let mut exchange = Exchange::new(n);
     exchange.streamer = streamed.map(|(sink, layout, rows, replay)| Mutex::new(Streamer::new(sink, &layout, &mut parts, replay, rows)));
     exchange.watcher = watcher.is_some().then(std::thread::current);
@@ -325,8 +357,21 @@ fn run_parts(mut sim: Simulation, split: Split, watcher: Option<Watcher>) -> Opt
     }
     let wall = started.elapsed().as_secs_f64();
     let windows = ran[0].1;
-    let parts = ran.into_iter().map(|(sim, _)| sim).collect();
-    Some((merge::merge(parts, &part_of, replay, wall), SplitStats { parts: n, windows }))
+    let mut parts: Vec<Simulation> = ran.into_iter().map(|(sim, _)| sim).collect();
+    let traces = finish_traces(&mut parts, &traced_ports);
+    let report = merge::merge(parts, &part_of, replay, wall);
+    Some(SplitRun { report, stats: SplitStats { parts: n, windows }, traces })
+}
+
+/// Ends the traces of every part: the frames recorded per port of `ports` (the traced
+/// ports, in the order they were traced), or the first error of any.
+fn finish_traces(parts: &mut [Simulation], ports: &[u32]) -> std::io::Result<Vec<(u32, u64)>> {
+    let mut counts = Vec::with_capacity(ports.len());
+    for part in parts {
+        counts.extend(part.finish_traces()?);
+    }
+    counts.sort_by_key(|&(port, _)| ports.iter().position(|&p| p == port));
+    Ok(counts)
 }
 
 /// The watcher's loop, on the calling thread while the parts run: `watch` every
