@@ -366,6 +366,9 @@ fn run_parts(mut sim: Simulation, split: Split, watcher: Option<Watcher>) -> Opt
 /// Ends the traces of every part: the frames recorded per port of `ports` (the traced
 /// ports, in the order they were traced), or the first error of any.
 fn finish_traces(parts: &mut [Simulation], ports: &[u32]) -> std::io::Result<Vec<(u32, u64)>> {
+    if ports.is_empty() {
+        return Ok(Vec::new());
+    }
     let mut counts = Vec::with_capacity(ports.len());
     for part in parts {
         counts.extend(part.finish_traces()?);
