@@ -29,10 +29,7 @@ impl Simulation {
         if port as usize >= self.ports.len() {
             return Err(invalid("no such port"));
         }
-        if self.tracing.trace_of.is_empty() {
-            self.tracing.trace_of = vec![NO_TRACE; self.ports.len()];
-        }
-        if self.tracing.trace_of[port as usize] != NO_TRACE {
+        if self.tracing.trace_of.get(port as usize).is_some_and(|&t| t != NO_TRACE) {
             return Err(invalid("the port is traced already"));
         }
         self.adopt_trace(PortTrace { port, sink, scratch: Vec::with_capacity(128), frames: 0, error: None });

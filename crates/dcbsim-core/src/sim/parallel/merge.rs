@@ -33,15 +33,9 @@ fn arrival_reports(parts: &[Simulation], part_of: &[u16]) -> Vec<ArrivalReport> 
     first.arrival_reports_of(|i| outcomes[i].clone().expect("an arrived flow"), &in_network)
 }
 
-/// What moved or read the fair shares, from every part's log: the first part's
-/// timeline entries and samples, and each part's completions.
+/// What moved or read the fair shares, from every part's log.
 fn fair_log(parts: &mut [Simulation]) -> Vec<(Time, FairOp)> {
-    let mut log = std::mem::take(&mut parts[0].part.as_mut().expect("a part").fair_log);
-    for p in &parts[1..] {
-        let theirs = &p.part.as_ref().expect("a part").fair_log;
-        log.extend(theirs.iter().filter(|(_, op)| matches!(op, FairOp::Completion(_))));
-    }
-    log
+    parts.iter_mut().flat_map(Simulation::take_fair_log).collect()
 }
 
 /// Each configured flow's fair shares at each sample, replayed from `log` over the

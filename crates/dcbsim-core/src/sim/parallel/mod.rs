@@ -172,6 +172,15 @@ impl Simulation {
         self.part.as_ref().is_none_or(|part| part.part_of[node as usize] == part.id)
     }
 
+    /// Takes what this part logged of the fair shares that the replay reads (see
+    /// [`Replay`]): all of it from the first part (timeline entries, samples), the
+    /// completions from the others (each part sees its own flows complete).
+    fn take_fair_log(&mut self) -> impl Iterator<Item = (Time, FairOp)> {
+        let part = self.part.as_mut().expect("a part");
+        let first = part.id == 0;
+        std::mem::take(&mut part.fair_log).into_iter().filter(move |(_, op)| first || matches!(op, FairOp::Completion(_)))
+    }
+
     /// Logs `op` at this time if this run is a part of a split run (for [`Replay`]);
     /// returns whether it is.
     pub(super) fn log_fair(&mut self, op: FairOp) -> bool {

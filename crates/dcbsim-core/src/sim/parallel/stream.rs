@@ -96,11 +96,7 @@ impl Streamer {
     /// completions), and streams the rows every part has given.
     pub(super) fn take_from(&mut self, id: usize, sim: &mut Simulation) {
         self.waiting[id].extend(self.given[id].lock().expect("a part's chunks").drain(..));
-        let log = &mut sim.part.as_mut().expect("a part").fair_log;
-        match id {
-            0 => self.log.append(log),
-            _ => self.log.extend(log.drain(..).filter(|(_, op)| matches!(op, FairOp::Completion(_)))),
-        }
+        self.log.extend(sim.take_fair_log());
         while self.waiting.iter().all(|w| !w.is_empty()) {
             let chunks: Vec<Chunk> = self.waiting.iter_mut().map(|w| w.pop_front().expect("a chunk")).collect();
             self.stream(&chunks, sim);
