@@ -222,6 +222,30 @@ impl Port {
         crate::prefetch::line_of(&self.early_at);
     }
 
+    /// Prefetches the four lines a switch port's admission reads (see the test
+    /// `a_switch_port_admits_from_four_cache_lines`).
+    #[inline(always)]
+    pub fn fetch_admission(&self) {
+        crate::prefetch::line_of(&self.busy_until);
+        crate::prefetch::line_of(&self.early_at);
+        crate::prefetch::line_of(&self.cp);
+        crate::prefetch::line_of(&self.monitor);
+    }
+
+    /// Prefetches the frames on the link that an admission reads: the last (a new
+    /// frame arrives after it) and, at a departure-timed port, the first waiting
+    /// one (the catch-up starts it). Reads the port's own first lines to find them.
+    #[inline(always)]
+    pub fn fetch_link(&self) {
+        let len = self.link.len();
+        if let Some(last) = self.link.get(len.wrapping_sub(1)) {
+            crate::prefetch::line_of(last);
+        }
+        if let Some(first) = self.link.get(len.wrapping_sub(self.waiting as usize)) {
+            crate::prefetch::line_of(first);
+        }
+    }
+
     /// A new idle port.
     pub fn new(node: u32, peer: u32, is_host: bool, rate: Rate, delay: Time, buffer: Bytes) -> Port {
         Port {

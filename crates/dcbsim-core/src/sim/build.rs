@@ -509,6 +509,7 @@ impl Simulation {
             acking: super::acks::Acking::new(telemetry),
             fetch_ahead: false,
             early_flows: Vec::new(),
+            hops: Vec::new(),
             now: crate::units::Time::ZERO,
             early_limit: crate::units::Time::ZERO,
             events: 0,
@@ -528,6 +529,7 @@ impl Simulation {
         sim.start_arrivals();
         sim.set_departure_timing(sim.config.departure_timing);
         sim.fetch_ahead = outgrows_caches(sim.ports.len(), sim.flows.len());
+        sim.hops = vec![super::hops::Hop::NONE; sim.ports.len()];
         Ok(sim)
     }
 }

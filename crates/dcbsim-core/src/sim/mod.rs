@@ -10,6 +10,7 @@ mod build;
 mod delivery;
 mod early;
 mod fair;
+mod hops;
 mod incast;
 mod notification_point;
 pub mod parallel;
@@ -92,6 +93,9 @@ pub struct Simulation {
     /// arrive, where the frame's path reads the port's own (reading this copy there
     /// costs the plain dumbbell more instructions).
     early_flows: Vec<u32>,
+    /// Per port, the next hop its link's far end gave the last frame routed there
+    /// (see `hops.rs`).
+    hops: Vec<hops::Hop>,
     now: Time,
     /// No frame is sent early at or after this time (see `early.rs`): the end of the
     /// stretch being run, or the run's end when the stretch is a slice (see
@@ -242,6 +246,7 @@ impl Simulation {
             self.events += 1;
             if self.fetch_ahead {
                 self.fetch_ahead();
+                self.fetch_egress_link(event);
             }
             #[cfg(feature = "part-profile")]
             self.profile_event(t, event);
@@ -274,7 +279,10 @@ impl Simulation {
     /// of the time (36 alternate rounds). Where the current stretch is a crowded
     /// bucket sorted whole, the event due [`RUN_AHEAD`] pops later is known exactly
     /// and its state prefetched, each event's once; where it is cut, the first events
-    /// of its next sub-bucket.
+    /// of its next sub-bucket. The next event's frame will most likely be admitted to
+    /// the egress port its link remembers (`hops.rs`): that port's lines are
+    /// prefetched too, the costliest misses of an arrival at k = 16 before
+    /// (docs/speed.md).
     #[inline(always)]
     fn fetch_ahead(&self) {
         match self.queue.peek_near() {
@@ -287,6 +295,9 @@ impl Simulation {
                 if let Some(flow) = self.flows.get(p.early_flow as usize) {
                     flow.fetch();
                 }
+                if let Some(out) = self.ports.get(self.hop_hint(port) as usize) {
+                    out.fetch_admission();
+                }
             }
             Some(Event::FlowWake { flow, .. }) => self.flows[flow as usize].fetch(),
             _ => {}
@@ -296,6 +307,18 @@ impl Simulation {
         }
         for event in self.queue.near_after().take(FETCH_AFTER) {
             self.prefetch_state_of(event);
+        }
+    }
+
+    /// Prefetches the frames on the link of the egress port `event`'s frame will most
+    /// likely be admitted to, found through that port's lines (prefetched at the
+    /// event before, so read without a stall here; read then, they held the loop up).
+    #[inline(always)]
+    fn fetch_egress_link(&self, event: Event) {
+        if let Event::LinkArrival { port } = event
+            && let Some(out) = self.ports.get(self.hop_hint(port) as usize)
+        {
+            out.fetch_link();
         }
     }
 
@@ -379,8 +402,11 @@ impl Simulation {
         if pkt.dst == node {
             self.receive(pkt);
         } else {
-            let out = self.routes.next_port(node, pkt.dst, pkt.flow);
+            let out = self.next_hop(port, node, pkt.dst, pkt.flow);
             self.enqueue_from(out, pkt, port);
+        }
+        if self.fetch_ahead {
+            self.route_front(port, node);
         }
         if early {
             self.send_early(port);
