@@ -115,7 +115,7 @@ def iter_tasks(sweep: Sweep, max_memory_gb: float | None = None,
     ``explain``, if given, may add to). With ``workers`` runs going on at once, each run's
     threads are capped at their share of the cores (:func:`capped_threads`; the key is
     the uncapped scenario's, see :func:`_checked_key`)."""
-    base = dcbsim.load(sweep.scenario)  # the scenario itself must be sound
+    base = load_base(sweep)
     types = tuple((name, _dtype_name(t)) for name, t in variable_types(sweep).items())
     threads = _scenario_threads(base.toml) if workers > 1 else 1
     cores = os.cpu_count() or 1
@@ -128,6 +128,12 @@ def iter_tasks(sweep: Sweep, max_memory_gb: float | None = None,
             if explain is not None:
                 error = explain(error)
         yield Task(key, run.index, run.seed, sweep.scenario, run.overrides, run.values, error, max_memory_gb, types, cap)
+
+
+def load_base(sweep: Sweep) -> dcbsim.Scenario:
+    """The sweep's scenario as written, which must be sound. It is never run itself, so
+    its size is not held to a memory limit: each run is checked as it will run."""
+    return dcbsim.load(sweep.scenario, max_memory_gb=_UNLIMITED_GB)
 
 
 def capped_threads(threads: int, workers: int, cores: int) -> int:
@@ -301,7 +307,7 @@ def run_sweep(
     os.makedirs(outdir, exist_ok=True)
     started, keys, ran = time.perf_counter(), [], 0
     counts: collections.Counter[str] = collections.Counter()
-    compression = outputs.polars_compression(dcbsim.load(sweep.scenario).compression)
+    compression = outputs.polars_compression(load_base(sweep).compression)
     total = sweep.size()
     pool = executor or LocalPool(jobs)
     workers = 1 if executor is not None else pool.jobs
