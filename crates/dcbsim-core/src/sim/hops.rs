@@ -47,7 +47,7 @@ impl Simulation {
     /// far end, `node`, forwards it), for the loop to fetch ahead.
     #[inline(always)]
     pub(super) fn route_front(&mut self, port: u32, node: u32) {
-        if let Some(&(_, ref next)) = self.ports[port as usize].link.front()
+        if let Some((_, next)) = self.ports[port as usize].link.front()
             && next.dst != node
         {
             let (dst, flow) = (next.dst, next.flow);
