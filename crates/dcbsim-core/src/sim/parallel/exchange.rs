@@ -38,6 +38,17 @@ impl Letters {
         self.mail.push(m);
     }
 
+    /// Moves `other`'s letters to the end of these, leaving `other` empty: by a swap
+    /// of their buffers when these are empty (the mailbox of a part that one part
+    /// alone writes to, as with two), saving a copy of every frame.
+    pub(super) fn take(&mut self, other: &mut Letters) {
+        if self.mail.is_empty() && self.probes.is_empty() {
+            std::mem::swap(self, other);
+        } else {
+            self.append(other);
+        }
+    }
+
     /// Moves `other`'s letters to the end of these (its room kept).
     pub(super) fn append(&mut self, other: &mut Letters) {
         let offset = self.probes.len() as u32;

@@ -216,7 +216,7 @@ impl Simulation {
     /// arrive before `horizon` and were not handed over yet (a probe leaves with its
     /// frame). Returns when the first frame not handed over arrives (`Time::NEVER`:
     /// none waits).
-    fn close_window(&mut self, end: Time, horizon: Time, sent: &mut Letters) -> Time {
+    fn close_window(&mut self, end: Time, horizon: Time, by_part: &mut [Letters]) -> (Time, Time) {
         if !self.tracing.traces.is_empty() {
             // A traced port records its frames as they start: before they leave.
             for c in 0..self.part.as_ref().expect("a part").crossing.len() {
@@ -225,11 +225,12 @@ impl Simulation {
             }
         }
         let part = self.part.as_mut().expect("a part");
-        let mut waiting = Time::NEVER;
+        let (mut waiting, mut first) = (Time::NEVER, Time::NEVER);
         // Most runs acknowledge no frame: their frames need no look at their flow.
         let probed = !self.acking.none();
         for c in part.crossing.iter_mut() {
             let port = &mut self.ports[c.port as usize];
+            let to = &mut by_part[part.part_of[port.peer as usize] as usize];
             while port.link.front().is_some_and(|&(at, _)| at < end) {
                 debug_assert!(c.handed > 0, "a frame arrived before it was handed over");
                 port.pop_arrived(end);
@@ -242,17 +243,18 @@ impl Simulation {
                     break;
                 }
                 c.handed += 1;
+                first = first.min(arrival);
                 let m = Mail { port: c.port, arrival, pkt, probe: NO_PROBE };
                 let probe = if probed { probe_of(&self.flows, &pkt) } else { NO_PROBE };
                 if probe == NO_PROBE {
-                    sent.post(m, None);
+                    to.post(m, None);
                 } else {
-                    sent.post(m, Some(self.acking.probes.get(probe)));
+                    to.post(m, Some(self.acking.probes.get(probe)));
                     self.acking.probes.close(probe);
                 }
             }
         }
-        waiting
+        (waiting, first)
     }
 
     /// Puts frames handed over onto this part's copies of their links, their probes
@@ -346,15 +348,15 @@ fn run_parts(mut sim: Simulation, split: Split, watcher: Option<Watcher>) -> Opt
     exchange.streamer = streamed.map(|(sink, layout, rows, replay)| Mutex::new(Streamer::new(sink, &layout, &mut parts, replay, rows)));
     exchange.watcher = watcher.is_some().then(std::thread::current);
     let ran: Vec<(Simulation, u64)> = std::thread::scope(|s| {
-        let (exchange, part_of) = (&exchange, &part_of);
+        let exchange = &exchange;
         let mut parts = parts.into_iter().enumerate();
         // Unwatched, the calling thread runs the first part: one thread fewer to start,
         // with its stack and its allocator's arena.
         let first = if watcher.is_none() { parts.next() } else { None };
-        let handles: Vec<_> = parts.map(|(id, part)| s.spawn(move || run_part(part, id, exchange, part_of, lookahead, end))).collect();
+        let handles: Vec<_> = parts.map(|(id, part)| s.spawn(move || run_part(part, id, exchange, lookahead, end))).collect();
         let mut ran = Vec::with_capacity(n);
         match (first, watcher) {
-            (Some((id, part)), _) => ran.push(run_part(part, id, exchange, part_of, lookahead, end)),
+            (Some((id, part)), _) => ran.push(run_part(part, id, exchange, lookahead, end)),
             (None, Some((every, watch))) => watch_parts(exchange, &handles, every, watch),
             (None, None) => unreachable!("an unwatched run keeps its first part"),
         }
@@ -401,12 +403,12 @@ fn watch_parts<T>(ex: &Exchange, parts: &[std::thread::ScopedJoinHandle<T>], eve
 
 /// One thread's loop: windows until the run's end, one barrier each; the part and
 /// the windows it ran.
-fn run_part(mut sim: Simulation, id: usize, ex: &Exchange, part_of: &[u16], lookahead: Time, end: Time) -> (Simulation, u64) {
+fn run_part(mut sim: Simulation, id: usize, ex: &Exchange, lookahead: Time, end: Time) -> (Simulation, u64) {
     let mut start = Time::ZERO;
     let mut windows = 0;
     // Kept from window to window for their room.
     let mut by_part: Vec<Letters> = (0..ex.next[0].len()).map(|_| Letters::default()).collect();
-    let (mut inbox, mut sent) = (Letters::default(), Letters::default());
+    let mut inbox = Letters::default();
     let _guard = BreakOnPanic(&ex.barrier);
     // No frame held back anywhere arrives before it (none at the start).
     let mut held = Time::NEVER;
@@ -419,17 +421,11 @@ fn run_part(mut sim: Simulation, id: usize, ex: &Exchange, part_of: &[u16], look
         }
         // Frames arriving within two windows are handed over; the later ones wait on
         // the sender's link (the receiver's copy holds no whole queue).
-        let waiting = sim.close_window(until, Time(until.0.saturating_add(2 * lookahead.0)), &mut sent);
+        let (waiting, first_sent) = sim.close_window(until, Time(until.0.saturating_add(2 * lookahead.0)), &mut by_part);
         let parity = round % 2;
-        let mut next = sim.next_event().min(waiting);
-        for m in sent.mail.drain(..) {
-            next = next.min(m.arrival);
-            let probe = (m.probe != NO_PROBE).then(|| &sent.probes[m.probe as usize]);
-            by_part[part_of[sim.ports[m.port as usize].peer as usize] as usize].post(m, probe);
-        }
-        sent.probes.clear();
+        let next = sim.next_event().min(waiting).min(first_sent);
         for (to, letters) in by_part.iter_mut().enumerate().filter(|(_, l)| !l.mail.is_empty()) {
-            ex.mailboxes[parity][to].lock().expect("a mailbox").append(letters);
+            ex.mailboxes[parity][to].lock().expect("a mailbox").take(letters);
         }
         ex.next[parity][id].0.store(next.0, Ordering::Release);
         ex.held[parity][id].0.store(waiting.0, Ordering::Release);
