@@ -7,7 +7,7 @@ by round: each ratio goal gives the ratio of the best runs and the median of the
 paired ratios.
 
     cargo build --release -p dcbsim-bench
-    python3 benches/goals.py --rounds 8                  # about two minutes
+    python3 benches/goals.py --rounds 8                  # about three minutes
     python3 benches/goals.py --bench ./other-build --rounds 4
 
 The goals: the dumbbell at 15 simulated seconds per wall second or more; its jittered
@@ -15,9 +15,12 @@ twin and QCN controlling greedy senders within 1.2x of it; 4,096 incast senders
 within 2x of 8 per event (samples every 1 ms, the scenario's, and every 100 ms); set-up
 under 0.1 s at 4,096 senders; 100,000 hosts set up and run (1 ms), with their peak
 memory; 64 senders whose samples stream to disk within a 1 MB budget, the same peak
-memory for 10 s as for 1 s; and `dcbsim run` of the quickstart without plots spending
+memory for 10 s as for 1 s; `dcbsim run` of the quickstart without plots spending
 under 0.2 s of wall time beyond the engine's own (Python's start, imports and outputs;
-with `--cli`, the installed command, `.venv/bin/dcbsim` by default).
+with `--cli`, the installed command, `.venv/bin/dcbsim` by default); and one run on
+two threads: the k = 16 and k = 8 DCTCP fabrics (k = 8 for 20 ms of its 100) at least
+1.7 times as fast on two threads as on one, with less than 20 % more peak memory, and
+k = 16 on one thread at 100 ns per event or less.
 """
 
 from __future__ import annotations
@@ -47,6 +50,14 @@ def incast(servers: int, *extra: str) -> list[str]:
 
 
 HUNDRED_MS = ("--set", "run.sample_interval_us=100000")
+
+K16 = [os.path.join(BENCH, "fat_tree_k16_dctcp.toml")]
+K8 = [os.path.join(BENCH, "fat_tree_k8_dctcp.toml"), "--set", "run.duration_ms=20"]
+
+
+def threads(args: list[str], n: int) -> list[str]:
+    """``args`` on ``n`` threads."""
+    return [*args, "--set", f"run.threads={n}"]
 
 
 def measure(bench: str, args: list[str], repeat: int) -> dict[str, float]:
@@ -123,6 +134,10 @@ def main() -> None:
         "4096": (incast(4096), 3),
         "8 slow samples": (incast(8, *HUNDRED_MS), 3),
         "4096 slow samples": (incast(4096, *HUNDRED_MS), 3),
+        "k16 one": (threads(K16, 1), 1),
+        "k16 two": (threads(K16, 2), 1),
+        "k8 one": (threads(K8, 1), 1),
+        "k8 two": (threads(K8, 2), 1),
     }
     rounds = []
     for k in range(max(1, opts.rounds)):
@@ -150,6 +165,14 @@ def main() -> None:
     rows.append(("64 senders, samples streamed within 1 MB: peak MiB, 1 s and 10 s",
                  f"{short_run['peak']:.1f}, {long_run['peak']:.1f}", "not growing",
                  verdict(long_run["peak"] <= short_run["peak"] + 2)))
+    for label, fabric in (("k = 16 DCTCP", "k16"), ("k = 8 DCTCP, 20 ms", "k8")):
+        best, median = paired(rounds, f"{fabric} one", f"{fabric} two", "wall")
+        rows.append((f"{label}: one thread / two, wall (best; median)", f"{best:.2f}; {median:.2f}", ">= 1.7",
+                     verdict(min(best, median) >= 1.7)))
+        growth = max(r[f"{fabric} two"]["peak"] / r[f"{fabric} one"]["peak"] for r in rounds)
+        rows.append((f"{label}: peak memory, two threads / one (most)", f"{growth:.2f}", "< 1.2", verdict(growth < 1.2)))
+    ns = min(r["k16 one"]["ns"] for r in rounds)
+    rows.append(("k = 16 DCTCP on one thread, ns per event (best)", f"{ns:.1f}", "<= 100", verdict(ns <= 100)))
     overhead = cli_overhead(opts.cli, max(3, opts.rounds))
     rows.append(("dcbsim run, quickstart, no plots: wall beyond the engine, s (best)",
                  "-" if overhead is None else f"{overhead:.3f}", "< 0.2",
