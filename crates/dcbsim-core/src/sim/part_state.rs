@@ -11,7 +11,8 @@ impl Simulation {
     /// Drops, for part `id` of the split `part_of` (per node, its part), what the
     /// part never reads: the samples of the ports it does not own and of the flows
     /// with neither end in it, the queues' room of the ports it never reaches, the
-    /// receive state of the connections it does not receive on. Call it before the
+    /// receive state of the connections it does not receive on. Fetches ahead only
+    /// where the part's own ports and flows outgrow the caches. Call it before the
     /// run.
     pub(super) fn keep_own_state(&mut self, id: u16, part_of: &[u16]) {
         debug_assert_eq!(self.events, 0);
@@ -35,6 +36,9 @@ impl Simulation {
         for conn in self.apps.conns.iter_mut().filter(|c| !owns(flows[c.flow as usize].dst)) {
             conn.receiver.release();
         }
+        let own_ports = self.ports.iter().filter(|p| owns(p.node)).count();
+        let own_flows = self.flows.iter().filter(|f| owns(f.src) || owns(f.dst)).count();
+        self.fetch_ahead = self.fetch_ahead && super::build::part_outgrows_caches(own_ports, own_flows);
     }
 
     /// Drops, once the part has run to the end, what its report never reads: the
