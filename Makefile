@@ -80,11 +80,11 @@ bench:
 	$(BENCH) python/dcbsim/scenarios/bench/fat_tree_k8.toml --repeat 2
 	$(BENCH) python/dcbsim/scenarios/bench/fat_tree_k8_dctcp.toml --repeat 2
 	$(BENCH) python/dcbsim/scenarios/bench/fat_tree_k16_dctcp.toml --repeat 2
-	$(BENCH) python/dcbsim/scenarios/bench/fat_tree_k8_dctcp.toml --repeat 2 --set run.threads=2
-	$(BENCH) python/dcbsim/scenarios/bench/fat_tree_k16_dctcp.toml --repeat 2 --set run.threads=2
+	python3 benches/threads.py python/dcbsim/scenarios/bench/fat_tree_k8_dctcp.toml --rounds 2
+	python3 benches/threads.py python/dcbsim/scenarios/bench/fat_tree_k16_dctcp.toml --rounds 2
 	$(BENCH) python/dcbsim/scenarios/bench/hpcc_16.toml --repeat 3
 	$(BENCH) python/dcbsim/scenarios/bench/fat_tree_k8.toml --repeat 2 --set 'pfc.priorities=[3]' --set 'flows[0].priority=3'
-	$(BENCH) python/dcbsim/scenarios/bench/fat_tree_k8.toml --repeat 2 --set 'pfc.priorities=[3]' --set 'flows[0].priority=3' --set run.threads=2
+	python3 benches/threads.py python/dcbsim/scenarios/bench/fat_tree_k8.toml --rounds 2 --set 'pfc.priorities=[3]' --set 'flows[0].priority=3'
 	$(BENCH) python/dcbsim/scenarios/bench/dctcp_16.toml --repeat 5
 
 clean:
