@@ -568,26 +568,14 @@ impl Simulation {
 /// Whether ports and flows together take more than [`FETCH_AHEAD_ABOVE`] bytes, where
 /// reading the next event's state ahead, and prefetching that of the events after it
 /// and of the flow a NIC serves next, pays; below it the reads cost more than the
-/// cache misses they hide (docs/speed.md).
-fn outgrows_caches(ports: usize, flows: usize) -> bool {
+/// cache misses they hide (docs/speed.md). A part of a split run counts its own: the
+/// ports of its nodes and the flows it sends or receives.
+pub(super) fn outgrows_caches(ports: usize, flows: usize) -> bool {
     ports * std::mem::size_of::<crate::net::Port>() + flows * std::mem::size_of::<crate::traffic::Flow>() > FETCH_AHEAD_ABOVE
 }
 
-/// The bytes of ports and flows above which the loop fetches ahead: a few times a
-/// first-level data cache, where incast runs of 128 senders and more gain and 64
-/// senders lose (docs/speed.md).
-const FETCH_AHEAD_ABOVE: usize = 128 << 10;
-
-/// [`outgrows_caches`] for a part of a split run, counting the ports of its own
-/// nodes and the flows it sends or receives: a part's queue holds half the events or
-/// fewer, so the events of its next sub-bucket are fetched at nearly every event, and
-/// the reads pay only where its own state outgrows [`PART_FETCH_AHEAD_ABOVE`].
-pub(super) fn part_outgrows_caches(ports: usize, flows: usize) -> bool {
-    ports * std::mem::size_of::<crate::net::Port>() + flows * std::mem::size_of::<crate::traffic::Flow>() > PART_FETCH_AHEAD_ABOVE
-}
-
-/// The bytes of a part's own ports and flows above which it fetches ahead: half a
-/// second-level cache here. On two threads, a k = 8 DCTCP fabric's parts (about
-/// 190 KB each) took 0.90 of the time without fetching, a k = 16 one's (1.2 MB)
-/// 1.21 and the k = 8 all-to-all's (5.2 MB) 1.33 (docs/speed.md).
-const PART_FETCH_AHEAD_ABOVE: usize = 512 << 10;
+/// The bytes of ports and flows above which the loop fetches ahead: a second-level
+/// cache here. Incast runs of 128 to 512 senders (180-530 KB) took 0.91-0.96 of the
+/// time without fetching, 1,024 as long (1.05 MB), 2,048 1.09 times as long; on two
+/// threads, k = 8 DCTCP's parts (210 KB) 0.90, k = 16's (1.7 MB) 1.21 (docs/speed.md).
+const FETCH_AHEAD_ABOVE: usize = 1 << 20;

@@ -38,7 +38,7 @@ impl Simulation {
         }
         let own_ports = self.ports.iter().filter(|p| owns(p.node)).count();
         let own_flows = self.flows.iter().filter(|f| owns(f.src) || owns(f.dst)).count();
-        self.fetch_ahead = self.fetch_ahead && super::build::part_outgrows_caches(own_ports, own_flows);
+        self.fetch_ahead = super::build::outgrows_caches(own_ports, own_flows);
     }
 
     /// Drops, once the part has run to the end, what its report never reads: the
