@@ -226,8 +226,7 @@ impl Port {
     /// `a_switch_port_admits_from_four_cache_lines`).
     #[inline(always)]
     pub fn fetch_admission(&self) {
-        crate::prefetch::line_of(&self.busy_until);
-        crate::prefetch::line_of(&self.early_at);
+        self.fetch();
         crate::prefetch::line_of(&self.cp);
         crate::prefetch::line_of(&self.monitor);
     }

@@ -23,6 +23,8 @@ impl Simulation {
             (false, true) => KeepFlow::Delivered,
             (false, false) => KeepFlow::Not,
         };
+        let own_ports = ports.iter().filter(|p| owns(p.node)).count();
+        let own_flows = (0..flows.len()).filter(|&f| flow(f) != KeepFlow::Not).count();
         self.sampler.keep_only(|p| owns(ports[p as usize].node), flow);
         // Which ports a sample looks at follows which it samples.
         self.set_watches();
@@ -36,8 +38,6 @@ impl Simulation {
         for conn in self.apps.conns.iter_mut().filter(|c| !owns(flows[c.flow as usize].dst)) {
             conn.receiver.release();
         }
-        let own_ports = self.ports.iter().filter(|p| owns(p.node)).count();
-        let own_flows = self.flows.iter().filter(|f| owns(f.src) || owns(f.dst)).count();
         self.fetch_ahead = super::build::outgrows_caches(own_ports, own_flows);
     }
 

@@ -212,10 +212,11 @@ impl Simulation {
     }
 
     /// At the barrier ending a window at `end`: takes the frames that have reached the
-    /// far end off this part's crossing links, and hands over into `sent` those that
-    /// arrive before `horizon` and were not handed over yet (a probe leaves with its
-    /// frame). Returns when the first frame not handed over arrives (`Time::NEVER`:
-    /// none waits).
+    /// far end off this part's crossing links, and hands over those that arrive
+    /// before `horizon` and were not handed over yet into `by_part`, the letters for
+    /// the part at each link's far end (a probe leaves with its frame). Returns when
+    /// the first frame not handed over arrives and when the first handed over does
+    /// (`Time::NEVER`: none).
     fn close_window(&mut self, end: Time, horizon: Time, by_part: &mut [Letters]) -> (Time, Time) {
         if !self.tracing.traces.is_empty() {
             // A traced port records its frames as they start: before they leave.
