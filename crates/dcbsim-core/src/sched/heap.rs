@@ -94,6 +94,85 @@ fn radix_sort(ties: &mut [Entry], scratch: &mut Vec<Entry>) {
     }
 }
 
+/// Sorts `entries` by (time, key) as one 128-bit number: one comparison where a
+/// pair took two, and a branch.
+#[inline]
+fn sort_by_key(entries: &mut [Entry]) {
+    entries.sort_unstable_by_key(|e| ((e.time as u128) << 64) | e.event as u128);
+}
+
+/// A run of more entries than this, poured out of order, is sorted by
+/// [`sort_by_slots`].
+const SORT_BY_SLOTS_ABOVE: usize = 32;
+
+/// Slots of [`sort_by_slots`].
+const SLOTS: usize = 64;
+
+/// Sorts `entries` by (time, key) into `sorted` (which it fills with them): counted
+/// into 64 slots of equal spans of time between the first and the last, placed slot
+/// after slot, then each slot sorted on its own (by insertion where it holds a few).
+/// A crowded stretch of a fabric comes in no order, in groups of events due together:
+/// a comparison sort of the whole mispredicted its way through it.
+fn sort_by_slots(entries: &[Entry], sorted: &mut Vec<Entry>) {
+    let (first, last) = entries.iter().fold((u64::MAX, 0), |(lo, hi), e| (lo.min(e.time), hi.max(e.time)));
+    let shift = (u64::BITS - (last - first).leading_zeros()).saturating_sub(SLOTS.trailing_zeros());
+    let slot = |e: &Entry| ((e.time - first) >> shift) as usize;
+    let mut ends = [0u32; SLOTS];
+    for e in entries {
+        ends[slot(e)] += 1;
+    }
+    let mut sum = 0;
+    for end in ends.iter_mut() {
+        sum += *end;
+        *end = sum;
+    }
+    sorted.clear();
+    sorted.resize(entries.len(), Entry { time: 0, event: 0 });
+    let mut next = ends;
+    for e in entries.iter().rev() {
+        let at = &mut next[slot(e)];
+        *at -= 1;
+        sorted[*at as usize] = *e;
+    }
+    let mut from = 0;
+    for &end in &ends {
+        let slot = &mut sorted[from..end as usize];
+        if slot.len() > SORT_BY_INSERTION_UP_TO {
+            sort_by_key(slot);
+        } else if slot.len() > 1 {
+            if slot.iter().all(|e| e.time == slot[0].time) {
+                sort_ties_in_step(slot);
+            } else {
+                insertion_sort(slot);
+            }
+        }
+        from = end as usize;
+    }
+}
+
+/// Sorts a few `ties` (entries of one time, at most [`SORT_BY_INSERTION_UP_TO`]) by
+/// key with a fixed sequence of compare-exchanges: an insertion sort that always runs
+/// to the front, each step a minimum and a maximum and no branch on the keys, which
+/// a fabric's salted keys, in random order, mispredicted about every other time.
+#[inline]
+fn sort_ties_in_step(ties: &mut [Entry]) {
+    let mut keys = [0u64; SORT_BY_INSERTION_UP_TO];
+    let keys = &mut keys[..ties.len()];
+    for (key, e) in keys.iter_mut().zip(ties.iter()) {
+        *key = e.event;
+    }
+    for i in 1..keys.len() {
+        for j in (0..i).rev() {
+            let (a, b) = (keys[j], keys[j + 1]);
+            keys[j] = a.min(b);
+            keys[j + 1] = a.max(b);
+        }
+    }
+    for (e, &key) in ties.iter_mut().zip(keys.iter()) {
+        e.event = key;
+    }
+}
+
 /// A stretch poured at once whose events after the first few come in time order
 /// puts at most this many first ones in the heap (see [`Heap::fill`]).
 const HEAP_UP_TO: usize = 2;
@@ -403,12 +482,17 @@ impl Heap {
     }
 
     /// Sorts the run of a stretch poured at once out of time order (out of line: a
-    /// stretch poured in order, the common case, does not come here), by (time, key)
-    /// as one 128-bit number: one comparison where a pair took two, and a branch (a
-    /// k = 16 fabric sorts most of its events here, docs/speed.md).
+    /// stretch poured in order, the common case, does not come here): a few by the
+    /// library's sort, more by [`sort_by_slots`] (a k = 16 fabric sorts most of its
+    /// events here, docs/speed.md).
     #[inline(never)]
     fn sort_run(&mut self) {
-        self.run.sort_unstable_by_key(|e| ((e.time as u128) << 64) | e.event as u128);
+        debug_assert_eq!(self.run_next, 0);
+        if self.run.len() <= SORT_BY_SLOTS_ABOVE {
+            return sort_by_key(&mut self.run);
+        }
+        sort_by_slots(&self.run, &mut self.scratch);
+        std::mem::swap(&mut self.run, &mut self.scratch);
     }
 
     /// Number of entries.
@@ -518,6 +602,41 @@ mod tests {
             expected.sort();
             let popped: Vec<(u64, u64)> = std::iter::from_fn(|| heap.pop()).map(|e| (e.time, e.event)).collect();
             assert_eq!(popped, expected, "{size} events at {times} times");
+        }
+    }
+
+    #[test]
+    fn sorting_by_slots_agrees_with_a_sort_of_the_whole() {
+        let mut rng = crate::rng::Rng::stream(13, "slots");
+        let mut sorted = Vec::new();
+        // (entries, span of their times, distinct keys): one time, fewer times than
+        // slots, times on a lattice with ties of a dozen, spans up to the whole range.
+        let cases = [
+            (40, 0, 1000),
+            (33, 5, 4),
+            (75, 16_383, 1 << 20),
+            (100, 63, 2),
+            (64, 64, 1 << 40),
+            (300, 1_000_000, 50),
+            (50, u64::MAX, u64::MAX),
+        ];
+        for (n, span, keys) in cases {
+            let lattice = (span / 10).max(1);
+            let entries: Vec<Entry> = (0..n)
+                .map(|i| {
+                    let offset = match i % 3 {
+                        0 => rng.next_u64() % span.saturating_add(1).max(1),
+                        _ => (rng.next_u64() % 10) * lattice,
+                    };
+                    let time = if span == u64::MAX && i < 2 { [0, u64::MAX][i] } else { offset.min(span) };
+                    Entry { time, event: rng.next_u64() % keys }
+                })
+                .collect();
+            sort_by_slots(&entries, &mut sorted);
+            let mut expected: Vec<(u64, u64)> = entries.iter().map(|e| (e.time, e.event)).collect();
+            expected.sort_unstable();
+            let got: Vec<(u64, u64)> = sorted.iter().map(|e| (e.time, e.event)).collect();
+            assert_eq!(got, expected, "{n} entries over {span} ps");
         }
     }
 
