@@ -195,6 +195,26 @@ mod tests {
     }
 
     #[test]
+    fn links_deliver_quietly_only_where_a_flow_can_send_quiet_frames() {
+        use crate::transport::Transport;
+        let faces_client = |cfg: SimConfig| {
+            let sim = Simulation::new(cfg, 1).unwrap();
+            let client = sim.config().nodes.iter().position(|n| n.name == "client").unwrap() as u32;
+            sim.ports.iter().filter(|p| p.peer == client).map(|p| p.quiet_delivery).collect::<Vec<_>>()
+        };
+        assert_eq!(faces_client(five_into_one(Time::from_ms(1))), vec![true]);
+        // Every flow over a transport: each frame has its arrival event anyway.
+        let mut tcp = five_into_one(Time::from_ms(1));
+        for f in tcp.flows.iter_mut() {
+            (f.kind, f.rate, f.transport) = (FlowKind::Greedy, None, Transport::Dctcp);
+        }
+        assert_eq!(faces_client(tcp.clone()), vec![false]);
+        // One endless flow without a transport among them is enough.
+        tcp.flows[2].transport = Transport::None;
+        assert_eq!(faces_client(tcp), vec![true]);
+    }
+
+    #[test]
     fn a_quiet_link_holds_its_frames_on_their_way_and_a_backlog_at_most() {
         let mut sim = Simulation::new(five_into_one(Time::from_ms(10)), 1).unwrap();
         let client = sim.config().nodes.iter().position(|n| n.name == "client").unwrap() as u32;

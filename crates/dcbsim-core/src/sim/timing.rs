@@ -2,6 +2,7 @@
 
 use super::Simulation;
 use crate::sched::Event;
+use crate::traffic::NO_CONN;
 use crate::units::Time;
 
 impl Simulation {
@@ -9,6 +10,10 @@ impl Simulation {
     /// it, and with it early sending (see `early.rs`). Either way the results are those of a queue served frame by frame; only
     /// the order of events at equal times may differ. Call before running.
     pub fn set_departure_timing(&mut self, on: bool) {
+        // Only an endless flow without a transport sends quiet frames (`sending.rs`);
+        // where no flow does, every frame has its arrival event anyway, and a link
+        // into a host delivers as any other. (Flows that arrive later are finite.)
+        let quiet = on && self.flows.iter().any(|f| f.conn == NO_CONN && !f.is_finite());
         for p in 0..self.ports.len() {
             if !on {
                 self.untime_port(p as u32);
@@ -20,7 +25,7 @@ impl Simulation {
             }
             // A link with frames on it keeps its delivery rule: its events follow it.
             if port.link.is_empty() {
-                port.quiet_delivery = on && faces_host;
+                port.quiet_delivery = quiet && faces_host;
             }
         }
         self.set_watches();
