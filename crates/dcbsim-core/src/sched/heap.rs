@@ -126,7 +126,7 @@ fn sort_by_slots(entries: &[Entry], sorted: &mut Vec<Entry>) {
         sum += *end;
         *end = sum;
     }
-    sorted.clear();
+    // Every place is written below: room kept from before is not cleared first.
     sorted.resize(entries.len(), Entry { time: 0, event: 0 });
     let mut next = ends;
     for e in entries.iter().rev() {
