@@ -449,6 +449,26 @@ mod tests {
     }
 
     #[test]
+    fn a_stream_through_cut_buckets_keeps_the_room_of_a_few_sub_buckets() {
+        // Each event, as it pops, pushes the next one a sub-bucket and a half ahead,
+        // 200 in flight, as a fabric's frames push their next hops: every sub-bucket of
+        // four buckets fills with about 100 events and pours.
+        let mut twin = Twin::new();
+        let sub = 1u64 << SUB_SHIFT;
+        for i in 0..200 {
+            twin.push(i * sub / 100);
+        }
+        for _ in 0..4 * 64 * 100 {
+            let time = twin.pop().expect("an event in flight");
+            twin.push(time + 3 * sub / 2);
+        }
+        twin.agree();
+        // Each sub-bucket keeping its own room would hold 64 of them.
+        let room = twin.wheel.fine.room();
+        assert!(room > 0 && room <= 8 * 128, "{room} events' room");
+    }
+
+    #[test]
     fn a_crowded_bucket_is_cut_and_still_pops_as_the_heap_does() {
         let mut rng = crate::rng::Rng::stream(4, "wheel");
         let mut twin = Twin::new();
