@@ -187,7 +187,9 @@ pub struct Port {
     pub monitor: QueueMonitor,
     /// One FIFO per class; class 0 is served first (see [`Port::class_of`]).
     queues: Vec<VecDeque<Packet>>,
-    /// Beside each class's FIFO, the ingress port of each frame (when tracked).
+    /// Beside each class's FIFO, the ingress port of each frame (when tracked; empty
+    /// otherwise, with no room taken: most runs track none, and a fabric has
+    /// thousands of ports, each part of a split run all of them).
     ingress: Vec<VecDeque<u32>>,
     /// Capacity (see [`Port::set_rate`]).
     rate: Rate,
@@ -292,7 +294,7 @@ impl Port {
             telemetry: false,
             special: false,
             tracks_ingress: false,
-            ingress: vec![VecDeque::new()],
+            ingress: Vec::new(),
             last_ingress: NO_INGRESS,
             ets: None,
         }
@@ -301,7 +303,9 @@ impl Port {
     /// Sets the number of strict-priority classes (at least one).
     pub fn set_priorities(&mut self, classes: u8) {
         self.queues = (0..classes.max(1)).map(|_| VecDeque::new()).collect();
-        self.ingress = (0..classes.max(1)).map(|_| VecDeque::new()).collect();
+        if self.tracks_ingress {
+            self.ingress = (0..classes.max(1)).map(|_| VecDeque::new()).collect();
+        }
     }
 
     /// Frees the room of its classes' FIFOs (and of their ingress records), for a
@@ -493,6 +497,7 @@ impl Port {
     pub fn track_ingress(&mut self) {
         self.tracks_ingress = true;
         self.special = true;
+        self.ingress = (0..self.queues.len()).map(|_| VecDeque::new()).collect();
     }
 
     /// Whether priority `q` is paused at this transmitter.
@@ -705,6 +710,19 @@ mod tests {
         // A congestion point inline took 336 bytes of every port (752 in all).
         assert!(std::mem::size_of::<Port>() <= 384, "{}", std::mem::size_of::<Port>());
         assert_eq!(std::mem::size_of::<Option<Box<CongestionPointKind>>>(), 8);
+    }
+
+    #[test]
+    fn a_port_takes_room_for_ingress_records_only_when_it_tracks_them() {
+        let mut p = port();
+        p.set_priorities(8);
+        assert!(p.ingress.is_empty() && p.ingress.capacity() == 0);
+        p.track_ingress();
+        assert_eq!(p.ingress.len(), 8);
+        let mut q = port();
+        q.track_ingress();
+        q.set_priorities(3);
+        assert_eq!(q.ingress.len(), 3);
     }
 
     fn frame(bytes: u32) -> Packet {
