@@ -138,7 +138,15 @@ impl Simulation {
     /// in order as it is made, not keeping it: the returned report's `flows` is empty.
     /// (At a million flows, holding their reports took 500 MB made in 7.7 s, mostly
     /// writing fresh memory; one at a time, each is made and consumed in the caches.)
-    pub fn finish_with(mut self, mut each_flow: impl FnMut(FlowReport)) -> RunReport {
+    pub fn finish_with(self, each_flow: impl FnMut(FlowReport)) -> RunReport {
+        self.finish_reporting(each_flow, |_| true)
+    }
+
+    /// [`Simulation::finish_with`], reporting only the switch ports `reports` takes
+    /// (by port index): the report's `ports` lists those alone, in order. (A part of a
+    /// split run reports the ports it owns; a report of every port from every part
+    /// held a second whole set of port reports at the merge's peak.)
+    pub(super) fn finish_reporting(mut self, mut each_flow: impl FnMut(FlowReport), reports: impl Fn(usize) -> bool) -> RunReport {
         self.catch_up_ports();
         let in_network = self.in_network();
         let streamed = self.sampler.streams();
@@ -150,8 +158,10 @@ impl Simulation {
             let queue = columns.next().unwrap_or_default();
             series[p as usize] = Some(queue.into_iter().map(|q| q as u64).collect());
         }
-        let ports =
-            (0..self.ports.len()).filter(|&p| !self.ports[p].is_host).map(|p| self.port_report(p, series[p].take(), sampled)).collect();
+        let ports = (0..self.ports.len())
+            .filter(|&p| !self.ports[p].is_host && reports(p))
+            .map(|p| self.port_report(p, series[p].take(), sampled))
+            .collect();
         let (mut held, kept) = (self.sampler.layout().flows.iter(), self.sampler.kept_flows());
         for (i, &in_network) in in_network.iter().enumerate().take(self.config.flows.len()) {
             // A sampler keeping some flows only holds no series of the others.

@@ -3,7 +3,7 @@
 use super::super::Simulation;
 use super::super::arrivals::Outcome;
 use super::super::fair::{FairOp, Replay};
-use crate::report::{ArrivalReport, FlowReport, RunReport};
+use crate::report::{ArrivalReport, FlowReport, PortReport, RunReport};
 use crate::units::Time;
 
 /// What each arrival source's flows did: each flow's sending side from its source's
@@ -50,7 +50,9 @@ fn fair_shares(part: &Simulation, replay: Replay, mut log: Vec<(Time, FairOp)>) 
 /// from every part ([`fair_shares`], [`arrival_reports`]). Parts are finished one at a
 /// time, each dropped once its report is read, and only the flow reports the merged
 /// report keeps are held (all the parts' reports held at once took as much again as a
-/// part); the fair shares are replayed with the last part alone left.
+/// part), and the port reports each part owns (every part reporting every port held
+/// two whole sets of them at the peak); the fair shares are replayed with the last
+/// part alone left.
 pub(super) fn merge(mut parts: Vec<Simulation>, part_of: &[u16], replay: Replay, wall: f64) -> RunReport {
     let log = fair_log(&mut parts);
     let mut replay = Some((replay, log));
@@ -76,6 +78,8 @@ pub(super) fn merge(mut parts: Vec<Simulation>, part_of: &[u16], replay: Replay,
     let mut classes: Vec<crate::traffic::FlowCounters> = Vec::new();
     let mut ingress = vec![([0; 8], 0); port_ends.len()];
     let mut fair = Vec::new();
+    // Each part's reports of the switch ports it owns, in order.
+    let mut owned: Vec<std::vec::IntoIter<PortReport>> = Vec::with_capacity(last + 1);
     for (k, part) in parts.into_iter().enumerate() {
         // Replayed once the other parts are gone, their room free again.
         if k == last {
@@ -83,7 +87,7 @@ pub(super) fn merge(mut parts: Vec<Simulation>, part_of: &[u16], replay: Replay,
             fair = fair_shares(&part, replay, log);
         }
         let mut i = 0;
-        let report = part.finish_with(|mut f| {
+        let each_flow = |mut f: FlowReport| {
             let (src, dst) = flow_ends[i];
             let r = &mut received[i];
             r.dropped_frames += f.dropped_frames;
@@ -98,7 +102,9 @@ pub(super) fn merge(mut parts: Vec<Simulation>, part_of: &[u16], replay: Replay,
                 flows[i] = f;
             }
             i += 1;
-        });
+        };
+        let mut report = part.finish_reporting(each_flow, |p| port_ends[p].0 == k);
+        owned.push(std::mem::take(&mut report.ports).into_iter());
         for (p, pfc) in report.pfc.iter().enumerate().filter(|&(p, _)| port_ends[p].1 == k) {
             ingress[p] = (pfc.ingress_bytes, pfc.headroom_drops);
         }
@@ -109,11 +115,6 @@ pub(super) fn merge(mut parts: Vec<Simulation>, part_of: &[u16], replay: Replay,
         match merged.as_mut() {
             None => merged = Some(report),
             Some(m) => {
-                for (p, port) in report.ports.into_iter().enumerate() {
-                    if port_owner[p] == k {
-                        m.ports[p] = port;
-                    }
-                }
                 for (p, pfc) in report.pfc.into_iter().enumerate() {
                     if port_ends[p].0 == k {
                         m.pfc[p] = pfc;
@@ -133,6 +134,7 @@ pub(super) fn merge(mut parts: Vec<Simulation>, part_of: &[u16], replay: Replay,
         f.in_network_frames = f.sent_frames - f.delivered_frames - f.dropped_frames;
     }
     let mut merged = merged.expect("a part");
+    merged.ports = port_owner.iter().map(|&k| owned[k].next().expect("its owner reported the port")).collect();
     merged.flows = flows;
     for (pfc, (bytes, drops)) in merged.pfc.iter_mut().zip(ingress) {
         (pfc.ingress_bytes, pfc.headroom_drops) = (bytes, drops);
