@@ -11,10 +11,11 @@
 //! empties, the wheel turns to the next bucket with events (found by an occupancy
 //! bitmap) and pours it into the heap, which orders it. A bucket that
 //! arrives crowded (more than 16 events, as when thousands of senders each wake every
-//! few milliseconds) is first cut into 64 sub-buckets (`fine.rs`), poured into the
-//! heap one at a time, and a crowded sub-bucket into 64 finer ones; or, when the
+//! few milliseconds) is first cut into sub-buckets (`fine.rs`: of 16 ns where events
+//! come densely, as in a fabric, else of 1 µs), poured into the heap one at a time;
+//! or, when the
 //! last crowded bucket took few pushes while it popped, sorted whole into the run
-//! (counted by sub-bucket, then each sorted), which then pops without a pour
+//! (counted by group of sub-buckets, then each sorted), which then pops without a pour
 //! per sub-bucket and names the events a few pops ahead for the loop to fetch (at
 //! 4,096 incast senders 0.81-0.83 of the time; a fat-tree's stretches, whose events
 //! push many more into them, stay cut). Events beyond the wheel wait in a second heap
@@ -22,14 +23,15 @@
 //! order, as one heap would.
 
 use super::Event;
-use super::fine::{CUT_ABOVE, Fine};
+use super::fine::{CUT_ABOVE, DENSE_ABOVE, Fine};
 use super::heap::{Entry, Heap, Pending};
 use crate::units::Time;
 
 /// Bucket width: 2^SHIFT picoseconds (67 µs).
 const SHIFT: u32 = 26;
-/// Sub-bucket width of a cut bucket: 2^SUB_SHIFT picoseconds (1 µs).
-const SUB_SHIFT: u32 = SHIFT - super::fine::SUBS.trailing_zeros();
+/// Sub-bucket width of a dense stream's cut bucket: 2^SUB_SHIFT picoseconds (16 ns).
+#[cfg(test)]
+const SUB_SHIFT: u32 = SHIFT - 12;
 /// Buckets on the wheel (69 ms ahead).
 const SLOTS: usize = 1 << 10;
 const MASK: u64 = SLOTS as u64 - 1;
@@ -48,8 +50,6 @@ pub struct EventQueue {
     now: Heap,
     /// The current bucket's later sub-buckets, when it is cut.
     fine: Fine,
-    /// The later finer sub-buckets of the sub-bucket last poured, when it is cut.
-    finer: Fine,
     /// The wheel's buckets, by absolute bucket number modulo SLOTS, each in insertion
     /// order.
     buckets: Box<[Vec<Pending>]>,
@@ -90,7 +90,6 @@ impl EventQueue {
         EventQueue {
             now: Heap::default(),
             fine: Fine::new(SHIFT),
-            finer: Fine::new(SUB_SHIFT),
             buckets: (0..SLOTS).map(|_| Vec::new()).collect(),
             spare: Vec::new(),
             words: vec![0; WORDS].into_boxed_slice(),
@@ -119,20 +118,12 @@ impl EventQueue {
         }
     }
 
-    /// Keeps an event of the cut current bucket in its sub-bucket, or in the finer cut
-    /// of the sub-bucket being popped; false when it falls before them (it goes to the
-    /// heap).
+    /// Keeps an event of the cut current bucket in its sub-bucket; false when it
+    /// falls before those not poured yet (it goes to the heap).
     #[inline(always)]
     fn keep_in_cut(&mut self, time: u64, event: u64) -> bool {
         self.pushed_into_cut += 1;
-        let sub = time >> SUB_SHIFT;
-        self.fine.keep_after_poured(time, event) || (self.finer.cuts(sub) && self.keep_finer(sub, time, event))
-    }
-
-    /// [`Fine::keep`] of the finer cut, out of line: only a crowded stretch gets here.
-    #[inline(never)]
-    fn keep_finer(&mut self, sub: u64, time: u64, event: u64) -> bool {
-        self.finer.keep(sub, time, event)
+        self.fine.keep_after_poured(time, event)
     }
 
     /// Puts an event of a later bucket on the wheel or, beyond it, in the far heap.
@@ -215,9 +206,6 @@ impl EventQueue {
         if let Some(e) = self.now.peek() {
             return Some(Time(e.time));
         }
-        if let Some(time) = self.finer.peek_time() {
-            return Some(Time(time));
-        }
         if let Some(time) = self.fine.peek_time() {
             return Some(Time(time));
         }
@@ -243,8 +231,7 @@ impl EventQueue {
     pub fn near_after(&self) -> impl Iterator<Item = Event> + '_ {
         let next = match self.now.len() <= NEAR_AFTER_BELOW {
             false => &[],
-            true if self.finer.is_empty() => self.fine.next_waiting(),
-            true => self.finer.next_waiting(),
+            true => self.fine.next_waiting(),
         };
         next.iter().map(|&(time, key)| Event::from_key(key, time))
     }
@@ -287,7 +274,7 @@ impl EventQueue {
     /// not poured yet.)
     #[inline(never)]
     fn turn(&mut self) -> bool {
-        if self.finer.pour_next(&mut self.now, None) || self.fine.pour_next(&mut self.now, Some(&mut self.finer)) {
+        if self.fine.pour_next(&mut self.now) {
             return true;
         }
         self.cur = if self.wheel != 0 {
@@ -316,14 +303,15 @@ impl EventQueue {
         let mut events = std::mem::take(&mut self.buckets[slot]);
         self.unmark(slot);
         self.wheel -= events.len();
+        let dense = self.pushed_into_cut + events.len() as u64 > DENSE_ABOVE;
         if events.len() <= CUT_ABOVE {
             self.now.fill(&events);
             events.clear();
         } else if self.sort_crowds(events.len()) {
             self.fine.sort_into(&mut events, &mut self.now);
         } else {
-            self.fine.cut(bucket, &mut events);
-            self.fine.pour_next(&mut self.now, Some(&mut self.finer));
+            self.fine.cut(bucket, &mut events, dense);
+            self.fine.pour_next(&mut self.now);
         }
         // The emptied vector keeps its room for the next bucket to fill.
         debug_assert!(events.is_empty());
@@ -357,7 +345,7 @@ impl EventQueue {
 
     /// Number of pending events.
     pub fn len(&self) -> usize {
-        self.now.len() + self.finer.len() + self.fine.len() + self.wheel + self.far.len()
+        self.now.len() + self.fine.len() + self.wheel + self.far.len()
     }
 
     /// Whether no event is pending.
@@ -450,11 +438,11 @@ mod tests {
 
     #[test]
     fn a_stream_through_cut_buckets_keeps_the_room_of_a_few_sub_buckets() {
-        // Each event, as it pops, pushes the next one a sub-bucket and a half ahead,
-        // 200 in flight, as a fabric's frames push their next hops: every sub-bucket of
-        // four buckets fills with about 100 events and pours.
+        // Each event, as it pops, pushes the next one 1.5 µs ahead, 200 in flight, as
+        // a fabric's frames push their next hops: 100 events a microsecond through
+        // every sub-bucket of four buckets.
         let mut twin = Twin::new();
-        let sub = 1u64 << SUB_SHIFT;
+        let sub = 1u64 << (SHIFT - 6);
         for i in 0..200 {
             twin.push(i * sub / 100);
         }
@@ -463,7 +451,7 @@ mod tests {
             twin.push(time + 3 * sub / 2);
         }
         twin.agree();
-        // Each sub-bucket keeping its own room would hold 64 of them.
+        // Each sub-bucket keeping its own room would hold 16,384 events' room.
         let room = twin.wheel.fine.room();
         assert!(room > 0 && room <= 8 * 128, "{room} events' room");
     }
@@ -492,12 +480,12 @@ mod tests {
     }
 
     #[test]
-    fn a_crowded_sub_bucket_is_cut_finer_and_still_pops_as_the_heap_does() {
+    fn crowded_sub_buckets_still_pop_as_the_heap_does() {
         let mut rng = crate::rng::Rng::stream(6, "wheel");
         let mut twin = Twin::new();
-        // Thousands of events in three sub-buckets of one bucket, many at equal times;
-        // then, as they pop, more pushed into the sub-bucket being popped (before and
-        // after the finer sub-buckets poured so far) and into later ones.
+        // Thousands of events in three microseconds of one bucket, many at equal
+        // times; then, as they pop, more pushed into the sub-bucket being popped
+        // (before and after the events popped so far) and into later ones.
         let sub = 1u64 << (SHIFT - 6);
         let base = (7u64 << SHIFT) + 5 * sub;
         for _ in 0..3000 {
@@ -507,9 +495,8 @@ mod tests {
         for _ in 0..600 {
             twin.push(base + sub + 1000 * (rng.next_u64() % 3));
         }
-        let (mut finer, mut ran) = (false, false);
+        let mut ran = false;
         while let Some(time) = twin.pop() {
-            finer |= !twin.wheel.finer.is_empty();
             ran |= twin.wheel.now.runs();
             if rng.chance(0.3) {
                 twin.push(time + rng.next_u64() % (sub / 4));
@@ -519,9 +506,36 @@ mod tests {
             }
             twin.agree();
         }
-        assert!(finer, "a sub-bucket was cut finer");
         assert!(ran, "a crowd was poured as a sorted run");
         assert!(twin.wheel.is_empty());
+    }
+
+    #[test]
+    fn a_bucket_is_cut_into_16_ns_sub_buckets_only_where_events_come_densely() {
+        let mut rng = crate::rng::Rng::stream(7, "wheel");
+        let mut twin = Twin::new();
+        // A sparse bucket (a dumbbell's: a few events a microsecond, each pushing one
+        // more into it as it pops, so that the next crowded bucket is cut, not sorted
+        // whole), then a dense one (a fabric's: thousands in the bucket).
+        for _ in 0..200 {
+            twin.push((3 << SHIFT) + rng.next_u64() % (1 << (SHIFT - 1)));
+        }
+        for _ in 0..3000 {
+            twin.push((5 << SHIFT) + rng.next_u64() % (1 << SHIFT));
+        }
+        let (mut widths, mut pushed) = (Vec::new(), 0);
+        while let Some(time) = twin.pop() {
+            let bucket = time >> SHIFT;
+            if widths.last().map(|&(b, _)| b) != Some(bucket) {
+                widths.push((bucket, twin.wheel.fine.sub_width()));
+            }
+            if bucket == 3 && pushed < 200 {
+                twin.push(time + (1 << (SHIFT - 2)));
+                pushed += 1;
+            }
+            twin.agree();
+        }
+        assert_eq!(widths, vec![(3, 1 << (SHIFT - 6)), (5, 1 << SUB_SHIFT)]);
     }
 
     /// Whether the queue's current bucket was sorted whole into the run.
@@ -541,7 +555,8 @@ mod tests {
                 twin.push((bucket << SHIFT) + (rng.next_u64() % 500) * ((1 << SHIFT) / 500));
             }
         }
-        // The second also holds crowded sub-buckets, which take a stable sort.
+        // The second also holds a crowded group of sub-buckets, which takes a stable
+        // sort.
         let sub = 1u64 << SUB_SHIFT;
         for _ in 0..120 {
             twin.push((6 << SHIFT) + (rng.next_u64() % 3) * 7 * sub + (rng.next_u64() % 4) * (sub / 4));
