@@ -117,10 +117,13 @@ pub(super) const CUT_ABOVE: usize = 16;
 /// The sub-buckets of the current bucket, while it is cut.
 #[derive(Debug)]
 pub(super) struct Fine {
-    subs: Box<[Vec<Pending>]>,
+    /// The sub-buckets, none until a bucket is first cut (a run whose buckets are
+    /// never crowded, or a part's emptied queue, holds no room for 4,096 of them).
+    subs: Vec<Vec<Pending>>,
     /// The vectors of sub-buckets poured, emptied with their room kept, for the next
-    /// sub-buckets to fill: a few vectors' room, warm in the cache, rather than all
-    /// 64 sub-buckets' (a k = 16 fabric's came to 74 KB each, touched once a bucket).
+    /// sub-buckets to fill: a few vectors' room, warm in the cache, rather than every
+    /// sub-bucket's (a k = 16 fabric's 1 µs sub-buckets came to 74 KB each, touched
+    /// once a bucket).
     spare: Vec<Vec<Pending>>,
     /// The buffer [`Fine::sort_into`] sorts in (kept for its room).
     sorted: Vec<Pending>,
@@ -142,7 +145,7 @@ impl Fine {
     /// No bucket cut, for buckets of 2^`bucket_shift` ps.
     pub fn new(bucket_shift: u32) -> Fine {
         Fine {
-            subs: (0..SUBS).map(|_| Vec::new()).collect(),
+            subs: Vec::new(),
             spare: Vec::new(),
             sorted: Vec::new(),
             occupied: Occupied::EMPTY,
@@ -232,6 +235,9 @@ impl Fine {
         debug_assert!(self.occupied.is_empty());
         let subs = if dense { SUBS } else { SPARSE_SUBS };
         self.shift = self.bucket_shift - subs.trailing_zeros();
+        if self.subs.is_empty() {
+            self.subs.resize_with(SUBS as usize, Vec::new);
+        }
         self.sub_mask = subs as u64 - 1;
         self.bucket = bucket;
         self.open_from = 0;
