@@ -69,8 +69,8 @@ fn five_senders(c: &mut Criterion) {
 
 /// Line-rate senders in step, as in a fat-tree's all-to-all: 1,024 events wait at 8
 /// instants 800 ns apart, and each popped event comes back 6.4 µs later, at the same
-/// picoseconds as others (the queue cuts such a stretch finer and pops a crowd at one
-/// instant from a sorted run).
+/// picoseconds as others (the queue cuts such a stretch into sub-buckets and pops a
+/// crowd at one instant from a sorted run).
 fn lockstep_queue(c: &mut Criterion) {
     const FRAME: u64 = 800_000;
     c.bench_function("event queue pop+push, 1024 events at 8 instants", |b| {
