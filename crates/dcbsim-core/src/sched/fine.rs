@@ -21,9 +21,9 @@
 //! by (time, key).
 //!
 //! A crowded bucket may instead be sorted whole into the heap's run
-//! ([`Fine::sort_into`]): its events are placed group after group (64 groups of 64
-//! sub-buckets) in one buffer, then each group sorted by (time, key), so the run pops
-//! in that order.
+//! ([`Fine::sort_into`]): its events are placed group after group (64 groups of
+//! 1 µs) in one buffer, then each group sorted by (time, key), so the run pops in that
+//! order.
 
 use super::heap::{Heap, Pending};
 
@@ -266,7 +266,7 @@ impl Fine {
             start += *end;
             *end = start;
         }
-        let mut sorted = std::mem::take(&mut self.sorted);
+        let sorted = &mut self.sorted;
         sorted.clear();
         sorted.resize(events.len(), (0, 0));
         let mut next = ends;
@@ -285,10 +285,9 @@ impl Fine {
         } else {
             // One insertion sort over the whole: no event moves past the group before
             // its own, whose events all come earlier.
-            sort_by_insertion(&mut sorted);
+            sort_by_insertion(sorted);
         }
-        heap.extend_run(&sorted);
-        self.sorted = sorted;
+        heap.extend_run(sorted);
     }
 
     /// Pours the next sub-bucket into the empty heap `heap`; false (and no bucket cut

@@ -13,13 +13,12 @@
 //! arrives crowded (more than 16 events, as when thousands of senders each wake every
 //! few milliseconds) is first cut into sub-buckets (`fine.rs`: of 16 ns where events
 //! come densely, as in a fabric, else of 1 µs), poured into the heap one at a time;
-//! or, when the
-//! last crowded bucket took few pushes while it popped, sorted whole into the run
-//! (counted by group of sub-buckets, then each sorted), which then pops without a pour
-//! per sub-bucket and names the events a few pops ahead for the loop to fetch (at
-//! 4,096 incast senders 0.81-0.83 of the time; a fat-tree's stretches, whose events
-//! push many more into them, stay cut). Events beyond the wheel wait in a second heap
-//! and move onto the wheel as it turns. The queue thus pops exactly in (time, key)
+//! or, when the last crowded bucket took few pushes while it popped, sorted whole into
+//! the run (counted by group of sub-buckets, then each sorted), which then pops
+//! without a pour per sub-bucket and names the events a few pops ahead for the loop to
+//! fetch (at 4,096 incast senders 0.81-0.83 of the time; a fat-tree's stretches, whose
+//! events push many more into them, stay cut). Events beyond the wheel wait in a
+//! second heap and move onto the wheel as it turns. The queue thus pops exactly in (time, key)
 //! order, as one heap would.
 
 use super::Event;
