@@ -304,8 +304,13 @@ impl Port {
     pub fn set_priorities(&mut self, classes: u8) {
         self.queues = (0..classes.max(1)).map(|_| VecDeque::new()).collect();
         if self.tracks_ingress {
-            self.ingress = (0..classes.max(1)).map(|_| VecDeque::new()).collect();
+            self.fresh_ingress();
         }
+    }
+
+    /// An empty record of ingress ports beside each class's FIFO.
+    fn fresh_ingress(&mut self) {
+        self.ingress = (0..self.queues.len()).map(|_| VecDeque::new()).collect();
     }
 
     /// Frees the room of its classes' FIFOs (and of their ingress records), for a
@@ -497,7 +502,7 @@ impl Port {
     pub fn track_ingress(&mut self) {
         self.tracks_ingress = true;
         self.special = true;
-        self.ingress = (0..self.queues.len()).map(|_| VecDeque::new()).collect();
+        self.fresh_ingress();
     }
 
     /// Whether priority `q` is paused at this transmitter.
