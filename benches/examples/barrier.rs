@@ -1,6 +1,7 @@
 //! What a window barrier costs on this machine, for the speed-up model of
 //! `--example parts`: `threads` threads meet `rounds` times at a `std::sync::Barrier`
-//! (which sleeps) and at the parallel engine's own, which spins on an atomic counter.
+//! (which sleeps) and at the parallel engine's own, which spins on an atomic counter
+//! (or, with more threads than cores, yields: its patience is printed).
 //!
 //! ```text
 //! cargo run --release -p dcbsim-bench --example barrier -- [threads] [rounds]
@@ -34,5 +35,8 @@ fn main() {
         }
     });
     let spin_ns = started.elapsed().as_secs_f64() * 1e9 / rounds as f64;
-    println!("{threads} threads, {rounds} rounds: std::sync::Barrier {sleep_ns:.0} ns per round, spinning {spin_ns:.0} ns");
+    let patience = spin.patience();
+    println!(
+        "{threads} threads, {rounds} rounds: std::sync::Barrier {sleep_ns:.0} ns per round, the engine's {spin_ns:.0} ns ({patience:?})"
+    );
 }

@@ -66,14 +66,22 @@ impl Letters {
 /// How long a thread spins at the barrier before it sleeps (a few µs).
 const SPINS_BEFORE_SLEEP: u32 = 1 << 12;
 
+/// How many times a thread of a run with more parts than cores gives its core up at
+/// the barrier before it sleeps (a few ms when no other thread wants it).
+const YIELDS_BEFORE_SLEEP: u32 = 1 << 12;
+
 /// Threads meeting between windows: a counter each arrival adds one to, spun on (a
 /// sleeping barrier costs 12-19 µs a round here, against windows of tens of µs of
 /// work; docs/speed.md), and slept on only by a thread that has spun a while in vain
-/// (its core is wanted elsewhere). Public for `--example barrier`, which measures it.
+/// (its core is wanted elsewhere). With more threads than cores, a waiting thread
+/// holds the core a part it waits for needs: it gives the core up at once instead,
+/// and sleeps only after a while. Public for `--example barrier`, which measures it.
 #[derive(Debug)]
 pub struct Barrier {
     arrived: AtomicUsize,
     threads: usize,
+    /// How a waiting thread waits before it sleeps.
+    patience: Patience,
     /// A thread failed: it will not come again.
     broken: AtomicBool,
     /// Threads asleep at the barrier, and what wakes them.
@@ -82,20 +90,59 @@ pub struct Barrier {
     wake: Condvar,
 }
 
+/// How a thread waits at the barrier before it sleeps: it spins, then gives its
+/// core up (yields) to another thread.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Patience {
+    /// Spins first.
+    pub spins: u32,
+    /// Then yields.
+    pub yields: u32,
+}
+
+impl Patience {
+    /// How threads wait when `threads` of them share `cores`. Threads no more than
+    /// the cores spin, since the thread they wait for has a core of its own (a
+    /// yield would hand theirs to another process, for a whole time slice, when
+    /// one competes: 1.4-1.5 s against 2.2-2.4 for k = 16 on two threads beside a
+    /// busy loop, docs/speed.md). More threads than cores yield, so that a part
+    /// whose thread is not running gets the core: a k = 8 fabric on four threads
+    /// on two cores took 0.31 s spinning and 0.07 s yielding.
+    pub fn for_cores(threads: usize, cores: usize) -> Patience {
+        if threads <= cores {
+            Patience { spins: SPINS_BEFORE_SLEEP, yields: 0 }
+        } else {
+            Patience { spins: 0, yields: YIELDS_BEFORE_SLEEP }
+        }
+    }
+}
+
 /// How long a sleeper sleeps before it looks again, should a wake-up be missed.
 const NAP: Duration = Duration::from_millis(1);
 
 impl Barrier {
-    /// A barrier for `threads` threads.
+    /// A barrier for `threads` threads on this machine's cores.
     pub fn new(threads: usize) -> Barrier {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        Barrier::waiting(threads, Patience::for_cores(threads, cores))
+    }
+
+    /// A barrier for `threads` threads that wait with `patience`.
+    pub fn waiting(threads: usize, patience: Patience) -> Barrier {
         Barrier {
             arrived: AtomicUsize::new(0),
             threads,
+            patience,
             broken: AtomicBool::new(false),
             sleepers: AtomicUsize::new(0),
             lock: Mutex::new(()),
             wake: Condvar::new(),
         }
+    }
+
+    /// How the barrier's threads wait.
+    pub fn patience(&self) -> Patience {
+        self.patience
     }
 
     /// Waits for every thread's `round`-th arrival (rounds count from 0, each thread
@@ -107,11 +154,15 @@ impl Barrier {
             self.wake_sleepers();
             return;
         }
-        let mut spins = 0u32;
+        let Patience { spins: most_spins, yields: most_yields } = self.patience;
+        let (mut spins, mut yields) = (0u32, 0u32);
         while !self.passed(target) {
-            if spins < SPINS_BEFORE_SLEEP {
+            if spins < most_spins {
                 spins += 1;
                 std::hint::spin_loop();
+            } else if yields < most_yields {
+                yields += 1;
+                std::thread::yield_now();
             } else {
                 self.sleep_until(target);
             }
@@ -240,5 +291,40 @@ mod tests {
         });
         let message = waited.expect_err("the waiter stops waiting").downcast::<&str>().expect("a message");
         assert_eq!(*message, "another part of the run failed");
+    }
+
+    #[test]
+    fn threads_beyond_the_cores_give_theirs_up_where_the_others_spin() {
+        for (threads, cores) in [(2, 2), (1, 8), (8, 8)] {
+            let p = Patience::for_cores(threads, cores);
+            assert!(p.spins > 0 && p.yields == 0, "{threads} threads on {cores} cores: {p:?}");
+        }
+        for (threads, cores) in [(3, 2), (16, 2), (2, 1)] {
+            let p = Patience::for_cores(threads, cores);
+            assert!(p.spins == 0 && p.yields > 0, "{threads} threads on {cores} cores: {p:?}");
+        }
+    }
+
+    #[test]
+    fn threads_waiting_any_way_pass_each_round_together() {
+        let ways = [Patience::for_cores(5, 5), Patience::for_cores(5, 1), Patience { spins: 0, yields: 0 }];
+        for patience in ways {
+            let (threads, rounds) = (5, 300);
+            let barrier = Barrier::waiting(threads, patience);
+            let arrivals = AtomicUsize::new(0);
+            std::thread::scope(|s| {
+                for _ in 0..threads {
+                    s.spawn(|| {
+                        for round in 0..rounds {
+                            arrivals.fetch_add(1, Ordering::SeqCst);
+                            barrier.wait(round);
+                            // Nobody passes before everyone has come.
+                            assert!(arrivals.load(Ordering::SeqCst) >= (round + 1) * threads, "{patience:?}");
+                        }
+                    });
+                }
+            });
+            assert_eq!(arrivals.into_inner(), threads * rounds);
+        }
     }
 }

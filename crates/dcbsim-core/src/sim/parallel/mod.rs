@@ -75,7 +75,7 @@ mod exchange;
 mod merge;
 mod stream;
 
-pub use exchange::Barrier;
+pub use exchange::{Barrier, Patience};
 
 /// What a part of a split run knows of the split.
 #[derive(Debug)]
