@@ -103,11 +103,9 @@ pub struct Patience {
 impl Patience {
     /// How threads wait when `threads` of them share `cores`. Threads no more than
     /// the cores spin, since the thread they wait for has a core of its own (a
-    /// yield would hand theirs to another process, for a whole time slice, when
-    /// one competes: 1.4-1.5 s against 2.2-2.4 for k = 16 on two threads beside a
-    /// busy loop, docs/speed.md). More threads than cores yield, so that a part
-    /// whose thread is not running gets the core: a k = 8 fabric on four threads
-    /// on two cores took 0.31 s spinning and 0.07 s yielding.
+    /// yield would hand theirs to any other process that wants it, for a whole
+    /// time slice). More threads than cores yield, so that a part whose thread is
+    /// not running gets the core (docs/speed.md has both measured).
     pub fn for_cores(threads: usize, cores: usize) -> Patience {
         if threads <= cores {
             Patience { spins: SPINS_BEFORE_SLEEP, yields: 0 }
