@@ -5,6 +5,7 @@ mod host;
 pub mod partition;
 pub mod pfc;
 mod port;
+pub mod ring;
 mod route_search;
 mod routing;
 pub mod telemetry;

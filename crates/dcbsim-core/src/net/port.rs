@@ -9,6 +9,7 @@
 
 use super::ets::Dwrr;
 use super::pfc::{NO_INGRESS, Pfc};
+use super::ring::Ring;
 
 /// What [`Port::pfc`] shows for a port without PFC state.
 static INERT_PFC: Pfc = Pfc::INERT;
@@ -114,7 +115,7 @@ pub struct Port {
     /// How long the transmitter is busy with a frame of `serialize_bytes`.
     serialize_time: Time,
     /// Frames on the wire, with the time each reaches the far end.
-    pub link: VecDeque<(Time, Packet)>,
+    pub link: Ring<(Time, Packet)>,
     /// The node at the far end of the link.
     pub peer: u32,
     /// Under early sending (see `sim/early.rs`), the flow this NIC sends early
@@ -276,7 +277,7 @@ impl Port {
             early_generation: 0,
             next_start: Time::ZERO,
             waiting: 0,
-            link: VecDeque::new(),
+            link: Ring::new(),
             cp: None,
             monitor: QueueMonitor::default(),
             tx_frames: 0,
@@ -648,7 +649,7 @@ mod tests {
             offset_of!(Port, serialize_bytes) + 4,
             offset_of!(Port, delay) + 8,
             offset_of!(Port, serialize_time) + 8,
-            offset_of!(Port, link) + std::mem::size_of::<VecDeque<(Time, Packet)>>(),
+            offset_of!(Port, link) + std::mem::size_of::<Ring<(Time, Packet)>>(),
             offset_of!(Port, peer) + 4,
             offset_of!(Port, early_flow) + 4,
             offset_of!(Port, early_at) + 8,

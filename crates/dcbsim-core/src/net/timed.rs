@@ -21,7 +21,7 @@
 //! waiting have no event scheduled and [`Port::untime`] can hand them back to the
 //! class FIFO whenever the port must leave this mode (a rate change).
 
-use super::port::{Admission, Port, take_front};
+use super::port::{Admission, Port};
 use crate::packet::Packet;
 use crate::units::Time;
 
@@ -78,11 +78,11 @@ impl Port {
     }
 
     /// [`Port::pop_arrived`] of a link that holds a frame (it panics otherwise), taken
-    /// with [`take_front`].
+    /// with [`Ring::take_front`](super::ring::Ring::take_front).
     #[inline]
     pub fn take_arrived(&mut self, now: Time) -> (Time, Packet) {
         self.count_started(now);
-        take_front(&mut self.link)
+        self.link.take_front()
     }
 
     /// Counts the frames started by `now`, and the head frame, before it leaves the
@@ -171,7 +171,7 @@ impl Port {
         self.busy_until = self.next_start;
         let from = self.link.len() - self.waiting as usize;
         self.waiting = 0;
-        let back: Vec<Packet> = self.link.drain(from..).map(|(_, pkt)| pkt).collect();
+        let back: Vec<Packet> = self.link.split_off(from).into_iter().map(|(_, pkt)| pkt).collect();
         for pkt in back {
             self.requeue(pkt);
         }
