@@ -2,6 +2,8 @@
 //! packed events keyed by (time, packed event), beside binary min-heaps for the
 //! events pushed out of order.
 
+use super::network;
+
 /// An event waiting outside the heap: its time and its packed form.
 pub(super) type Pending = (u64, u64);
 
@@ -29,8 +31,9 @@ impl From<Pending> for Entry {
     }
 }
 
-/// The most entries of equal times ordered by insertion (more take a library sort).
-const SORT_BY_INSERTION_UP_TO: usize = 16;
+/// The most entries of equal times ordered by insertion or a network (more take a
+/// library sort).
+const SORT_BY_INSERTION_UP_TO: usize = network::MOST;
 
 /// Sorts a few `entries` by (time, key) by insertion.
 #[inline]
@@ -118,13 +121,18 @@ fn sort_by_slots(entries: &[Entry], sorted: &mut Vec<Entry>) {
     let shift = (u64::BITS - (last - first).leading_zeros()).saturating_sub(SLOTS.trailing_zeros());
     let slot = |e: &Entry| ((e.time - first) >> shift) as usize;
     let mut ends = [0u32; SLOTS];
+    // The slots that hold an entry (a crowded stretch of a fabric fills a few of
+    // the 64: only those are added up and sorted).
+    let mut occupied = 0u64;
     for e in entries {
-        ends[slot(e)] += 1;
+        let s = slot(e);
+        ends[s] += 1;
+        occupied |= 1 << s;
     }
     let mut sum = 0;
-    for end in ends.iter_mut() {
-        sum += *end;
-        *end = sum;
+    for s in ones(occupied) {
+        sum += ends[s];
+        ends[s] = sum;
     }
     // Every place is written below: room kept from before is not cleared first.
     sorted.resize(entries.len(), Entry { time: 0, event: 0 });
@@ -135,8 +143,9 @@ fn sort_by_slots(entries: &[Entry], sorted: &mut Vec<Entry>) {
         sorted[*at as usize] = *e;
     }
     let mut from = 0;
-    for &end in &ends {
-        let slot = &mut sorted[from..end as usize];
+    for s in ones(occupied) {
+        let end = ends[s] as usize;
+        let slot = &mut sorted[from..end];
         if slot.len() > SORT_BY_INSERTION_UP_TO {
             sort_by_key(slot);
         } else if slot.len() > 1 {
@@ -146,14 +155,31 @@ fn sort_by_slots(entries: &[Entry], sorted: &mut Vec<Entry>) {
                 insertion_sort(slot);
             }
         }
-        from = end as usize;
+        from = end;
     }
 }
 
+/// The places of the bits set in `bits`, lowest first.
+#[inline(always)]
+fn ones(mut bits: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (bits != 0).then(|| {
+            let at = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            at
+        })
+    })
+}
+
+/// More ties than this are sorted by a network (`network.rs`), fewer by insertion
+/// in step, which takes fewer steps for them.
+const SORT_BY_NETWORK_ABOVE: usize = 4;
+
 /// Sorts a few `ties` (entries of one time, at most [`SORT_BY_INSERTION_UP_TO`]) by
-/// key with a fixed sequence of compare-exchanges: an insertion sort that always runs
-/// to the front, each step a minimum and a maximum and no branch on the keys, which
-/// a fabric's salted keys, in random order, mispredicted about every other time.
+/// key with a fixed sequence of compare-exchanges, each a minimum and a maximum and no
+/// branch on the keys, which a fabric's salted keys, in random order, mispredicted
+/// about every other time: a sorting network, or for a very few an insertion sort
+/// that always runs to the front.
 #[inline]
 fn sort_ties_in_step(ties: &mut [Entry]) {
     let mut keys = [0u64; SORT_BY_INSERTION_UP_TO];
@@ -161,11 +187,15 @@ fn sort_ties_in_step(ties: &mut [Entry]) {
     for (key, e) in keys.iter_mut().zip(ties.iter()) {
         *key = e.event;
     }
-    for i in 1..keys.len() {
-        for j in (0..i).rev() {
-            let (a, b) = (keys[j], keys[j + 1]);
-            keys[j] = a.min(b);
-            keys[j + 1] = a.max(b);
+    if keys.len() > SORT_BY_NETWORK_ABOVE {
+        network::sort_keys(keys);
+    } else {
+        for i in 1..keys.len() {
+            for j in (0..i).rev() {
+                let (a, b) = (keys[j], keys[j + 1]);
+                keys[j] = a.min(b);
+                keys[j + 1] = a.max(b);
+            }
         }
     }
     for (e, &key) in ties.iter_mut().zip(keys.iter()) {

@@ -21,6 +21,7 @@
 
 mod fine;
 mod heap;
+mod network;
 mod wheel;
 
 pub use wheel::EventQueue;
