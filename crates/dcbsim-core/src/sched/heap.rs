@@ -150,7 +150,7 @@ fn sort_by_slots(entries: &[Entry], sorted: &mut Vec<Entry>) {
             sort_by_key(slot);
         } else if slot.len() > 1 {
             if slot.iter().all(|e| e.time == slot[0].time) {
-                sort_ties_in_step(slot);
+                sort_ties(slot);
             } else {
                 insertion_sort(slot);
             }
@@ -171,33 +171,18 @@ fn ones(mut bits: u64) -> impl Iterator<Item = usize> {
     })
 }
 
-/// More ties than this are sorted by a network (`network.rs`), fewer by insertion
-/// in step, which takes fewer steps for them.
-const SORT_BY_NETWORK_ABOVE: usize = 4;
-
 /// Sorts a few `ties` (entries of one time, at most [`SORT_BY_INSERTION_UP_TO`]) by
-/// key with a fixed sequence of compare-exchanges, each a minimum and a maximum and no
-/// branch on the keys, which a fabric's salted keys, in random order, mispredicted
-/// about every other time: a sorting network, or for a very few an insertion sort
-/// that always runs to the front.
+/// key with a sorting network (`network.rs`): a fixed sequence of compare-exchanges,
+/// each a minimum and a maximum and no branch on the keys, which a fabric's salted
+/// keys, in random order, mispredicted about every other time.
 #[inline]
-fn sort_ties_in_step(ties: &mut [Entry]) {
+fn sort_ties(ties: &mut [Entry]) {
     let mut keys = [0u64; SORT_BY_INSERTION_UP_TO];
     let keys = &mut keys[..ties.len()];
     for (key, e) in keys.iter_mut().zip(ties.iter()) {
         *key = e.event;
     }
-    if keys.len() > SORT_BY_NETWORK_ABOVE {
-        network::sort_keys(keys);
-    } else {
-        for i in 1..keys.len() {
-            for j in (0..i).rev() {
-                let (a, b) = (keys[j], keys[j + 1]);
-                keys[j] = a.min(b);
-                keys[j + 1] = a.max(b);
-            }
-        }
-    }
+    network::sort_keys(keys);
     for (e, &key) in ties.iter_mut().zip(keys.iter()) {
         e.event = key;
     }

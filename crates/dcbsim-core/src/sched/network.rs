@@ -2,65 +2,98 @@
 //! compare-exchanges, each a minimum and a maximum and no branch on the keys (which
 //! a fabric's salted keys, in random order, mispredicted about every other time),
 //! and fewer of them than an insertion that always runs to the front takes: 19 for
-//! eight keys where it took 28, 60 for sixteen where it took 120.
+//! eight keys where it took 28, 40 for twelve where it took 66, 60 for sixteen
+//! where it took 120.
 
-/// Compare-exchanges `keys[a]` and `keys[b]` for each pair `(a, b)` listed, in order:
-/// the smaller key to `a`. Written out pair by pair, so every index is a constant.
+/// Compare-exchanges `keys[a]` and `keys[b]` for each pair `(a, b)` listed with `b`
+/// below `n`, in order: the smaller key to `a`. Written out pair by pair, so every
+/// index is a constant; with `n` a constant too, the pairs beyond it are left out
+/// when compiled (a network sorting `n` keys sorts fewer when the places from
+/// `n` up hold the largest key: every pair reaching those places leaves both
+/// keys where they are).
 macro_rules! exchange {
-    ($keys:ident; $(($a:literal, $b:literal)),* $(,)?) => {
+    ($keys:ident, $n:expr; $(($a:literal, $b:literal)),* $(,)?) => {
         $(
-            let (x, y) = ($keys[$a], $keys[$b]);
-            $keys[$a] = x.min(y);
-            $keys[$b] = x.max(y);
+            if $b < $n {
+                let (x, y) = ($keys[$a], $keys[$b]);
+                $keys[$a] = x.min(y);
+                $keys[$b] = x.max(y);
+            }
         )*
     };
 }
 
-/// Sorts eight keys: an optimal network (19 compare-exchanges in 6 layers).
+/// Sorts the first `N` of eight keys: an optimal network (19 compare-exchanges in 6
+/// layers for eight), pruned to `N`.
 #[inline(always)]
-fn sort_eight(k: &mut [u64; 8]) {
-    exchange!(k; (0, 2), (1, 3), (4, 6), (5, 7));
-    exchange!(k; (0, 4), (1, 5), (2, 6), (3, 7));
-    exchange!(k; (0, 1), (2, 3), (4, 5), (6, 7));
-    exchange!(k; (2, 4), (3, 5));
-    exchange!(k; (1, 4), (3, 6));
-    exchange!(k; (1, 2), (3, 4), (5, 6));
+fn sort_eight<const N: usize>(k: &mut [u64; 8]) {
+    exchange!(k, N; (0, 2), (1, 3), (4, 6), (5, 7));
+    exchange!(k, N; (0, 4), (1, 5), (2, 6), (3, 7));
+    exchange!(k, N; (0, 1), (2, 3), (4, 5), (6, 7));
+    exchange!(k, N; (2, 4), (3, 5));
+    exchange!(k, N; (1, 4), (3, 6));
+    exchange!(k, N; (1, 2), (3, 4), (5, 6));
 }
 
-/// Sorts sixteen keys: Green's network (60 compare-exchanges in 10 layers).
+/// Sorts the first `N` of sixteen keys: Green's network (60 compare-exchanges in 10
+/// layers for sixteen), pruned to `N`.
 #[inline(always)]
-fn sort_sixteen(k: &mut [u64; 16]) {
-    exchange!(k; (0, 13), (1, 12), (2, 15), (3, 14), (4, 8), (5, 6), (7, 11), (9, 10));
-    exchange!(k; (0, 5), (1, 7), (2, 9), (3, 4), (6, 13), (8, 14), (10, 15), (11, 12));
-    exchange!(k; (0, 1), (2, 3), (4, 5), (6, 8), (7, 9), (10, 11), (12, 13), (14, 15));
-    exchange!(k; (0, 2), (1, 3), (4, 10), (5, 11), (6, 7), (8, 9), (12, 14), (13, 15));
-    exchange!(k; (1, 2), (3, 12), (4, 6), (5, 7), (8, 10), (9, 11), (13, 14));
-    exchange!(k; (1, 4), (2, 6), (5, 8), (7, 10), (9, 13), (11, 14));
-    exchange!(k; (2, 4), (3, 6), (9, 12), (11, 13));
-    exchange!(k; (3, 5), (6, 8), (7, 9), (10, 12));
-    exchange!(k; (3, 4), (5, 6), (7, 8), (9, 10), (11, 12));
-    exchange!(k; (6, 7), (8, 9));
+fn sort_sixteen<const N: usize>(k: &mut [u64; 16]) {
+    exchange!(k, N; (0, 13), (1, 12), (2, 15), (3, 14), (4, 8), (5, 6), (7, 11), (9, 10));
+    exchange!(k, N; (0, 5), (1, 7), (2, 9), (3, 4), (6, 13), (8, 14), (10, 15), (11, 12));
+    exchange!(k, N; (0, 1), (2, 3), (4, 5), (6, 8), (7, 9), (10, 11), (12, 13), (14, 15));
+    exchange!(k, N; (0, 2), (1, 3), (4, 10), (5, 11), (6, 7), (8, 9), (12, 14), (13, 15));
+    exchange!(k, N; (1, 2), (3, 12), (4, 6), (5, 7), (8, 10), (9, 11), (13, 14));
+    exchange!(k, N; (1, 4), (2, 6), (5, 8), (7, 10), (9, 13), (11, 14));
+    exchange!(k, N; (2, 4), (3, 6), (9, 12), (11, 13));
+    exchange!(k, N; (3, 5), (6, 8), (7, 9), (10, 12));
+    exchange!(k, N; (3, 4), (5, 6), (7, 8), (9, 10), (11, 12));
+    exchange!(k, N; (6, 7), (8, 9));
+}
+
+/// Sorts `keys`, exactly `N` of them (up to 8), by the pruned network for eight.
+#[inline(always)]
+fn by_eight<const N: usize>(keys: &mut [u64]) {
+    let mut k = [0u64; 8];
+    k[..N].copy_from_slice(keys);
+    sort_eight::<N>(&mut k);
+    keys.copy_from_slice(&k[..N]);
+}
+
+/// Sorts `keys`, exactly `N` of them (up to 16), by the pruned network for sixteen.
+#[inline(always)]
+fn by_sixteen<const N: usize>(keys: &mut [u64]) {
+    let mut k = [0u64; 16];
+    k[..N].copy_from_slice(keys);
+    sort_sixteen::<N>(&mut k);
+    keys.copy_from_slice(&k[..N]);
 }
 
 /// The most keys [`sort_keys`] sorts.
 pub(super) const MOST: usize = 16;
 
-/// Sorts `keys` (at most [`MOST`]) by the network for eight or sixteen, the places
-/// beyond them filled with the largest key, which sorts last (an event's key is never
-/// that large: its kind, in the top bits, is never all ones).
+/// Sorts `keys` (at most [`MOST`]) by a network pruned to their number: the one for
+/// eight up to eight keys, Green's for sixteen above.
 #[inline]
 pub(super) fn sort_keys(keys: &mut [u64]) {
-    debug_assert!(keys.len() <= MOST && keys.iter().all(|&k| k != u64::MAX));
-    if keys.len() <= 8 {
-        let mut k = [u64::MAX; 8];
-        k[..keys.len()].copy_from_slice(keys);
-        sort_eight(&mut k);
-        keys.copy_from_slice(&k[..keys.len()]);
-    } else {
-        let mut k = [u64::MAX; 16];
-        k[..keys.len()].copy_from_slice(keys);
-        sort_sixteen(&mut k);
-        keys.copy_from_slice(&k[..keys.len()]);
+    debug_assert!(keys.len() <= MOST);
+    match keys.len() {
+        0 | 1 => {}
+        2 => by_eight::<2>(keys),
+        3 => by_eight::<3>(keys),
+        4 => by_eight::<4>(keys),
+        5 => by_eight::<5>(keys),
+        6 => by_eight::<6>(keys),
+        7 => by_eight::<7>(keys),
+        8 => by_eight::<8>(keys),
+        9 => by_sixteen::<9>(keys),
+        10 => by_sixteen::<10>(keys),
+        11 => by_sixteen::<11>(keys),
+        12 => by_sixteen::<12>(keys),
+        13 => by_sixteen::<13>(keys),
+        14 => by_sixteen::<14>(keys),
+        15 => by_sixteen::<15>(keys),
+        _ => by_sixteen::<16>(keys),
     }
 }
 
@@ -68,20 +101,37 @@ pub(super) fn sort_keys(keys: &mut [u64]) {
 mod tests {
     use super::*;
 
-    /// Whether the network sorting `N` keys with `sort` sorts every input of zeros
-    /// and ones: by the 0-1 principle, it then sorts every input.
-    fn sorts_every_input<const N: usize>(sort: fn(&mut [u64; N])) -> bool {
-        (0u32..1 << N).all(|bits| {
-            let mut k: [u64; N] = std::array::from_fn(|i| u64::from(bits >> i & 1));
+    /// Whether `sort`, a network on `W` wires pruned to the first `n`, sorts every
+    /// input of zeros and ones on those (by the 0-1 principle, it then sorts every
+    /// input) and leaves the other wires alone.
+    fn sorts_every_input<const W: usize>(n: usize, sort: fn(&mut [u64; W])) -> bool {
+        (0u32..1 << n).all(|bits| {
+            let mut k: [u64; W] = std::array::from_fn(|i| if i < n { u64::from(bits >> i & 1) } else { 7 });
             sort(&mut k);
-            k.is_sorted()
+            k[..n].is_sorted() && k[n..].iter().all(|&x| x == 7)
         })
     }
 
     #[test]
-    fn the_networks_sort_every_input_of_zeros_and_ones() {
-        assert!(sorts_every_input(sort_eight));
-        assert!(sorts_every_input(sort_sixteen));
+    fn the_networks_pruned_to_each_size_sort_every_input_of_zeros_and_ones() {
+        let eight: [fn(&mut [u64; 8]); 7] =
+            [sort_eight::<2>, sort_eight::<3>, sort_eight::<4>, sort_eight::<5>, sort_eight::<6>, sort_eight::<7>, sort_eight::<8>];
+        for (n, sort) in (2..).zip(eight) {
+            assert!(sorts_every_input(n, sort), "{n} of eight");
+        }
+        let sixteen: [fn(&mut [u64; 16]); 8] = [
+            sort_sixteen::<9>,
+            sort_sixteen::<10>,
+            sort_sixteen::<11>,
+            sort_sixteen::<12>,
+            sort_sixteen::<13>,
+            sort_sixteen::<14>,
+            sort_sixteen::<15>,
+            sort_sixteen::<16>,
+        ];
+        for (n, sort) in (9..).zip(sixteen) {
+            assert!(sorts_every_input(n, sort), "{n} of sixteen");
+        }
     }
 
     #[test]
