@@ -7,18 +7,20 @@
 #[derive(Clone, Debug)]
 pub struct Ring<T> {
     /// The room: empty, or a power of two long.
-    slots: Vec<T>,
+    slots: Box<[T]>,
     /// Where the first value is.
     head: u32,
-    /// How many values it holds (32 bits, as `head`, so that the ring takes no more
-    /// room in a port than the library's `VecDeque`: a port's fields are laid out
-    /// by cache line).
+    /// How many values it holds.
     len: u32,
+    /// The room's length less one: an index wraps by this mask. (32 bits, as `head`
+    /// and `len`, so that the ring takes no more room in a port than the library's
+    /// `VecDeque`: a port's fields are laid out by cache line.)
+    mask: u32,
 }
 
 impl<T> Default for Ring<T> {
     fn default() -> Ring<T> {
-        Ring { slots: Vec::new(), head: 0, len: 0 }
+        Ring { slots: Box::default(), head: 0, len: 0, mask: 0 }
     }
 }
 
@@ -48,7 +50,7 @@ impl<T: Copy> Ring<T> {
     /// The slot of the value `i` places behind the first (the room is not empty).
     #[inline(always)]
     fn slot(&self, i: usize) -> usize {
-        (self.head as usize + i) & (self.slots.len() - 1)
+        (self.head as usize + i) & self.mask as usize
     }
 
     /// Adds `value` at the back.
@@ -123,8 +125,9 @@ impl<T: Copy> Ring<T> {
         let mut slots = Vec::with_capacity(room);
         slots.extend(self.iter().copied());
         slots.resize(room, filler);
-        self.slots = slots;
+        self.slots = slots.into_boxed_slice();
         self.head = 0;
+        self.mask = (room - 1) as u32;
     }
 }
 
