@@ -51,22 +51,14 @@ fn sort_sixteen<const N: usize>(k: &mut [u64; 16]) {
     exchange!(k, N; (6, 7), (8, 9));
 }
 
-/// Sorts `keys`, exactly `N` of them (up to 8), by the pruned network for eight.
+/// Sorts `keys` (at most `W`) by `sort`, a network on `W` places pruned to their
+/// number.
 #[inline(always)]
-fn by_eight<const N: usize>(keys: &mut [u64]) {
-    let mut k = [0u64; 8];
-    k[..N].copy_from_slice(keys);
-    sort_eight::<N>(&mut k);
-    keys.copy_from_slice(&k[..N]);
-}
-
-/// Sorts `keys`, exactly `N` of them (up to 16), by the pruned network for sixteen.
-#[inline(always)]
-fn by_sixteen<const N: usize>(keys: &mut [u64]) {
-    let mut k = [0u64; 16];
-    k[..N].copy_from_slice(keys);
-    sort_sixteen::<N>(&mut k);
-    keys.copy_from_slice(&k[..N]);
+fn through<const W: usize>(keys: &mut [u64], sort: impl FnOnce(&mut [u64; W])) {
+    let mut k = [0u64; W];
+    k[..keys.len()].copy_from_slice(keys);
+    sort(&mut k);
+    keys.copy_from_slice(&k[..keys.len()]);
 }
 
 /// The most keys [`sort_keys`] sorts.
@@ -79,21 +71,21 @@ pub(super) fn sort_keys(keys: &mut [u64]) {
     debug_assert!(keys.len() <= MOST);
     match keys.len() {
         0 | 1 => {}
-        2 => by_eight::<2>(keys),
-        3 => by_eight::<3>(keys),
-        4 => by_eight::<4>(keys),
-        5 => by_eight::<5>(keys),
-        6 => by_eight::<6>(keys),
-        7 => by_eight::<7>(keys),
-        8 => by_eight::<8>(keys),
-        9 => by_sixteen::<9>(keys),
-        10 => by_sixteen::<10>(keys),
-        11 => by_sixteen::<11>(keys),
-        12 => by_sixteen::<12>(keys),
-        13 => by_sixteen::<13>(keys),
-        14 => by_sixteen::<14>(keys),
-        15 => by_sixteen::<15>(keys),
-        _ => by_sixteen::<16>(keys),
+        2 => through(keys, sort_eight::<2>),
+        3 => through(keys, sort_eight::<3>),
+        4 => through(keys, sort_eight::<4>),
+        5 => through(keys, sort_eight::<5>),
+        6 => through(keys, sort_eight::<6>),
+        7 => through(keys, sort_eight::<7>),
+        8 => through(keys, sort_eight::<8>),
+        9 => through(keys, sort_sixteen::<9>),
+        10 => through(keys, sort_sixteen::<10>),
+        11 => through(keys, sort_sixteen::<11>),
+        12 => through(keys, sort_sixteen::<12>),
+        13 => through(keys, sort_sixteen::<13>),
+        14 => through(keys, sort_sixteen::<14>),
+        15 => through(keys, sort_sixteen::<15>),
+        _ => through(keys, sort_sixteen::<16>),
     }
 }
 
