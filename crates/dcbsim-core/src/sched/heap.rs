@@ -148,12 +148,8 @@ fn sort_by_slots(entries: &[Entry], sorted: &mut Vec<Entry>) {
         let slot = &mut sorted[from..end];
         if slot.len() > SORT_BY_INSERTION_UP_TO {
             sort_by_key(slot);
-        } else if slot.len() > 1 {
-            if slot.iter().all(|e| e.time == slot[0].time) {
-                sort_ties(slot);
-            } else {
-                insertion_sort(slot);
-            }
+        } else if slot.len() > 1 && !sort_ties(slot) {
+            insertion_sort(slot);
         }
         from = end;
     }
@@ -171,21 +167,28 @@ fn ones(mut bits: u64) -> impl Iterator<Item = usize> {
     })
 }
 
-/// Sorts a few `ties` (entries of one time, at most [`SORT_BY_INSERTION_UP_TO`]) by
-/// key with a sorting network (`network.rs`): a fixed sequence of compare-exchanges,
+/// Sorts a few entries (at most [`SORT_BY_INSERTION_UP_TO`]) by key with a sorting
+/// network (`network.rs`) if they are ties, entries of one time, and returns whether
+/// they were (and are now sorted). A network is a fixed sequence of compare-exchanges,
 /// each a minimum and a maximum and no branch on the keys, which a fabric's salted
 /// keys, in random order, mispredicted about every other time.
 #[inline]
-fn sort_ties(ties: &mut [Entry]) {
+fn sort_ties(entries: &mut [Entry]) -> bool {
     let mut keys = [0u64; SORT_BY_INSERTION_UP_TO];
-    let keys = &mut keys[..ties.len()];
-    for (key, e) in keys.iter_mut().zip(ties.iter()) {
+    let time = entries[0].time;
+    let mut ties = true;
+    for (key, e) in keys.iter_mut().zip(entries.iter()) {
         *key = e.event;
+        ties &= e.time == time;
     }
-    network::sort_keys(keys);
-    for (e, &key) in ties.iter_mut().zip(keys.iter()) {
+    if !ties {
+        return false;
+    }
+    network::sort_first(&mut keys, entries.len());
+    for (e, &key) in entries.iter_mut().zip(keys.iter()) {
         e.event = key;
     }
+    true
 }
 
 /// A stretch poured at once whose events after the first few come in time order

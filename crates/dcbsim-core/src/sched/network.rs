@@ -51,41 +51,37 @@ fn sort_sixteen<const N: usize>(k: &mut [u64; 16]) {
     exchange!(k, N; (6, 7), (8, 9));
 }
 
-/// Sorts `keys` (at most `W`) by `sort`, a network on `W` places pruned to their
-/// number.
+/// The first eight places of sixteen.
 #[inline(always)]
-fn through<const W: usize>(keys: &mut [u64], sort: impl FnOnce(&mut [u64; W])) {
-    let mut k = [0u64; W];
-    k[..keys.len()].copy_from_slice(keys);
-    sort(&mut k);
-    keys.copy_from_slice(&k[..keys.len()]);
+fn eight(keys: &mut [u64; MOST]) -> &mut [u64; 8] {
+    keys.first_chunk_mut().expect("eight places of sixteen")
 }
 
-/// The most keys [`sort_keys`] sorts.
+/// The most keys [`sort_first`] sorts.
 pub(super) const MOST: usize = 16;
 
-/// Sorts `keys` (at most [`MOST`]) by a network pruned to their number: the one for
-/// eight up to eight keys, Green's for sixteen above.
+/// Sorts the first `n` of `keys` (`n` at most [`MOST`]; the others are left alone) by
+/// a network pruned to `n`: the one for eight up to eight keys, Green's for sixteen
+/// above.
 #[inline]
-pub(super) fn sort_keys(keys: &mut [u64]) {
-    debug_assert!(keys.len() <= MOST);
-    match keys.len() {
+pub(super) fn sort_first(keys: &mut [u64; MOST], n: usize) {
+    match n {
         0 | 1 => {}
-        2 => through(keys, sort_eight::<2>),
-        3 => through(keys, sort_eight::<3>),
-        4 => through(keys, sort_eight::<4>),
-        5 => through(keys, sort_eight::<5>),
-        6 => through(keys, sort_eight::<6>),
-        7 => through(keys, sort_eight::<7>),
-        8 => through(keys, sort_eight::<8>),
-        9 => through(keys, sort_sixteen::<9>),
-        10 => through(keys, sort_sixteen::<10>),
-        11 => through(keys, sort_sixteen::<11>),
-        12 => through(keys, sort_sixteen::<12>),
-        13 => through(keys, sort_sixteen::<13>),
-        14 => through(keys, sort_sixteen::<14>),
-        15 => through(keys, sort_sixteen::<15>),
-        _ => through(keys, sort_sixteen::<16>),
+        2 => sort_eight::<2>(eight(keys)),
+        3 => sort_eight::<3>(eight(keys)),
+        4 => sort_eight::<4>(eight(keys)),
+        5 => sort_eight::<5>(eight(keys)),
+        6 => sort_eight::<6>(eight(keys)),
+        7 => sort_eight::<7>(eight(keys)),
+        8 => sort_eight::<8>(eight(keys)),
+        9 => sort_sixteen::<9>(keys),
+        10 => sort_sixteen::<10>(keys),
+        11 => sort_sixteen::<11>(keys),
+        12 => sort_sixteen::<12>(keys),
+        13 => sort_sixteen::<13>(keys),
+        14 => sort_sixteen::<14>(keys),
+        15 => sort_sixteen::<15>(keys),
+        _ => sort_sixteen::<16>(keys),
     }
 }
 
@@ -138,8 +134,11 @@ mod tests {
                 }
                 let mut expected = keys.clone();
                 expected.sort_unstable();
-                sort_keys(&mut keys);
-                assert_eq!(keys, expected, "{n} keys");
+                let mut places = [u64::MAX; MOST];
+                places[..n].copy_from_slice(&keys);
+                sort_first(&mut places, n);
+                assert_eq!(places[..n], expected, "{n} keys");
+                assert!(places[n..].iter().all(|&k| k == u64::MAX), "{n} keys: the other places left alone");
             }
         }
     }
