@@ -73,7 +73,11 @@ impl<T: Copy> Ring<T> {
         Some(self.take_front())
     }
 
-    /// Takes the first value of a ring that holds one (it panics otherwise).
+    /// Takes the first value of a ring that holds one (it panics otherwise), as it
+    /// is, with no `Option` around it: an arriving frame taken through `pop_front`'s
+    /// `Option` had its kind byte (the niche that says `None`) stored apart from the
+    /// rest, and the wider loads that copied the frame on waited for those stores
+    /// (docs/speed.md).
     #[inline(always)]
     pub fn take_front(&mut self) -> T {
         assert!(self.len != 0, "take_front of an empty ring");
